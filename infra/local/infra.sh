@@ -1,0 +1,204 @@
+#!/usr/bin/env bash
+# Real MongoDB-protocol, Kafka, S3 and SMTP servers without Docker (../shared/LOCAL-INFRA.md).
+#   infra.sh install            provision binaries into the cache (idempotent, prints progress)
+#   infra.sh up                 install if needed, start everything, wait until really ready
+#   infra.sh down               stop what `up` started (pid files only)
+#   infra.sh status             what runs
+#   infra.sh stop|start NAME    one server: mongo, kafka, s3, mail (the outage tests use it)
+# Writes the servers' addresses to .data/infra.env for the test harness and the services.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+# shellcheck source=versions.env
+source "$HERE/versions.env"
+CACHE=${MARKETPLACE_CACHE:-$HOME/.cache/marketplace}
+DATA=${MARKETPLACE_DATA:-$ROOT/.data}
+PIDS=$DATA/pids
+LOGS=$DATA/logs
+BIN=$CACHE/bin
+KAFKA_LIBS=$CACHE/kafka-$KAFKA_VERSION-libs
+FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION
+MINIO_BIN=$BIN/minio-$MINIO_VERSION
+NODE_TOOLS=$HERE/node
+
+MONGO_PORT=27017 KAFKA_PORT=9092 S3_PORT=9000 SMTP_PORT=1025 MAIL_API_PORT=8025
+S3_USER=marketplace S3_PASSWORD=marketplace-local-secret
+
+say() { printf '\033[1m[infra]\033[0m %s\n' "$*"; }
+die() { printf '\033[31m[infra] %s\033[0m\n' "$*" >&2; exit 1; }
+
+# ---------------------------------------------------------------------------- install
+install_ferretdb() {
+  [[ -x $FERRETDB_BIN ]] && { say "FerretDB $FERRETDB_VERSION (SQLite) cached"; return; }
+  say "building FerretDB $FERRETDB_VERSION with SQLite through our wrapper module (about 2 min on 2 cores)..."
+  mkdir -p "$BIN"
+  (cd "$HERE/ferretdb-sqlite" && GOFLAGS=-mod=mod go build -trimpath -o "$FERRETDB_BIN.tmp" .) || die "FerretDB build failed"
+  mv "$FERRETDB_BIN.tmp" "$FERRETDB_BIN"
+}
+
+install_minio() {
+  [[ -x $MINIO_BIN ]] && { say "MinIO $MINIO_VERSION cached"; return; }
+  say "building MinIO $MINIO_VERSION from the Go module proxy (about 3 min on 2 cores)..."
+  local tmp; tmp=$(mktemp -d)
+  GOBIN=$tmp go install "github.com/minio/minio@$MINIO_VERSION" || die "MinIO build failed"
+  mkdir -p "$BIN" && mv "$tmp/minio" "$MINIO_BIN" && rm -rf "$tmp"
+}
+
+install_kafka() {
+  [[ -f $KAFKA_LIBS/.complete ]] && { say "Kafka $KAFKA_VERSION jars cached"; return; }
+  say "fetching Kafka $KAFKA_VERSION jars from Maven Central..."
+  rm -rf "$KAFKA_LIBS"
+  mvn -q -B -f "$HERE/kafka/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="$KAFKA_LIBS" || die "Kafka jars could not be fetched"
+  touch "$KAFKA_LIBS/.complete"
+}
+
+install_node_tools() {
+  [[ -d $NODE_TOOLS/node_modules/smtp-server ]] && return
+  say "installing the node helpers (pnpm install)..."
+  (cd "$ROOT" && pnpm install --frozen-lockfile --filter @marketplace/local-infra >/dev/null)
+}
+
+cmd_install() {
+  command -v go >/dev/null || die "Go is required (go.dev toolchain); see README"
+  command -v java >/dev/null || die "Java 17 is required for Kafka"
+  command -v mvn >/dev/null || die "Maven is required to fetch the Kafka jars"
+  install_ferretdb
+  install_minio
+  install_kafka
+  install_node_tools
+  say "install done ($CACHE)"
+}
+
+# ---------------------------------------------------------------------------- run
+pid_of() { [[ -f $PIDS/$1.pid ]] && cat "$PIDS/$1.pid"; }
+is_running() { local pid; pid=$(pid_of "$1") && [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; }
+
+wait_port() { # name port seconds
+  local i
+  for ((i = 0; i < $3 * 4; i++)); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null && return 0
+    is_running "$1" || { tail -20 "$LOGS/$1.log" >&2; die "$1 exited while starting (log: $LOGS/$1.log)"; }
+    sleep 0.25
+  done
+  die "$1 did not open port $2 within $3 s (log: $LOGS/$1.log)"
+}
+
+launch() { # name command...
+  local name=$1; shift
+  if is_running "$name"; then say "$name already running (pid $(pid_of "$name"))"; return 1; fi
+  mkdir -p "$PIDS" "$LOGS"
+  setsid "$@" >>"$LOGS/$name.log" 2>&1 < /dev/null &
+  echo $! >"$PIDS/$name.pid"
+  say "$name starting (pid $!, log .data/logs/$name.log)"
+}
+
+start_mongo() {
+  launch mongo "$FERRETDB_BIN" --listen-addr "127.0.0.1:$MONGO_PORT" --data-dir "$DATA/ferretdb" || return 0
+  wait_port mongo $MONGO_PORT 30
+  node "$NODE_TOOLS/wait-ready.js" mongo "mongodb://127.0.0.1:$MONGO_PORT/admin?directConnection=true" 30 || die "FerretDB not answering"
+  say "mongo ready on 127.0.0.1:$MONGO_PORT (FerretDB $FERRETDB_VERSION, SQLite)"
+}
+
+start_kafka() {
+  local props=$DATA/kafka-server.properties
+  mkdir -p "$DATA/kafka"
+  sed "s#__DATA__#$DATA#" "$HERE/kafka/server.properties" >"$props"
+  if [[ ! -f $DATA/kafka/meta.properties ]]; then
+    java -cp "$KAFKA_LIBS/*" kafka.tools.StorageTool format -t "$(cat "$HERE/kafka/cluster-id")" -c "$props" --ignore-formatted \
+      >>"$LOGS/kafka.log" 2>&1 || die "Kafka storage format failed"
+  fi
+  launch kafka java -Xms256m -Xmx768m -XX:+UseG1GC -Djava.awt.headless=true \
+    "-Dlog4j.configuration=file:$HERE/kafka/log4j.properties" -cp "$KAFKA_LIBS/*" kafka.Kafka "$props" || return 0
+  wait_port kafka $KAFKA_PORT 60
+  node "$NODE_TOOLS/wait-ready.js" kafka "127.0.0.1:$KAFKA_PORT" 60 || die "Kafka not answering"
+  say "kafka ready on 127.0.0.1:$KAFKA_PORT (Apache Kafka $KAFKA_VERSION, KRaft)"
+}
+
+start_s3() {
+  MINIO_ROOT_USER=$S3_USER MINIO_ROOT_PASSWORD=$S3_PASSWORD MINIO_BROWSER=off MINIO_UPDATE=off \
+    launch s3 "$MINIO_BIN" server "$DATA/minio" --address "127.0.0.1:$S3_PORT" --console-address 127.0.0.1:9001 --quiet || return 0
+  wait_port s3 $S3_PORT 30
+  local i
+  for ((i = 0; i < 120; i++)); do
+    curl -fs "http://127.0.0.1:$S3_PORT/minio/health/ready" >/dev/null && { say "s3 ready on 127.0.0.1:$S3_PORT (MinIO)"; return; }
+    sleep 0.25
+  done
+  die "MinIO not ready"
+}
+
+start_mail() {
+  SMTP_PORT=$SMTP_PORT MAIL_API_PORT=$MAIL_API_PORT launch mail node "$NODE_TOOLS/mail-sink.js" || return 0
+  wait_port mail $MAIL_API_PORT 20
+  say "mail ready: SMTP 127.0.0.1:$SMTP_PORT, API http://127.0.0.1:$MAIL_API_PORT"
+}
+
+write_env() {
+  cat >"$DATA/infra.env" <<ENV
+# Written by infra/local/infra.sh up: where the local servers listen.
+MONGO_URL_BASE=mongodb://127.0.0.1:$MONGO_PORT
+MONGO_URL_OPTIONS=directConnection=true&retryWrites=false
+KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
+S3_ENDPOINT=http://127.0.0.1:$S3_PORT
+S3_PUBLIC_URL=http://127.0.0.1:$S3_PORT
+S3_ACCESS_KEY=$S3_USER
+S3_SECRET_KEY=$S3_PASSWORD
+S3_REGION=us-east-1
+SMTP_HOST=127.0.0.1
+SMTP_PORT=$SMTP_PORT
+MAIL_API_URL=http://127.0.0.1:$MAIL_API_PORT
+INFRA_SCRIPT=$HERE/infra.sh
+ENV
+}
+
+stop_one() {
+  local name=$1 pid
+  pid=$(pid_of "$name") || { say "$name not started by us"; return 0; }
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+    local i
+    for ((i = 0; i < 60; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -0 "$pid" 2>/dev/null && { kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true; }
+    say "$name stopped"
+  fi
+  rm -f "$PIDS/$name.pid"
+}
+
+start_one() {
+  case $1 in
+    mongo) start_mongo ;; kafka) start_kafka ;; s3) start_s3 ;; mail) start_mail ;;
+    *) die "unknown server $1 (mongo, kafka, s3, mail)" ;;
+  esac
+}
+
+cmd_up() {
+  cmd_install
+  mkdir -p "$DATA" "$PIDS" "$LOGS"
+  start_mongo
+  start_s3
+  start_mail
+  start_kafka
+  write_env
+  say "all servers ready; addresses in .data/infra.env"
+}
+
+cmd_down() {
+  for name in kafka mail s3 mongo; do stop_one "$name"; done
+}
+
+cmd_status() {
+  for name in mongo kafka s3 mail; do
+    if is_running "$name"; then echo "$name: running (pid $(pid_of "$name"))"; else echo "$name: stopped"; fi
+  done
+}
+
+case ${1:-} in
+  install) cmd_install ;;
+  up) cmd_up ;;
+  down) cmd_down ;;
+  status) cmd_status ;;
+  stop) stop_one "${2:?name}" ;;
+  start) start_one "${2:?name}" ;;
+  *) echo "usage: $0 install|up|down|status|stop NAME|start NAME" >&2; exit 2 ;;
+esac

@@ -1,0 +1,80 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import type { EventEnvelope } from './envelope'
+
+/**
+ * One Kafka topic per aggregate stream, so every event of one aggregate (keyed by its id)
+ * lands on one partition in order: user.registered before user.verified, and so on.
+ */
+export const Topics = {
+  authUsers: 'auth.users',
+  peopleUsers: 'people.users',
+  jobsPosts: 'jobs.posts',
+  jobsRequests: 'jobs.requests',
+  peopleRequests: 'people.requests',
+  favorites: 'favorites.favorites',
+  reports: 'reports.reports',
+  notifications: 'notifications.notifications',
+} as const
+export type Topic = (typeof Topics)[keyof typeof Topics]
+
+export interface EventDefinition<TType extends string, TSchemaT extends TSchema> {
+  type: TType
+  version: number
+  topic: Topic
+  schema: TSchemaT
+}
+
+function defineEvent<TType extends string, TSchemaT extends TSchema>(
+  type: TType,
+  version: number,
+  topic: Topic,
+  schema: TSchemaT,
+): EventDefinition<TType, TSchemaT> {
+  return { type, version, topic, schema }
+}
+
+const UserNames = {
+  firstName: Type.String(),
+  lastName: Type.String(),
+}
+
+/**
+ * The registry of every domain event: its name, schema version and topic. A producer
+ * builds envelopes only from these definitions and a consumer validates `data` against
+ * them, so a change of shape is a new version here, never a silent drift.
+ */
+export const Events = {
+  userRegistered: defineEvent(
+    'user.registered',
+    1,
+    Topics.authUsers,
+    Type.Object({
+      userId: Type.String(),
+      email: Type.String(),
+      ...UserNames,
+      phoneNumber: Type.String(),
+      dateOfBirth: Type.String({ format: 'date' }),
+      interest: Type.Union([Type.Literal('Posts'), Type.Literal('People'), Type.Literal('Both'), Type.Null()]),
+      emailPreferences: Type.Boolean(),
+    }),
+  ),
+  userVerified: defineEvent(
+    'user.verified',
+    1,
+    Topics.authUsers,
+    Type.Object({ userId: Type.String() }),
+  ),
+} as const
+
+export type EventName = (typeof Events)[keyof typeof Events]['type']
+type DefinitionOf<N extends EventName> = Extract<(typeof Events)[keyof typeof Events], { type: N }>
+export type EventData<N extends EventName> = Static<DefinitionOf<N>['schema']>
+export type DomainEvent<N extends EventName = EventName> = EventEnvelope<N, EventData<N>>
+
+export function eventDefinition<N extends EventName>(type: N): DefinitionOf<N> {
+  const found = Object.values(Events).find((definition) => definition.type === type)
+  if (!found) throw new Error(`Unknown event type "${type}"`)
+  return found as DefinitionOf<N>
+}
+
+export const allTopics: Topic[] = Object.values(Topics)

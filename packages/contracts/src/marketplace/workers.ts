@@ -1,0 +1,12 @@
+import type { Static } from '@sinclair/typebox'
+import { isOneOf, literalUnion } from './literal-union'
+
+/**
+ * Worker contact visibility (spec 1 §3, spec 2 §5): public, everyone sees the contacts;
+ * hidden, only people on whose post the worker made a request see them.
+ */
+export const CONTACT_VISIBILITIES = ['public', 'hidden'] as const
+export const ContactVisibilitySchema = literalUnion(CONTACT_VISIBILITIES)
+export type ContactVisibility = Static<typeof ContactVisibilitySchema>
+export const isContactVisibility = (value: unknown): value is ContactVisibility =>
+  isOneOf(CONTACT_VISIBILITIES, value)

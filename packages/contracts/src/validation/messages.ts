@@ -1,0 +1,168 @@
+/**
+ * Every user-facing text of the validation rules and the error catalogue, in one place, so
+ * the web app and the services show and send the same strings. Texts quoted by the specs are
+ * the product's copy and are reproduced exactly (spec 1 §5, §8; spec 2 §2, §5, §8). Entries
+ * marked "ours" cover rules the specs state without a text; we wrote those.
+ */
+export const Messages = {
+  /** Field hints shown under the signup inputs (spec 1 §5). */
+  hints: {
+    name: 'Must begin with a letter. Letters and hyphens allowed.',
+    email: 'Please enter a valid email address.',
+    phone: 'Please enter a valid phone number.',
+    dateOfBirth: 'You must be at least 18 years old to register.',
+    confirmPassword: 'Must match the first password input field.',
+  },
+  /** Signup submit failures (spec 1 §5) and server answers (spec 1 §8). */
+  signup: {
+    requiredFields: 'Please fill out all required fields correctly.',
+    invalidFirstName: 'Invalid First Name',
+    invalidLastName: 'Invalid Last Name',
+    invalidEmail: 'Invalid Email Address',
+    invalidPhone: 'Invalid Phone Number',
+    invalidPassword: 'Invalid Password',
+    passwordsDoNotMatch: 'Passwords do not match',
+    underage: 'You must be at least 18 years old',
+    selectInterest: 'Please select your interest',
+    agreeToTerms: 'You must agree to the Terms of Service',
+    emailAlreadyRegistered: 'Email already registered',
+    registrationFailed: 'Registration Failed',
+    noServerResponse: 'No Server Response',
+  },
+  verification: {
+    verified: 'Email verified successfully! Redirecting to login...',
+    failed: 'Verification Failed',
+    noServerResponse: 'No Server Response',
+    resendSucceeded: 'New verification code has been sent to your email.',
+    resendFailed: 'Failed to resend verification code.',
+  },
+  login: {
+    missingCredentials: 'Missing email or password',
+    invalidCredentials: 'Invalid email or password',
+    userNotFound: 'User not found',
+    failed: 'Login failed',
+    // Lower-case "server" here, unlike signup's "No Server Response" (spec 1 §8).
+    noServerResponse: 'No server response',
+  },
+  session: {
+    noTokenFromRefresh: 'No token received from refresh endpoint',
+  },
+  forgotPassword: {
+    failed: 'An error occurred',
+    changed: 'Password changed successfully',
+  },
+  search: {
+    failed: 'An error occurred while searching. Please try again.',
+  },
+  /** Post creation and modification (spec 1 §5, §8; spec 2 §5, §8). */
+  post: {
+    titleAndLocationRequired: 'Title and Location are required for preview',
+    notLoggedIn: 'You must be logged in to create a job',
+    created: 'Post created successfully!',
+    createFailed: 'Failed to create job. Please try again.',
+    fetchFailed: 'Failed to fetch jobs. Please try again later.',
+    missingUpdateData: 'Missing required data to update job',
+    updateFailed: 'Failed to update job. Please try again later.',
+    // ours
+    locationRequired: 'Location is required',
+    invalidExpirationDate: 'Please enter a valid expiration date',
+    expirationDateInPast: 'Expiration date cannot be earlier than today',
+    invalidPayment: 'Please choose payment options from the list',
+    invalidContact: 'Please choose a contact option from the list',
+  },
+  /** Picture uploads (spec 1 §4, §5, §8). */
+  upload: {
+    invalidType: 'Error: Only .png, .jpg, and .jpeg formats allowed!',
+    tooLarge: 'Error: File size exceeds 5MB limit',
+    noFile: 'Please select a file first!',
+    uploaded: 'Picture Uploaded',
+    failed: 'Error: Unable to upload image. Your post will be created without an image.',
+    noImageUsed: 'No image will be used',
+    // ours: profile pictures accept more formats than post pictures (see PROFILE_PICTURE_ALLOWED_TYPES)
+    invalidProfileType: 'Error: Only .png, .jpg, .jpeg, .webp and .gif formats allowed!',
+  },
+  /** Requests to posts and to people (spec 1 §8; spec 2 §2.10, §8). */
+  requests: {
+    alreadyRequestedPost: 'You have already sent a request for this post',
+    alreadyRequestedButton: 'Already Requested',
+    alreadyRequestedPerson: 'You have already sent a request to this person for this post',
+    invalid: 'Invalid request',
+    sendFailed: 'Failed to send request. Please try again later.',
+    workerInfoMissing: 'Error: Worker information not available.',
+    loadFailed: 'Failed to load requests',
+    loadFailedError: 'Error: Failed to load requests',
+    loadReceivedFailed: 'Failed to load requests. Please try again later.',
+    decideFailed: (status: string) => `Failed to ${status} request. Please try again.`,
+    notFound: 'Request not found',
+    deleteFailed: 'Failed to delete request. Please try again.',
+    postDetailsFailed: 'Failed to load post details. Please try again later.',
+  },
+  /** Reports (spec 1 §5, §8). */
+  reports: {
+    reasonRequired: 'Please select a reason for reporting',
+    alreadyReportedPerson: 'You have already submitted a report for this person',
+    alreadyReportedPost: 'You have already submitted a report for this post',
+    /** The server's 400 message; the client shows `cannotReportYourself` for it. */
+    cannotReportYourselfServer: 'Cannot report yourself',
+    cannotReportYourself: 'You cannot report yourself',
+    failed: 'Failed to submit report',
+  },
+  favorites: {
+    updateFailed: 'Error updating favorites. Please try again.',
+    loginRequired: 'Please login to save favorites',
+    loginToViewPeople: 'Please log in to view your favorite workers',
+    loadPeopleFailed: 'Error loading favorite workers',
+    loginToViewPosts: 'Please log in to view your favorite posts',
+    loadPostsFailed: 'Error loading favorite posts',
+  },
+  categories: {
+    loadFailed: 'Failed to load categories',
+    loginRequired: 'Please log in to view categories',
+  },
+  postPicker: {
+    loadFailed: 'Failed to load posts',
+    invalidData: 'Invalid data format received from server',
+  },
+  feeds: {
+    workersFailed: 'Failed to fetch workers. Please try again.',
+    jobsFailed: 'Failed to fetch jobs. Please try again.',
+  },
+  /** Account settings and deletion (spec 2 §2.3, §4, §5, §8). */
+  account: {
+    newPasswordsDoNotMatch: 'New passwords do not match',
+    loginToView: 'Please log in to view your account.',
+    userIdNotInToken: 'User ID not found in token',
+    userIdNotFound: 'User ID not found. Please log in again.',
+    deleteFailed: 'An error occurred while deleting your account',
+    deleted: 'Your account has been successfully deleted.',
+  },
+  notificationPreferences: {
+    loadFailed: 'Failed to load notification preferences',
+    loginToUpdate: 'Please log in to update your preferences',
+    updated: 'Notification preferences updated',
+    updateFailed: 'Failed to update notification preferences',
+  },
+  /** Worker profile (spec 2 §2.13, §5). */
+  workerProfile: {
+    loginToView: 'Please log in to view your profile.',
+    publicContactsHelp: 'Your contact information will be visible to everyone',
+    hiddenContactsHelp:
+      'Your contact information will only be visible to users on who you made a post request',
+    // ours
+    titleRequired: 'Title is required',
+    skillsRequired: 'At least one skill is required',
+    availabilityRequired: 'Availability is required',
+    paymentTypeRequired: 'Payment type is required',
+    locationRequired: 'Location is required',
+    tooManySkills: (max: number) => `You can list at most ${max} skills`,
+    tooManyContacts: (max: number) => `You can list at most ${max} contacts`,
+    invalidContactVisibility: 'Contact visibility must be public or hidden',
+  },
+  /** Support and contact messages (spec 2 §2.6). */
+  support: {
+    sentTitle: 'Message sent!',
+    sent: 'We will review your message ASAP and get back to you on the matter you expressed there.',
+  },
+  /** ours: length limits, shared by every bounded text field. */
+  tooLong: (field: string, max: number) => `${field} must be at most ${max} characters`,
+} as const

@@ -1,0 +1,76 @@
+import {
+  POST_CONTACT_MAX_LENGTH,
+  POST_INFOS_MAX_LENGTH,
+  POST_LOCATION_MAX_LENGTH,
+  POST_SALARY_MAX_LENGTH,
+  POST_TITLE_MAX_LENGTH,
+  POST_WHEN_MAX_LENGTH,
+} from '../marketplace/limits'
+import { isContactOption, isPaymentOption } from '../marketplace/options'
+import { calendarDateOf, compareCalendarDates, parseCalendarDate } from './calendar-date'
+import { Messages } from './messages'
+import { exceeds, isBlank } from './text'
+
+/** The add-a-post form, with the form's own field names (spec 1 §3 "Post"). */
+export interface PostForm {
+  title: string
+  where: string
+  when?: string
+  howmuch?: string
+  /** Chosen payment options; each must be one of PAYMENT_OPTIONS. */
+  payment?: readonly string[]
+  /** A contact option; empty for none, else one of CONTACT_OPTIONS. */
+  contact?: string
+  infos?: string
+  /** 'YYYY-MM-DD', or empty/absent when cleared. */
+  expirationDate?: string | null
+}
+
+/** Preview (and creating) needs a title and a where, blanks not counting (spec 1 §5). */
+export function canPreviewPost(form: Pick<PostForm, 'title' | 'where'>): boolean {
+  return !isBlank(form.title) && !isBlank(form.where)
+}
+
+/**
+ * expirationDate cannot be earlier than today and may be cleared (spec 1 §5): null for an
+ * empty value or a date today or later, else the message. `today` is read through its UTC
+ * parts; the browser passes `localToday()`.
+ */
+export function checkExpirationDate(
+  expirationDate: string | null | undefined,
+  today: Date = new Date(),
+): string | null {
+  if (isBlank(expirationDate)) return null
+  const date = parseCalendarDate((expirationDate ?? '').trim())
+  if (!date) return Messages.post.invalidExpirationDate
+  return compareCalendarDates(date, calendarDateOf(today)) < 0
+    ? Messages.post.expirationDateInPast
+    : null
+}
+
+/** Each field with its label (for the too-long message) and maximum. */
+const BOUNDED_FIELDS = [
+  ['title', 'Title', POST_TITLE_MAX_LENGTH],
+  ['where', 'Location', POST_LOCATION_MAX_LENGTH],
+  ['when', 'When', POST_WHEN_MAX_LENGTH],
+  ['howmuch', 'How much', POST_SALARY_MAX_LENGTH],
+  ['contact', 'Contact', POST_CONTACT_MAX_LENGTH],
+  ['infos', 'Infos', POST_INFOS_MAX_LENGTH],
+] as const
+
+/**
+ * First failed rule's message or null (spec 1 §5): title and where required, text lengths
+ * bounded, expiration date not before today, payment values from the payment list, contact
+ * from the contact list. Only title and where are required.
+ */
+export function validatePostForm(form: PostForm, today: Date = new Date()): string | null {
+  if (!canPreviewPost(form)) return Messages.post.titleAndLocationRequired
+  for (const [field, label, max] of BOUNDED_FIELDS) {
+    if (exceeds(form[field], max)) return Messages.tooLong(label, max)
+  }
+  const expiration = checkExpirationDate(form.expirationDate, today)
+  if (expiration) return expiration
+  if (form.payment && !form.payment.every(isPaymentOption)) return Messages.post.invalidPayment
+  if (!isBlank(form.contact) && !isContactOption(form.contact)) return Messages.post.invalidContact
+  return null
+}

@@ -1,0 +1,63 @@
+import { Type, type Static, type TObject, type TProperties } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
+
+/** Settings every service reads; a service adds its own with `extendConfig`. */
+export const BaseConfigSchema = Type.Object({
+  SERVICE_NAME: Type.String({ minLength: 1 }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535 }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  /** Base64 or PEM public key that verifies access tokens (EdDSA). */
+  JWT_PUBLIC_KEY: Type.String({ minLength: 1 }),
+  JWT_ISSUER: Type.String({ default: 'marketplace-auth' }),
+  JWT_AUDIENCE: Type.String({ default: 'marketplace' }),
+})
+export type BaseConfig = Static<typeof BaseConfigSchema>
+
+export const MongoConfigSchema = Type.Object({
+  MONGO_URL: Type.String({ pattern: '^mongodb(\\+srv)?://' }),
+})
+
+export const KafkaConfigSchema = Type.Object({
+  /** Comma-separated host:port list. */
+  KAFKA_BROKERS: Type.String({ minLength: 1 }),
+  /** Milliseconds between outbox scans when nothing woke the relay earlier. */
+  OUTBOX_POLL_MS: Type.Integer({ minimum: 10, default: 250 }),
+})
+
+export class ConfigError extends Error {}
+
+/**
+ * Reads configuration once, at start, from the given environment: converts strings to the
+ * schema's types, applies defaults, and fails fast with every problem in one message.
+ * This is the only place (with each service's config.ts) that looks at process.env.
+ */
+export function loadConfig<T extends TProperties>(
+  schema: TObject<T>,
+  env: Record<string, string | undefined> = process.env,
+): Static<TObject<T>> {
+  const picked: Record<string, unknown> = {}
+  for (const key of Object.keys(schema.properties)) {
+    const raw = env[key]
+    if (raw !== undefined && raw !== '') picked[key] = raw
+  }
+  const withDefaults = Value.Default(schema, picked)
+  const converted = Value.Convert(schema, withDefaults)
+  if (!Value.Check(schema, converted)) {
+    const problems = [...Value.Errors(schema, converted)].map(
+      (error) => `  ${error.path.replace(/^\//, '') || '(root)'}: ${error.message}`,
+    )
+    throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`)
+  }
+  return converted as Static<TObject<T>>
+}
+
+export function composeConfigSchema<A extends TProperties, B extends TProperties>(
+  a: TObject<A>,
+  b: TObject<B>,
+) {
+  return Type.Composite([a, b])
+}

@@ -1,0 +1,123 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs'
+import type { Db } from 'mongodb'
+import { Value } from '@sinclair/typebox/value'
+import {
+  AnyEventEnvelopeSchema,
+  Events,
+  type DomainEvent,
+  type EventName,
+} from '@marketplace/contracts/events'
+import { DEAD_LETTER_TOPIC } from './kafka-client'
+import { dataChecker } from './new-event'
+import { createProcessedEvents } from './processed-events'
+
+export type EventHandler<N extends EventName> = (event: DomainEvent<N>) => Promise<void>
+export type EventHandlers = { [N in EventName]?: EventHandler<N> }
+
+export interface EventConsumerOptions {
+  kafka: Kafka
+  /** Dead letters are published with this producer (the service's shared one). */
+  producer: Producer
+  groupId: string
+  handlers: EventHandlers
+  logger: FastifyBaseLogger
+  /**
+   * Where processed event ids are remembered. Omit only for consumers whose every effect is
+   * naturally idempotent and per-instance (for example the Socket.IO fan-out).
+   */
+  db?: Db
+  /** A new group starts at the beginning of each topic, so no event before its birth is missed. */
+  fromBeginning?: boolean
+}
+
+const knownTypes = new Set<string>(Object.values(Events).map((definition) => definition.type))
+
+class MalformedEvent extends Error {}
+
+function parse(message: KafkaMessage): DomainEvent {
+  let body: unknown
+  try {
+    body = JSON.parse(message.value?.toString('utf8') ?? '')
+  } catch {
+    throw new MalformedEvent('value is not JSON')
+  }
+  if (!Value.Check(AnyEventEnvelopeSchema, body)) {
+    const first = Value.Errors(AnyEventEnvelopeSchema, body).First()
+    throw new MalformedEvent(`not an event envelope: ${first?.path || '(root)'} ${first?.message}`)
+  }
+  if (knownTypes.has(body.type)) {
+    const checker = dataChecker(body.type as EventName)
+    if (!checker.Check(body.data)) {
+      const first = checker.Errors(body.data).First()
+      throw new MalformedEvent(`data of ${body.type} invalid at ${first?.path}: ${first?.message}`)
+    }
+  }
+  return body as DomainEvent
+}
+
+/**
+ * Subscribes a consumer group to the topics its handlers need and runs each event through
+ * its handler at least once and, thanks to the processed-events ledger, with one effect.
+ * A malformed message goes to the dead-letter topic with the reason, and the partition moves
+ * on; a handler that throws is retried (the offset is not committed), because a database
+ * outage must not drop events.
+ */
+export async function startEventConsumer(options: EventConsumerOptions): Promise<Consumer> {
+  const types = Object.keys(options.handlers) as EventName[]
+  const topics = [...new Set(types.map((type) => Events[keyOf(type)].topic))]
+  const ledger = options.db ? createProcessedEvents(options.db, options.groupId) : null
+  const logger = options.logger.child({ consumerGroup: options.groupId })
+
+  const consumer = options.kafka.consumer({
+    groupId: options.groupId,
+    sessionTimeout: 15_000,
+    heartbeatInterval: 1_000,
+    retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 10, restartOnFailure: async () => true },
+  })
+  await consumer.connect()
+  await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true })
+  await consumer.run({
+    eachMessage: async ({ topic, partition, message }) => {
+      let event: DomainEvent
+      try {
+        event = parse(message)
+      } catch (error) {
+        if (!(error instanceof MalformedEvent)) throw error
+        logger.warn({ topic, partition, offset: message.offset, reason: error.message }, 'dead-lettering a malformed event')
+        await options.producer.send({
+          topic: DEAD_LETTER_TOPIC,
+          messages: [
+            {
+              key: message.key,
+              value: message.value,
+              headers: {
+                reason: error.message,
+                'original-topic': topic,
+                'original-partition': String(partition),
+                'original-offset': message.offset,
+                'consumer-group': options.groupId,
+              },
+            },
+          ],
+        })
+        return
+      }
+      const handler = options.handlers[event.type as EventName] as EventHandler<EventName> | undefined
+      if (!handler) return
+      if (ledger && (await ledger.has(event.id))) {
+        logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')
+        return
+      }
+      await handler(event)
+      if (ledger) await ledger.remember(event.id, event.type)
+    },
+  })
+  return consumer
+}
+
+function keyOf(type: EventName): keyof typeof Events {
+  const key = (Object.keys(Events) as (keyof typeof Events)[]).find((k) => Events[k].type === type)
+  if (!key) throw new Error(`Unknown event type "${type}"`)
+  return key
+}

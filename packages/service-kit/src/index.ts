@@ -1,0 +1,21 @@
+export { createServiceApp, type CreateAppOptions } from './create-app'
+export { runService } from './run-service'
+export {
+  loadConfig,
+  composeConfigSchema,
+  BaseConfigSchema,
+  MongoConfigSchema,
+  KafkaConfigSchema,
+  ConfigError,
+  type BaseConfig,
+} from './config'
+export * from './errors'
+export { authPlugin, assertSelf, assertRole, callerOf, decodeKey, type Caller, type AccessTokenClaims } from './plugins/auth'
+export { mongoPlugin, connectMongo, ensureIndexes, type IndexDefinition } from './plugins/mongodb'
+export { kafkaPlugin, type ConsumerDefinition } from './plugins/kafka'
+export { insertWithEvents, updateWithEvents, OUTBOX_PENDING_INDEX, type OutboxFields } from './outbox/outbox-fields'
+export { OutboxRelay } from './outbox/outbox-relay'
+export { newEvent } from './events/new-event'
+export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'
+export { createKafka, ensureTopics, DEAD_LETTER_TOPIC } from './events/kafka-client'
+export { PROCESSED_EVENTS_COLLECTION } from './events/processed-events'

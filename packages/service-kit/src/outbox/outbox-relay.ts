@@ -1,0 +1,138 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Producer } from 'kafkajs'
+import type { Db } from 'mongodb'
+import { eventDefinition, type DomainEvent, type EventName } from '@marketplace/contracts/events'
+import type { OutboxFields } from './outbox-fields'
+
+export interface OutboxRelayOptions {
+  db: Db
+  /** Collections whose documents may carry an outbox. */
+  collections: string[]
+  producer: Producer
+  logger: FastifyBaseLogger
+  pollMs: number
+  batchSize?: number
+}
+
+type OutboxDoc = { _id: unknown } & OutboxFields
+
+/**
+ * Publishes stored events to Kafka, then removes them from their documents. At least once:
+ * a crash between the send and the removal publishes the event again, which consumers
+ * absorb by event id. When the broker is down the events wait in the database and the relay
+ * backs off; nothing is lost. A write wakes the relay at once (`notify`), so the usual delay
+ * is one round trip, not a poll interval.
+ */
+export class OutboxRelay {
+  private timer: NodeJS.Timeout | null = null
+  private running: Promise<void> | null = null
+  private wakeAgain = false
+  private stopped = true
+  private failures = 0
+
+  constructor(private readonly options: OutboxRelayOptions) {}
+
+  start(): void {
+    this.stopped = false
+    this.schedule(0)
+  }
+
+  /** Call after a write that stored events; a drain already running takes it on its next pass. */
+  notify(): void {
+    if (this.stopped) return
+    if (this.running) {
+      this.wakeAgain = true
+      return
+    }
+    this.schedule(0)
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    await this.running
+  }
+
+  /** Publishes everything pending now; used by start-up, tests and graceful shutdown. */
+  async drainOnce(): Promise<number> {
+    let published = 0
+    for (const name of this.options.collections) {
+      const collection = this.options.db.collection<OutboxDoc>(name)
+      for (;;) {
+        const docs = await collection
+          .find({ outboxPending: true }, { projection: { outbox: 1 } })
+          .limit(this.options.batchSize ?? 100)
+          .toArray()
+        if (docs.length === 0) break
+        for (const doc of docs) {
+          const events = doc.outbox ?? []
+          if (events.length > 0) await this.publish(events)
+          await this.clear(name, doc._id, events)
+          published += events.length
+        }
+        if (docs.length < (this.options.batchSize ?? 100)) break
+      }
+    }
+    return published
+  }
+
+  private async publish(events: DomainEvent[]): Promise<void> {
+    const byTopic = new Map<string, DomainEvent[]>()
+    for (const event of events) {
+      const topic = eventDefinition(event.type as EventName).topic
+      byTopic.set(topic, [...(byTopic.get(topic) ?? []), event])
+    }
+    await this.options.producer.sendBatch({
+      acks: -1,
+      topicMessages: [...byTopic].map(([topic, list]) => ({
+        topic,
+        messages: list.map((event) => ({
+          key: event.aggregateId,
+          value: JSON.stringify(event),
+          headers: {
+            'event-type': event.type,
+            ...(event.requestId ? { 'x-request-id': event.requestId } : {}),
+          },
+        })),
+      })),
+    })
+  }
+
+  private async clear(collectionName: string, id: unknown, events: DomainEvent[]): Promise<void> {
+    const collection = this.options.db.collection<OutboxDoc>(collectionName)
+    const ids = events.map((event) => event.id)
+    // Only the published events are removed: a write that added more since we read the
+    // document keeps its events and its pending flag.
+    await collection.updateOne({ _id: id } as never, { $pull: { outbox: { id: { $in: ids } } } } as never)
+    await collection.updateOne({ _id: id, outbox: { $size: 0 } } as never, { $unset: { outboxPending: '', outbox: '' } })
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = setTimeout(() => {
+      this.timer = null
+      this.running = this.tick().finally(() => {
+        this.running = null
+      })
+    }, delayMs)
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      do {
+        this.wakeAgain = false
+        await this.drainOnce()
+      } while (this.wakeAgain && !this.stopped)
+      if (this.failures > 0) this.options.logger.info({ failures: this.failures }, 'outbox relay recovered')
+      this.failures = 0
+      this.schedule(this.options.pollMs)
+    } catch (error) {
+      this.failures += 1
+      const backoff = Math.min(this.options.pollMs * 2 ** this.failures, 5000)
+      this.options.logger.warn({ err: error, backoffMs: backoff }, 'outbox relay could not publish; will retry')
+      this.schedule(backoff)
+    }
+  }
+}

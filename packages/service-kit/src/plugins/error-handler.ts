@@ -1,0 +1,39 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { AppError } from '../errors'
+
+/**
+ * One error shape for every service: `{ message, code }`. Validation failures name the field
+ * in words a person understands; unexpected errors are logged with their stack and answered
+ * with a plain 500 so no internals leave the server.
+ */
+export const errorHandlerPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      if (error instanceof AppError) {
+        return reply
+          .code(error.statusCode)
+          .headers(error.headers)
+          .send({ message: error.message, code: error.code })
+      }
+      if ((error as FastifyError).validation) {
+        const first = (error as FastifyError).validation?.[0]
+        const field = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') ||
+          (first?.params as { missingProperty?: string } | undefined)?.missingProperty
+        const message = field ? `Invalid ${field}: ${first?.message}` : error.message
+        return reply.code(400).send({ message, code: 'VALIDATION_FAILED' })
+      }
+      const status = (error as FastifyError).statusCode ?? 500
+      if (status >= 500) {
+        request.log.error({ err: error }, 'request failed')
+        return reply.code(status).send({ message: 'Something went wrong on our side', code: 'INTERNAL' })
+      }
+      // Framework 4xx (body too large, bad JSON, unsupported media type): their text is safe.
+      return reply.code(status).send({ message: error.message, code: error.code ?? 'BAD_REQUEST' })
+    })
+    app.setNotFoundHandler((request, reply) =>
+      reply.code(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' }),
+    )
+  },
+  { name: 'error-handler' },
+)

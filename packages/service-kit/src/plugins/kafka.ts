@@ -1,0 +1,121 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Consumer, Kafka, Producer } from 'kafkajs'
+import { allTopics } from '@marketplace/contracts/events'
+import { DEAD_LETTER_TOPIC, createKafka, ensureTopics } from '../events/kafka-client'
+import { startEventConsumer, type EventHandlers } from '../events/event-consumer'
+import { OutboxRelay } from '../outbox/outbox-relay'
+
+export interface ConsumerDefinition {
+  groupId: string
+  handlers: EventHandlers
+  /** Default true: remember processed event ids in the service's database. */
+  useLedger?: boolean
+  fromBeginning?: boolean
+}
+
+export interface KafkaPluginOptions {
+  brokers: string
+  clientId: string
+  /** Collections whose documents carry an outbox; empty when the service emits nothing. */
+  outboxCollections: string[]
+  pollMs: number
+  consumers: ConsumerDefinition[]
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    events: {
+      kafka: Kafka
+      producer: Producer
+      /** Resolves once topics exist, the relay runs and every consumer has joined its group. */
+      ready: Promise<void>
+      /** Wakes the outbox relay after a write that stored events. */
+      notifyOutbox(): void
+      relay: OutboxRelay | null
+    }
+  }
+}
+
+/**
+ * Kafka for a service: topics created at start, the outbox relay, and the service's
+ * consumer groups. The broker being down at start does not stop the service: HTTP keeps
+ * serving (writes wait in the outbox), /readyz reports it, and the connection is retried.
+ */
+export const kafkaPlugin = fp(
+  async (app: FastifyInstance, options: KafkaPluginOptions) => {
+    const kafka = createKafka({ brokers: options.brokers, clientId: options.clientId, logger: app.log })
+    const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 })
+    const consumers: Consumer[] = []
+    let closing = false
+    const relay =
+      options.outboxCollections.length > 0
+        ? new OutboxRelay({
+            db: app.mongo.db,
+            collections: options.outboxCollections,
+            producer,
+            logger: app.log.child({ component: 'outbox-relay' }),
+            pollMs: options.pollMs,
+          })
+        : null
+
+    async function connect(): Promise<void> {
+      for (let attempt = 1; !closing; attempt += 1) {
+        try {
+          await ensureTopics(kafka, [...allTopics, DEAD_LETTER_TOPIC])
+          await producer.connect()
+          relay?.start()
+          for (const definition of options.consumers) {
+            consumers.push(
+              await startEventConsumer({
+                kafka,
+                producer,
+                groupId: definition.groupId,
+                handlers: definition.handlers,
+                logger: app.log,
+                db: definition.useLedger === false ? undefined : app.mongo.db,
+                fromBeginning: definition.fromBeginning,
+              }),
+            )
+          }
+          return
+        } catch (error) {
+          const delay = Math.min(1000 * attempt, 10_000)
+          app.log.warn({ err: error, attempt, retryInMs: delay }, 'kafka not reachable yet')
+          await new Promise((resolve) => setTimeout(resolve, delay))
+        }
+      }
+    }
+
+    const ready = connect()
+    // Unhandled rejection guard: connect() never rejects, but tests may never await it.
+    ready.catch(() => undefined)
+
+    app.decorate('events', {
+      kafka,
+      producer,
+      ready,
+      relay,
+      notifyOutbox: () => relay?.notify(),
+    })
+
+    app.addReadinessCheck('kafka', async () => {
+      const admin = kafka.admin()
+      await admin.connect()
+      try {
+        await admin.describeCluster()
+      } finally {
+        await admin.disconnect()
+      }
+    })
+
+    // Graceful order: stop taking events, finish the relay's current pass, then disconnect.
+    app.addHook('onClose', async () => {
+      closing = true
+      await Promise.all(consumers.map((consumer) => consumer.disconnect()))
+      await relay?.stop()
+      await producer.disconnect()
+    })
+  },
+  { name: 'kafka', dependencies: ['health', 'mongodb'] },
+)

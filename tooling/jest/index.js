@@ -1,0 +1,20 @@
+// One jest preset for every package: TypeScript through SWC (no type-check at test time;
+// `turbo run typecheck` does that), tests beside the code as *.test.ts.
+/** @param {{ integration?: boolean }} [options] */
+module.exports = function jestConfig(options = {}) {
+  return {
+    testEnvironment: 'node',
+    roots: ['<rootDir>/src'],
+    testMatch: ['**/*.test.ts'],
+    transform: {
+      '^.+\\.(t|j)sx?$': [
+        '@swc/jest',
+        { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+      ],
+    },
+    // Integration tests talk to real servers (infra/local); give them room, and run files
+    // one at a time so two suites never fight over the same broker partitions.
+    testTimeout: options.integration ? 60_000 : 5_000,
+    maxWorkers: options.integration ? 1 : '50%',
+  }
+}
