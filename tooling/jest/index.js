@@ -1,8 +1,12 @@
 // One jest preset for every package: TypeScript through SWC (no type-check at test time;
 // `turbo run typecheck` does that), tests beside the code as *.test.ts.
 /** @param {{ integration?: boolean }} [options] */
+// ESM-only packages that jest (on Node 20) must compile to CommonJS before requiring.
+const esmOnly = ['cookie']
+
 module.exports = function jestConfig(options = {}) {
   return {
+    transformIgnorePatterns: [`/node_modules/\\.pnpm/(?!(${esmOnly.join('|')})@)`],
     testEnvironment: 'node',
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.test.ts'],

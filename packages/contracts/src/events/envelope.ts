@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
+import './formats'
 
 /**
  * Every domain event travels in this envelope (ARCHITECTURE.md "Events"). The Kafka message

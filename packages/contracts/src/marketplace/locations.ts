@@ -49,7 +49,11 @@ export type InternationalLocation = (typeof INTERNATIONAL_LOCATIONS)[number]
  * cities (spec 1 §2). Not a closed list: a typed text with no fuzzy match may be used as a
  * custom location, so locations are validated only by length, never against this list.
  */
-export const LOCATIONS = [...SPECIAL_LOCATIONS, ...US_LOCATIONS, ...INTERNATIONAL_LOCATIONS] as const
+export const LOCATIONS = [
+  ...SPECIAL_LOCATIONS,
+  ...US_LOCATIONS,
+  ...INTERNATIONAL_LOCATIONS,
+] as const
 export type KnownLocation = (typeof LOCATIONS)[number]
 export const isKnownLocation = (value: unknown): value is KnownLocation => isOneOf(LOCATIONS, value)
 

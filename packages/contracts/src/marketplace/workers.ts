@@ -10,3 +10,9 @@ export const ContactVisibilitySchema = literalUnion(CONTACT_VISIBILITIES)
 export type ContactVisibility = Static<typeof ContactVisibilitySchema>
 export const isContactVisibility = (value: unknown): value is ContactVisibility =>
   isOneOf(CONTACT_VISIBILITIES, value)
+
+/**
+ * Visibility used when a profile has no contacts yet to take it from. Spec 2 does not say;
+ * we default to hidden, as posts default their location and contact to private (spec 1 §4).
+ */
+export const DEFAULT_CONTACT_VISIBILITY: ContactVisibility = 'hidden'

@@ -12,6 +12,7 @@ import {
  * not a year older until the day after 28 February. So a person born 2008-02-29 turns 18
  * on 2026-03-01, not on 2026-02-28. (This is the reading used by most legal systems that
  * decide it, e.g. the UK and New Zealand; spec 1 §5 only says "at least 18 years old".)
+ * Since a leap year plus 18 is never a leap year, every leap-day baby turns 18 on 1 March.
  */
 function birthdayIn(birth: CalendarDate, year: number): CalendarDate {
   if (birth.month === 2 && birth.day === 29 && !isLeapYear(year)) {

@@ -69,6 +69,7 @@ export const Messages = {
     expirationDateInPast: 'Expiration date cannot be earlier than today',
     invalidPayment: 'Please choose payment options from the list',
     invalidContact: 'Please choose a contact option from the list',
+    titleUnchangeable: 'The title of a post cannot be changed',
   },
   /** Picture uploads (spec 1 §4, §5, §8). */
   upload: {

@@ -1,4 +1,8 @@
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '../marketplace/limits'
+import {
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_REQUIRED_SYMBOLS,
+} from '../marketplace/limits'
 import { charLength } from './text'
 
 // spec 1 §5: a lowercase letter, an uppercase letter, a digit and one of ! @ # $ %. Letters
@@ -6,7 +10,8 @@ import { charLength } from './text'
 const HAS_LOWERCASE = /\p{Ll}/u
 const HAS_UPPERCASE = /\p{Lu}/u
 const HAS_DIGIT = /\p{Nd}/u
-const HAS_REQUIRED_SYMBOL = /[!@#$%]/
+// None of ! @ # $ % is special inside a character class, so they need no escaping.
+const HAS_REQUIRED_SYMBOL = new RegExp(`[${PASSWORD_REQUIRED_SYMBOLS.join('')}]`)
 const HAS_SYMBOL = /[^\p{L}\p{N}]/u
 
 /**

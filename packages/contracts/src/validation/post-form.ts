@@ -74,3 +74,32 @@ export function validatePostForm(form: PostForm, today: Date = new Date()): stri
   if (!isBlank(form.contact) && !isContactOption(form.contact)) return Messages.post.invalidContact
   return null
 }
+
+/** Body of POST /api/jobs, with the API's field names (spec 1 §7). */
+export interface PostPayload {
+  title: string
+  location: string
+  jobStartEnd?: string
+  salary?: string
+  paymentType?: readonly string[]
+  contact?: string
+  infos?: string
+  expirationDate?: string | null
+}
+
+/** The server's check of POST /api/jobs: the form's rules, on the API's field names. */
+export function validatePostPayload(payload: PostPayload, today: Date = new Date()): string | null {
+  return validatePostForm(
+    {
+      title: payload.title,
+      where: payload.location,
+      when: payload.jobStartEnd,
+      howmuch: payload.salary,
+      payment: payload.paymentType,
+      contact: payload.contact,
+      infos: payload.infos,
+      expirationDate: payload.expirationDate,
+    },
+    today,
+  )
+}

@@ -51,7 +51,10 @@ export function validateSignup(
   if (!isValidEmail(fields.email)) return m.invalidEmail
   if (!isValidPhoneNumber(fields.phoneNumber)) return m.invalidPhone
   if (!isValidPassword(fields.password)) return m.invalidPassword
-  if (fields.confirmPassword !== undefined && !passwordsMatch(fields.password, fields.confirmPassword))
+  if (
+    fields.confirmPassword !== undefined &&
+    !passwordsMatch(fields.password, fields.confirmPassword)
+  )
     return m.passwordsDoNotMatch
   const dateOfBirthProblem = checkDateOfBirth(fields.dateOfBirth, today)
   if (dateOfBirthProblem === 'invalid') return m.requiredFields
@@ -77,7 +80,17 @@ export function validateSignupPayload(
   const { firstname, lastname, email, phoneNumber, password, dateOfBirth } = payload
   const { interest, emailPreferences, termsAgreed } = payload
   return validateSignup(
-    { firstname, lastname, email, phoneNumber, password, dateOfBirth, interest, emailPreferences, termsAgreed },
+    {
+      firstname,
+      lastname,
+      email,
+      phoneNumber,
+      password,
+      dateOfBirth,
+      interest,
+      emailPreferences,
+      termsAgreed,
+    },
     today,
   )
 }

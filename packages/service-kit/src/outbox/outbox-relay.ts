@@ -101,10 +101,10 @@ export class OutboxRelay {
 
   private async clear(collectionName: string, id: unknown, events: DomainEvent[]): Promise<void> {
     const collection = this.options.db.collection<OutboxDoc>(collectionName)
-    const ids = events.map((event) => event.id)
     // Only the published events are removed: a write that added more since we read the
-    // document keeps its events and its pending flag.
-    await collection.updateOne({ _id: id } as never, { $pull: { outbox: { id: { $in: ids } } } } as never)
+    // document keeps its events and its pending flag. $pullAll by whole value (the events
+    // exactly as read) because FerretDB's $pull takes no conditions, only equal values.
+    await collection.updateOne({ _id: id } as never, { $pullAll: { outbox: events } } as never)
     await collection.updateOne({ _id: id, outbox: { $size: 0 } } as never, { $unset: { outboxPending: '', outbox: '' } })
   }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import type { Consumer, Kafka, Producer } from 'kafkajs'
+import { Partitioners, type Consumer, type Kafka, type Producer } from 'kafkajs'
 import { allTopics } from '@marketplace/contracts/events'
 import { DEAD_LETTER_TOPIC, createKafka, ensureTopics } from '../events/kafka-client'
 import { startEventConsumer, type EventHandlers } from '../events/event-consumer'
@@ -45,7 +45,10 @@ declare module 'fastify' {
 export const kafkaPlugin = fp(
   async (app: FastifyInstance, options: KafkaPluginOptions) => {
     const kafka = createKafka({ brokers: options.brokers, clientId: options.clientId, logger: app.log })
-    const producer = kafka.producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 })
+    const producer = kafka.producer({
+      allowAutoTopicCreation: false,
+      createPartitioner: Partitioners.DefaultPartitioner,
+    })
     const consumers: Consumer[] = []
     let closing = false
     const relay =

@@ -1,0 +1,91 @@
+import { Type, type Static } from '@sinclair/typebox'
+import { Messages } from './messages'
+import { isValidName } from './names'
+import { isValidPassword, passwordsMatch } from './password'
+import { isValidPhoneNumber } from './phone'
+
+/**
+ * The account form has one Name field: split on whitespace, the first word is the first
+ * name and the rest the last name (spec 2 §5). "Mary Ann Smith" gives "Mary" and "Ann Smith".
+ */
+export function splitFullName(name: string): { firstName: string; lastName: string } {
+  const [firstName = '', ...rest] = name.trim().split(/\s+/).filter(Boolean)
+  return { firstName, lastName: rest.join(' ') }
+}
+
+/**
+ * Body of PUT /api/users/{id} (spec 2 §7). Email is never editable (spec 2 §5), so the schema
+ * refuses any field besides these three instead of silently ignoring an email.
+ */
+export const AccountUpdatePayloadSchema = Type.Object(
+  { firstName: Type.String(), lastName: Type.String(), phoneNumber: Type.String() },
+  { additionalProperties: false },
+)
+export type AccountUpdatePayload = Static<typeof AccountUpdatePayloadSchema>
+
+/**
+ * The names and phone keep the signup rules (spec 1 §5), so an edited account could also
+ * have registered. In particular a last name is one word with hyphens: "Ann Smith" (from the
+ * Name "Mary Ann Smith") is refused just as signup refuses it.
+ */
+export function validateAccountUpdate(update: AccountUpdatePayload): string | null {
+  if (!isValidName(update.firstName)) return Messages.signup.invalidFirstName
+  if (!isValidName(update.lastName)) return Messages.signup.invalidLastName
+  if (!isValidPhoneNumber(update.phoneNumber)) return Messages.signup.invalidPhone
+  return null
+}
+
+export interface PasswordChangeFields {
+  currentPassword?: string
+  newPassword?: string
+  confirmPassword?: string
+}
+
+/** A password change is attempted only when current, new and confirm are all filled (spec 2 §5). */
+export function isPasswordChangeRequested(fields: PasswordChangeFields): boolean {
+  return Boolean(fields.currentPassword && fields.newPassword && fields.confirmPassword)
+}
+
+/**
+ * New password must equal its confirmation, else "New passwords do not match" (spec 2 §5);
+ * checked whenever either is typed, so a forgotten confirmation is reported rather than the
+ * change being silently skipped. When a change is attempted the new password must also pass
+ * the signup rule (our decision: the same password policy everywhere), else "Invalid Password".
+ */
+export function validatePasswordChange(fields: PasswordChangeFields): string | null {
+  if (!passwordsMatch(fields.newPassword ?? '', fields.confirmPassword ?? '')) {
+    return Messages.account.newPasswordsDoNotMatch
+  }
+  if (isPasswordChangeRequested(fields) && !isValidPassword(fields.newPassword ?? '')) {
+    return Messages.signup.invalidPassword
+  }
+  return null
+}
+
+/** The account form while editing (spec 2 §2.3); email is shown read-only and not part of it. */
+export interface AccountForm extends PasswordChangeFields {
+  name: string
+  phoneNumber: string
+}
+
+/** First failed rule of the account form: name, last name, phone, then the password change. */
+export function validateAccountForm(form: AccountForm): string | null {
+  const { firstName, lastName } = splitFullName(form.name)
+  return (
+    validateAccountUpdate({ firstName, lastName, phoneNumber: form.phoneNumber }) ??
+    validatePasswordChange(form)
+  )
+}
+
+/** Body of POST /api/auth/change-password (spec 2 §7). */
+export const ChangePasswordPayloadSchema = Type.Object({
+  oldPassword: Type.String({ minLength: 1 }),
+  newPassword: Type.String(),
+})
+export type ChangePasswordPayload = Static<typeof ChangePasswordPayloadSchema>
+
+/** The server's check: the new password follows the signup rule (spec 1 §5). */
+export function validateChangePasswordPayload(payload: ChangePasswordPayload): string | null {
+  if (payload.oldPassword === '') return Messages.signup.requiredFields
+  return isValidPassword(payload.newPassword) ? null : Messages.signup.invalidPassword
+}

@@ -1,0 +1,54 @@
+import { Type, type Static } from '@sinclair/typebox'
+import {
+  PICTURE_ALLOWED_TYPES,
+  PICTURE_MAX_BYTES,
+  PROFILE_PICTURE_ALLOWED_TYPES,
+  PROFILE_PICTURE_MAX_BYTES,
+} from '../marketplace/limits'
+import { Messages } from './messages'
+
+/** What is checked of a picked file: a browser File has both, and so does an upload request. */
+export interface FileDescription {
+  type: string
+  size: number
+}
+
+/**
+ * Post picture (spec 1 §5): image/jpeg, image/png or image/jpg, at most 5 MB; no file at all
+ * is "Please select a file first!". Type is checked before size, so a large .gif reports
+ * the format, which is what the user must change first.
+ */
+export function validatePictureFile(file: FileDescription | null | undefined): string | null {
+  if (!file) return Messages.upload.noFile
+  if (!(PICTURE_ALLOWED_TYPES as readonly string[]).includes(file.type)) {
+    return Messages.upload.invalidType
+  }
+  return file.size > PICTURE_MAX_BYTES ? Messages.upload.tooLarge : null
+}
+
+/**
+ * Profile picture (spec 2 §5, "any image type"): narrowed to jpeg, jpg, png, webp and gif;
+ * SVG is refused because it can carry script and is served from a public bucket. Same 5 MB
+ * cap as post pictures.
+ */
+export function validateProfilePictureFile(
+  file: FileDescription | null | undefined,
+): string | null {
+  if (!file) return Messages.upload.noFile
+  if (!(PROFILE_PICTURE_ALLOWED_TYPES as readonly string[]).includes(file.type)) {
+    return Messages.upload.invalidProfileType
+  }
+  return file.size > PROFILE_PICTURE_MAX_BYTES ? Messages.upload.tooLarge : null
+}
+
+/**
+ * Body of POST /api/upload and POST /api/upload/user-profile-picture (spec 1 §7, spec 2 §7).
+ * The services run `validatePictureFile` / `validateProfilePictureFile` on
+ * { type: fileType, size: fileSize } before signing an address.
+ */
+export const UploadRequestSchema = Type.Object({
+  fileName: Type.String({ minLength: 1, maxLength: 255 }),
+  fileType: Type.String(),
+  fileSize: Type.Integer({ minimum: 0 }),
+})
+export type UploadRequest = Static<typeof UploadRequestSchema>

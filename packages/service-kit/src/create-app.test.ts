@@ -1,0 +1,84 @@
+import { Type } from '@sinclair/typebox'
+import { createServiceApp } from './create-app'
+import { ConflictError, TooManyRequestsError } from './errors'
+
+async function buildApp() {
+  const app = await createServiceApp({ serviceName: 'test', logLevel: 'silent' })
+  app.post('/things', { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }) }) } }, async () => ({ ok: true }))
+  app.get('/conflict', async () => {
+    throw new ConflictError('You have already sent a request for this post')
+  })
+  app.get('/limited', async () => {
+    throw new TooManyRequestsError('Too many attempts, try again in a minute', 60)
+  })
+  app.get('/boom', async () => {
+    throw new Error('database password is hunter2')
+  })
+  await app.ready()
+  return app
+}
+
+describe('createServiceApp', () => {
+  let app: Awaited<ReturnType<typeof buildApp>>
+  beforeAll(async () => {
+    app = await buildApp()
+  })
+  afterAll(() => app.close())
+
+  it('answers domain errors with their status and the { message, code } shape', async () => {
+    const response = await app.inject({ url: '/conflict' })
+    expect(response.statusCode).toBe(409)
+    expect(response.json()).toEqual({ message: 'You have already sent a request for this post', code: 'CONFLICT' })
+  })
+
+  it('sets Retry-After on a 429', async () => {
+    const response = await app.inject({ url: '/limited' })
+    expect(response.statusCode).toBe(429)
+    expect(response.headers['retry-after']).toBe('60')
+  })
+
+  it('hides the details of an unexpected error from the client', async () => {
+    const response = await app.inject({ url: '/boom' })
+    expect(response.statusCode).toBe(500)
+    expect(response.body).not.toContain('hunter2')
+    expect(response.json().code).toBe('INTERNAL')
+  })
+
+  it('names the invalid field of a body that fails its schema', async () => {
+    const response = await app.inject({ method: 'POST', url: '/things', payload: { name: '' } })
+    expect(response.statusCode).toBe(400)
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('name') })
+  })
+
+  it('answers an unknown route with a JSON 404', async () => {
+    const response = await app.inject({ url: '/nope?x=1' })
+    expect(response.statusCode).toBe(404)
+    expect(response.json()).toEqual({ message: 'No route for GET /nope', code: 'NOT_FOUND' })
+  })
+
+  it('reuses a sane incoming x-request-id and replaces a hostile one', async () => {
+    const kept = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } })
+    expect(kept.headers['x-request-id']).toBe('abc-123')
+    const replaced = await app.inject({ url: '/healthz', headers: { 'x-request-id': 'a b\nc' } })
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('is alive, ready with no dependencies, and exposes Prometheus metrics', async () => {
+    expect((await app.inject({ url: '/healthz' })).json()).toEqual({ status: 'ok' })
+    expect((await app.inject({ url: '/readyz' })).statusCode).toBe(200)
+    const metrics = await app.inject({ url: '/metrics' })
+    expect(metrics.body).toContain('http_request_duration_seconds')
+    expect(metrics.body).toContain('process_resident_memory_bytes')
+  })
+
+  it('reports not ready when a dependency check fails', async () => {
+    const other = await createServiceApp({ serviceName: 'test', logLevel: 'silent' })
+    other.addReadinessCheck('database', async () => {
+      throw new Error('connection refused')
+    })
+    const response = await other.inject({ url: '/readyz' })
+    expect(response.statusCode).toBe(503)
+    expect(response.json().checks).toEqual({ database: 'connection refused' })
+    await other.close()
+  })
+})

@@ -1,0 +1,4 @@
+// Test helpers shared by every service's tests (imported as @marketplace/service-kit/testing).
+export { infraEnv, testMongoUrl, type InfraEnv } from './infra-env'
+export { waitFor } from './wait-for'
+export { testKeyPair, signTestToken } from './keys'

@@ -1,0 +1,49 @@
+import { createServiceApp } from '@marketplace/service-kit'
+import type { GatewayConfig, TrustProxy } from './config'
+import { rateLimitPlugin } from './plugins/rate-limit'
+import { securityHeadersPlugin } from './plugins/security-headers'
+import { upstreamReadinessPlugin } from './plugins/upstream-readiness'
+import { webSocketUpgradesPlugin } from './plugins/websocket-upgrades'
+import { proxyRoutes } from './routes/proxy'
+import { spaRoutes } from './routes/spa'
+import { PROXY_ROUTES } from './upstreams'
+
+/**
+ * The public entry: service-kit's bootstrap (request ids, error shape, /healthz, /readyz,
+ * /metrics), then headers, rate limits and WebSocket dispatch, which must exist before the
+ * routes they cover, then the proxied prefixes and the SPA for everything else.
+ */
+export async function buildGateway(config: GatewayConfig) {
+  const app = await createServiceApp({
+    serviceName: config.serviceName,
+    logLevel: config.logLevel,
+    bodyLimit: config.bodyLimit,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
+  })
+
+  await app.register(securityHeadersPlugin, {
+    publicBucketUrl: config.publicBucketUrl,
+    s3Endpoint: config.s3Endpoint,
+  })
+  await app.register(rateLimitPlugin, config.rateLimit)
+  await app.register(upstreamReadinessPlugin, { upstreams: config.upstreams })
+  await app.register(webSocketUpgradesPlugin, {
+    prefixes: PROXY_ROUTES.filter((route) => route.websocket).map((route) => route.prefix),
+  })
+
+  await app.register(proxyRoutes, {
+    upstreams: config.upstreams,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+  })
+  await app.register(spaRoutes, { webDistDir: config.webDistDir })
+  return app
+}
+
+/**
+ * Fastify 5 no longer honours a numeric trustProxy (it trusts nothing then), so a hop count
+ * becomes proxy-addr's function form: trust the peer and the next `hops - 1` entries.
+ */
+function fastifyTrustProxy(trust: TrustProxy) {
+  if (typeof trust !== 'number') return trust
+  return (_address: string, hop: number) => hop < trust
+}

@@ -1,0 +1,114 @@
+import { isIP } from 'node:net'
+import path from 'node:path'
+import { Type } from '@sinclair/typebox'
+import { ConfigError, loadConfig } from '@marketplace/service-kit'
+import { UPSTREAM_NAMES, type UpstreamName } from './upstreams'
+
+const HttpUrl = Type.String({ pattern: '^https?://[^\\s/?#]+' })
+
+/**
+ * The gateway's own schema rather than BaseConfigSchema: it verifies no tokens (each service
+ * does), so it must not demand JWT_PUBLIC_KEY.
+ */
+export const GatewayEnvSchema = Type.Object({
+  SERVICE_NAME: Type.String({ minLength: 1, default: 'gateway' }),
+  HOST: Type.String({ default: '127.0.0.1' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+  AUTH_URL: Type.Optional(HttpUrl),
+  PEOPLE_URL: Type.Optional(HttpUrl),
+  JOBS_URL: Type.Optional(HttpUrl),
+  FAVORITES_URL: Type.Optional(HttpUrl),
+  REPORTS_URL: Type.Optional(HttpUrl),
+  NOTIFICATIONS_URL: Type.Optional(HttpUrl),
+  MEDIA_URL: Type.Optional(HttpUrl),
+  /** The built SPA; relative paths are taken from the gateway package directory. */
+  WEB_DIST_DIR: Type.String({ minLength: 1, default: '../../apps/web/dist' }),
+  /** Where pictures are read from (CSP img-src). */
+  PUBLIC_BUCKET_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9000/marketplace-media' }),
+  /** Where the browser PUTs pre-signed uploads (CSP connect-src). */
+  S3_ENDPOINT: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9000' }),
+  /** Bytes; the API takes small JSON bodies, pictures go straight to object storage. */
+  BODY_LIMIT: Type.Integer({ minimum: 1024, default: 1024 * 1024 }),
+  RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 600 }),
+  RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  /** Longest wait for an upstream's response headers, and between body chunks. */
+  UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
+  /** `false`, a hop count, or a comma-separated list of proxy addresses / CIDRs. */
+  TRUST_PROXY: Type.String({ default: 'false' }),
+})
+
+export type TrustProxy = false | number | string[]
+
+export interface GatewayConfig {
+  serviceName: string
+  host: string
+  port: number
+  logLevel: string
+  /** Only the configured ones; the others answer 503. Without a trailing slash. */
+  upstreams: Partial<Record<UpstreamName, string>>
+  webDistDir: string
+  publicBucketUrl: string
+  s3Endpoint: string
+  bodyLimit: number
+  rateLimit: { max: number; windowMs: number }
+  upstreamTimeoutMs: number
+  trustProxy: TrustProxy
+}
+
+const PACKAGE_DIR = path.resolve(__dirname, '..')
+const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const raw = loadConfig(GatewayEnvSchema, env)
+  const upstreams: Partial<Record<UpstreamName, string>> = {}
+  for (const name of UPSTREAM_NAMES) {
+    const url = raw[`${name.toUpperCase()}_URL` as keyof typeof raw] as string | undefined
+    if (url) upstreams[name] = url.replace(/\/+$/, '')
+  }
+  return {
+    serviceName: raw.SERVICE_NAME,
+    host: raw.HOST,
+    port: raw.PORT,
+    logLevel: raw.LOG_LEVEL,
+    upstreams,
+    webDistDir: path.resolve(PACKAGE_DIR, raw.WEB_DIST_DIR),
+    publicBucketUrl: raw.PUBLIC_BUCKET_URL,
+    s3Endpoint: raw.S3_ENDPOINT,
+    bodyLimit: raw.BODY_LIMIT,
+    rateLimit: { max: raw.RATE_LIMIT_MAX, windowMs: raw.RATE_LIMIT_WINDOW_MS },
+    upstreamTimeoutMs: raw.UPSTREAM_TIMEOUT_MS,
+    trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+  }
+}
+
+/**
+ * `true` is refused on purpose: it trusts every X-Forwarded-For entry, so any client could
+ * pick its own address and, with it, a fresh rate-limit bucket.
+ */
+export function parseTrustProxy(value: string): TrustProxy {
+  const text = value.trim().toLowerCase()
+  if (text === '' || text === 'false' || text === '0') return false
+  if (text === 'true') {
+    throw new ConfigError(
+      'Invalid configuration:\n  TRUST_PROXY: "true" would let any client choose its own IP; give the number of proxies in front of the gateway or their addresses',
+    )
+  }
+  if (/^\d+$/.test(text)) return Number(text)
+  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean)
+  for (const entry of entries) {
+    const [address, bits, extra] = entry.split('/')
+    const family = isIP(address ?? '')
+    const validBits =
+      bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (family === 6 ? 128 : 32))
+    if (!PROXY_KEYWORDS.has(entry) && (family === 0 || !validBits || extra !== undefined)) {
+      throw new ConfigError(
+        `Invalid configuration:\n  TRUST_PROXY: "${entry}" is not an IP address, a CIDR range or one of ${[...PROXY_KEYWORDS].join(', ')}`,
+      )
+    }
+  }
+  return entries
+}

@@ -1,0 +1,64 @@
+import { rawRequest, startGateway, type RunningGateway } from '../test/helpers'
+
+function directives(policy: string | null): Map<string, string[]> {
+  return new Map(
+    (policy ?? '')
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words[0])
+      .map(([name, ...values]) => [name as string, values]),
+  )
+}
+
+describe('security headers', () => {
+  let gateway: RunningGateway
+
+  beforeAll(async () => {
+    gateway = await startGateway({
+      PUBLIC_BUCKET_URL: 'https://media.example.com/marketplace-media',
+      S3_ENDPOINT: 'https://s3.example.com',
+    })
+  })
+
+  afterAll(async () => {
+    await gateway.app.close()
+  })
+
+  it.each(['/', '/api/reports/posts', '/api/nothing'])('%s carries the security headers and no x-powered-by', async (path) => {
+    const response = await fetch(`${gateway.url}${path}`, { headers: { accept: 'text/html' } })
+
+    expect(response.headers.get('content-security-policy')).toBeTruthy()
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
+    expect(response.headers.get('x-powered-by')).toBeNull()
+  })
+
+  it('the policy fits the SPA: own scripts, bucket pictures, same-host sockets, S3 uploads, no framing', async () => {
+    const response = await fetch(`${gateway.url}/`)
+    const policy = directives(response.headers.get('content-security-policy'))
+    const host = `127.0.0.1:${gateway.port}`
+
+    expect(policy.get('default-src')).toEqual(["'self'"])
+    expect(policy.get('script-src')).toEqual(["'self'"])
+    expect(policy.get('object-src')).toEqual(["'none'"])
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"])
+    expect(policy.get('img-src')).toEqual(
+      expect.arrayContaining(["'self'", 'blob:', 'https://media.example.com/marketplace-media/']),
+    )
+    expect(policy.get('connect-src')).toEqual(
+      expect.arrayContaining(["'self'", `ws://${host}`, `wss://${host}`, 'https://s3.example.com']),
+    )
+    expect(policy.get('connect-src')).not.toContain('ws:')
+    expect(policy.has('upgrade-insecure-requests')).toBe(false)
+  })
+
+  it('a Host header that tries to extend the policy is left out of it', async () => {
+    const response = await rawRequest(`${gateway.url}/`, { headers: { host: "evil.example; script-src 'unsafe-inline'" } })
+    const policy = directives(String(response.headers['content-security-policy']))
+
+    expect(policy.get('script-src')).toEqual(["'self'"])
+    expect(policy.get('connect-src')?.join(' ')).not.toContain('evil')
+  })
+})

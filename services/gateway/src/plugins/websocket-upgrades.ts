@@ -1,0 +1,58 @@
+import { ServerResponse, type IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import { AppError } from '@marketplace/service-kit'
+import { markUpgrade, upgradeOf } from '../lib/websocket-tunnel'
+
+export interface WebSocketUpgradesOptions {
+  /** Path prefixes whose routes accept WebSocket handshakes (they call tunnelWebSocket). */
+  prefixes: string[]
+}
+
+/**
+ * Sends every WebSocket handshake through the Fastify router, like an ordinary request, so
+ * the same hooks (rate limit, request id, headers) and the same error shape apply to it. A
+ * handshake outside the WebSocket prefixes is refused with 400; routes under them hand the
+ * socket to tunnelWebSocket. On shutdown the open tunnels are cut, since the HTTP server
+ * cannot finish closing while they live; Socket.IO clients then reconnect elsewhere.
+ */
+export const webSocketUpgradesPlugin = fp(
+  async (app: FastifyInstance, options: WebSocketUpgradesOptions) => {
+    const openSockets = new Set<Duplex>()
+
+    const onUpgrade = (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+      openSockets.add(socket)
+      socket.once('close', () => openSockets.delete(socket))
+      socket.on('error', () => socket.destroy())
+      markUpgrade(raw, { socket, head })
+
+      const response = new ServerResponse(raw)
+      response.shouldKeepAlive = false
+      response.assignSocket(socket as Socket)
+      response.once('finish', () => socket.end())
+      app.routing(raw, response)
+    }
+    app.server.on('upgrade', onUpgrade)
+
+    app.addHook('onRequest', async (request) => {
+      if (upgradeOf(request.raw) && !underPrefix(request.url, options.prefixes)) {
+        throw new AppError(400, 'WEBSOCKET_NOT_SUPPORTED', 'WebSocket connections are served under /socket.io only')
+      }
+    })
+
+    app.addHook('preClose', async () => {
+      for (const socket of openSockets) socket.destroy()
+    })
+    app.addHook('onClose', async () => {
+      app.server.off('upgrade', onUpgrade)
+    })
+  },
+  { name: 'websocket-upgrades' },
+)
+
+function underPrefix(url: string, prefixes: string[]): boolean {
+  const pathname = url.split('?', 1)[0] ?? ''
+  return prefixes.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+}

@@ -1,0 +1,244 @@
+import {
+  rawRequest,
+  startGateway,
+  startRecordingUpstream,
+  unusedUrl,
+  type RecordingUpstream,
+  type RunningGateway,
+} from '../test/helpers'
+
+const SERVICES = ['auth', 'people', 'jobs', 'favorites', 'notifications'] as const
+
+describe('proxying to the services', () => {
+  const upstreams = {} as Record<(typeof SERVICES)[number], RecordingUpstream>
+  let gateway: RunningGateway
+
+  beforeAll(async () => {
+    for (const service of SERVICES) upstreams[service] = await startRecordingUpstream(service)
+    gateway = await startGateway({
+      AUTH_URL: upstreams.auth.url,
+      PEOPLE_URL: `${upstreams.people.url}/`,
+      JOBS_URL: upstreams.jobs.url,
+      FAVORITES_URL: upstreams.favorites.url,
+      NOTIFICATIONS_URL: upstreams.notifications.url,
+      // Nothing listens there: the service is configured but down.
+      MEDIA_URL: await unusedUrl(),
+      // REPORTS_URL left out: the service is not deployed.
+    })
+  })
+
+  afterAll(async () => {
+    await gateway.app.close()
+    await Promise.all(SERVICES.map((service) => upstreams[service].close()))
+  })
+
+  const lastRequest = (service: (typeof SERVICES)[number]) => upstreams[service].requests.at(-1)
+
+  it.each([
+    ['GET', '/api/auth/refresh', 'auth'],
+    ['GET', '/api/auth', 'auth'],
+    ['GET', '/logout', 'auth'],
+    ['PATCH', '/api/users/64b7f0c2a1/worker-profile', 'people'],
+    ['GET', '/api/people/feed?category=Cleaning&page=2', 'people'],
+    ['GET', '/api/jobs/posts/search?q=garden%20work&sort=new', 'jobs'],
+    ['DELETE', '/api/favorites/posts/42', 'favorites'],
+    ['GET', '/api/notifications/unread-count', 'notifications'],
+    ['POST', '/api/email/send-email', 'notifications'],
+  ] as const)('%s %s reaches the %s service with its path and query unchanged', async (method, path, service) => {
+    const response = await fetch(`${gateway.url}${path}`, {
+      method,
+      ...(method === 'POST' || method === 'PATCH' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}),
+    })
+
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ service, method, url: path })
+  })
+
+  it('a spoofed x-user-id header never reaches the upstream', async () => {
+    await fetch(`${gateway.url}/api/jobs/posts/mine`, {
+      headers: {
+        'X-User-Id': '000000000000000000000001',
+        'x-user-roles': '2001',
+        'x-userid': 'admin',
+        'x-auth-user': 'admin',
+        'x-authenticated': 'true',
+        'x-forwarded-user': 'admin',
+        'x-roles': '2001',
+        'x-caller': 'people-service',
+        'x-internal-token': 'secret',
+        authorization: 'Bearer some.jwt.token',
+        cookie: 'refresh=abc',
+      },
+    })
+
+    const headerNames = Object.keys(lastRequest('jobs')?.headers ?? {})
+    expect(headerNames.filter((name) => /^x-(user|auth|forwarded-user|roles|caller|internal-)/.test(name))).toEqual([])
+    // What services do verify still gets through.
+    expect(lastRequest('jobs')?.headers.authorization).toBe('Bearer some.jwt.token')
+    expect(lastRequest('jobs')?.headers.cookie).toBe('refresh=abc')
+  })
+
+  it('the upstream gets the caller’s x-request-id when it is sane, and the same id comes back', async () => {
+    const response = await fetch(`${gateway.url}/api/jobs/posts`, { headers: { 'x-request-id': 'web-7f3a.1' } })
+
+    expect(lastRequest('jobs')?.headers['x-request-id']).toBe('web-7f3a.1')
+    expect(response.headers.get('x-request-id')).toBe('web-7f3a.1')
+  })
+
+  it('the upstream gets a fresh x-request-id when the caller’s is not sane', async () => {
+    const response = await fetch(`${gateway.url}/api/jobs/posts`, { headers: { 'x-request-id': 'x'.repeat(200) } })
+
+    const forwarded = lastRequest('jobs')?.headers['x-request-id']
+    expect(forwarded).toMatch(/^[0-9a-f-]{36}$/)
+    expect(response.headers.get('x-request-id')).toBe(forwarded)
+  })
+
+  it('the upstream gets a request id even when the caller sent none', async () => {
+    await fetch(`${gateway.url}/api/people/feed`)
+
+    expect(lastRequest('people')?.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+  })
+
+  it('x-forwarded-* describe the real peer, whatever the client claims', async () => {
+    await fetch(`${gateway.url}/api/jobs/posts`, {
+      headers: {
+        'x-forwarded-for': '203.0.113.9',
+        'x-forwarded-proto': 'https',
+        'x-forwarded-host': 'evil.example',
+        'x-real-ip': '203.0.113.9',
+        forwarded: 'for=203.0.113.9',
+      },
+    })
+
+    const headers = lastRequest('jobs')?.headers ?? {}
+    expect(headers['x-forwarded-for']).toBe('127.0.0.1')
+    expect(headers['x-forwarded-proto']).toBe('http')
+    expect(headers['x-forwarded-host']).toBe(`127.0.0.1:${gateway.port}`)
+    expect(headers['x-real-ip']).toBeUndefined()
+    expect(headers.forwarded).toBeUndefined()
+  })
+
+  it('a JSON body reaches the upstream byte for byte', async () => {
+    // A number beyond double precision would not survive a parse and re-serialise.
+    const body = '{"title":"Fix the fence","budget":12345678901234567890,"tags":["garden"]}'
+    await fetch(`${gateway.url}/api/jobs/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+    })
+
+    expect(lastRequest('jobs')?.body).toBe(body)
+    expect(lastRequest('jobs')?.headers['content-type']).toBe('application/json')
+    expect(lastRequest('jobs')?.headers['content-length']).toBe(String(Buffer.byteLength(body)))
+  })
+
+  it('a body without a content type is forwarded too', async () => {
+    const response = await rawRequest(`${gateway.url}/api/jobs/posts/1/requests`, { method: 'POST', body: 'hello' })
+
+    expect(response.status).toBe(200)
+    expect(lastRequest('jobs')?.body).toBe('hello')
+  })
+
+  it('a body over the limit gets 413 in the error shape and never reaches the upstream', async () => {
+    const before = upstreams.jobs.requests.length
+    const response = await fetch(`${gateway.url}/api/jobs/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ description: 'x'.repeat(1024 * 1024 + 1) }),
+    })
+
+    expect(response.status).toBe(413)
+    expect(await response.json()).toEqual({ message: expect.any(String), code: expect.any(String) })
+    expect(upstreams.jobs.requests.length).toBe(before)
+  })
+
+  it('a streamed body without a length gets 413 once it passes the limit', async () => {
+    const before = upstreams.jobs.requests.length
+    const response = await rawRequest(`${gateway.url}/api/jobs/posts`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' },
+      body: Buffer.alloc(1024 * 1024 + 1, 'x'),
+    })
+
+    expect(response.status).toBe(413)
+    expect(JSON.parse(response.body)).toEqual({ message: expect.any(String), code: expect.any(String) })
+    expect(upstreams.jobs.requests.length).toBe(before)
+  })
+
+  it('a client that sends Expect: 100-continue is still proxied', async () => {
+    const body = JSON.stringify({ email: 'a@example.com', message: 'hello' })
+    const response = await rawRequest(`${gateway.url}/api/email/send-email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', expect: '100-continue', 'content-length': Buffer.byteLength(body) },
+      body,
+      waitForContinue: true,
+    })
+
+    expect(response.status).toBe(200)
+    expect(lastRequest('notifications')?.body).toBe(body)
+  })
+
+  it('an x-powered-by header from a service is not passed on', async () => {
+    const response = await fetch(`${gateway.url}/api/jobs/posts`)
+
+    expect(response.status).toBe(200)
+    expect(response.headers.get('x-powered-by')).toBeNull()
+  })
+
+  it('a service that is not configured answers 503 UPSTREAM_UNAVAILABLE', async () => {
+    const response = await fetch(`${gateway.url}/api/reports/posts`, { method: 'POST', body: '{}' })
+
+    expect(response.status).toBe(503)
+    expect(await response.json()).toEqual({
+      message: 'The reports service is not available',
+      code: 'UPSTREAM_UNAVAILABLE',
+    })
+  })
+
+  it('a configured service that cannot be reached answers 502 in the JSON error shape', async () => {
+    const response = await fetch(`${gateway.url}/api/upload/post-picture`, { headers: { accept: 'text/html' } })
+
+    expect(response.status).toBe(502)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(await response.json()).toEqual({
+      message: 'The media service could not be reached',
+      code: 'UPSTREAM_UNREACHABLE',
+    })
+  })
+
+  it('an unknown /api path is a 404 in the JSON error shape, even for a browser', async () => {
+    const response = await fetch(`${gateway.url}/api/nothing-here`, { headers: { accept: 'text/html' } })
+
+    expect(response.status).toBe(404)
+    expect(await response.json()).toEqual({ message: 'No route for GET /api/nothing-here', code: 'NOT_FOUND' })
+  })
+
+  it('a prefix matches whole path segments only', async () => {
+    const response = await fetch(`${gateway.url}/api/jobsearch`)
+
+    expect(response.status).toBe(404)
+  })
+
+  it('only GET /logout goes to the auth service', async () => {
+    const response = await fetch(`${gateway.url}/logout`, { method: 'POST' })
+
+    expect(response.status).toBe(404)
+  })
+
+  it('a WebSocket handshake outside /socket.io is refused rather than left hanging', async () => {
+    const response = await rawRequest(`${gateway.url}/api/jobs/posts`, {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    })
+
+    expect(response.status).toBe(400)
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'WebSocket connections are served under /socket.io only',
+      code: 'WEBSOCKET_NOT_SUPPORTED',
+    })
+  })
+})

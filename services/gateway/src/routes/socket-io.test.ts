@@ -1,0 +1,227 @@
+import http, { type IncomingHttpHeaders } from 'node:http'
+import { Server, type Socket as ServerSocket } from 'socket.io'
+import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client'
+import { closeServer, listen, rawRequest, startGateway, unusedUrl, type RunningGateway } from '../test/helpers'
+
+
+/** Socket.IO's emitters are not Node EventEmitters, so events.once does not take them. */
+function nextEvent<T extends unknown[]>(
+  emitter: { once(event: string, listener: (...args: never[]) => void): unknown },
+  event: string,
+  timeoutMs = 5000,
+): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no '${event}' within ${timeoutMs} ms`)), timeoutMs)
+    emitter.once(event, (...args: unknown[]) => {
+      clearTimeout(timer)
+      resolve(args as T)
+    })
+  })
+}
+
+interface Handshake {
+  auth: Record<string, unknown>
+  headers: IncomingHttpHeaders
+  transport: string
+}
+
+/** A real Socket.IO server standing in for the notifications service. */
+async function startNotificationsUpstream() {
+  const httpServer = http.createServer()
+  const ioServer = new Server(httpServer)
+  const handshakes: Handshake[] = []
+  ioServer.on('connection', (socket: ServerSocket) => {
+    handshakes.push({
+      auth: socket.handshake.auth,
+      headers: socket.handshake.headers,
+      transport: socket.conn.transport.name,
+    })
+    socket.emit('welcome', { socketId: socket.id })
+    socket.on('echo', (payload: unknown, ack: (answer: unknown) => void) =>
+      ack({ echoed: payload, transport: socket.conn.transport.name }),
+    )
+    socket.on('push-me', (payload: unknown) => socket.emit('pushed', payload))
+  })
+  const url = await listen(httpServer)
+  return {
+    url,
+    handshakes,
+    close: async () => {
+      ioServer.disconnectSockets(true)
+      await new Promise<void>((resolve) => ioServer.close(() => resolve()))
+      if (httpServer.listening) await closeServer(httpServer)
+    },
+  }
+}
+
+describe('Socket.IO through the gateway', () => {
+  let upstream: Awaited<ReturnType<typeof startNotificationsUpstream>>
+  let gateway: RunningGateway
+  const clients: Socket[] = []
+
+  beforeAll(async () => {
+    upstream = await startNotificationsUpstream()
+    gateway = await startGateway({ NOTIFICATIONS_URL: upstream.url })
+  })
+
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close()
+  })
+
+  afterAll(async () => {
+    await gateway.app.close()
+    await upstream.close()
+  })
+
+  /** Connects and resolves with the server's first event, which proves the server→client way. */
+  async function connect(options: Partial<ManagerOptions & SocketOptions>) {
+    const client = io(gateway.url, { reconnection: false, forceNew: true, timeout: 5000, ...options })
+    clients.push(client)
+    const welcome = nextEvent<[{ socketId: string }]>(client, 'welcome')
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', resolve)
+      client.once('connect_error', reject)
+    })
+    const [greeting] = await welcome
+    return { client, greeting }
+  }
+
+  async function exchange(client: Socket) {
+    const answer = (await client.timeout(5000).emitWithAck('echo', { n: 1 })) as { echoed: unknown; transport: string }
+    const pushed = nextEvent(client, 'pushed')
+    client.emit('push-me', { id: 'notification-1' })
+    expect(await pushed).toEqual([{ id: 'notification-1' }])
+    expect(answer.echoed).toEqual({ n: 1 })
+    return answer
+  }
+
+  it('a client on the WebSocket transport only exchanges events both ways', async () => {
+    const { client, greeting } = await connect({ transports: ['websocket'] })
+
+    expect(greeting.socketId).toBe(client.id)
+    expect(client.io.engine.transport.name).toBe('websocket')
+    expect((await exchange(client)).transport).toBe('websocket')
+  })
+
+  it('a client on HTTP long-polling only exchanges events both ways', async () => {
+    const { client, greeting } = await connect({ transports: ['polling'] })
+
+    expect(greeting.socketId).toBe(client.id)
+    expect((await exchange(client)).transport).toBe('polling')
+    // A second round trip needs a new poll: one long-poll cycle completed through the gateway.
+    expect((await exchange(client)).transport).toBe('polling')
+  })
+
+  it('a client on the default transports starts with polling and upgrades to WebSocket', async () => {
+    const { client } = await connect({})
+    const handshake = upstream.handshakes.at(-1)
+
+    expect(handshake?.transport).toBe('polling')
+    await exchange(client)
+    if (client.io.engine.transport.name !== 'websocket') await nextEvent(client.io.engine, 'upgrade')
+    expect(client.io.engine.transport.name).toBe('websocket')
+    expect((await exchange(client)).transport).toBe('websocket')
+  })
+
+  it('the handshake auth payload reaches the notifications service', async () => {
+    const token = 'eyJhbGciOiJFZERTQSJ9.payload.signature'
+    await connect({ transports: ['websocket'], auth: { token } })
+
+    expect(upstream.handshakes.at(-1)?.auth).toEqual({ token })
+  })
+
+  it('the WebSocket handshake carries the request id and the peer address, not spoofed identity headers', async () => {
+    await connect({
+      transports: ['websocket'],
+      extraHeaders: { 'x-user-id': '000000000000000000000001', 'x-forwarded-for': '203.0.113.9' },
+    })
+
+    const headers = upstream.handshakes.at(-1)?.headers ?? {}
+    expect(headers['x-user-id']).toBeUndefined()
+    expect(headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/)
+    expect(headers['x-forwarded-for']).toBe('127.0.0.1')
+  })
+})
+
+describe('Socket.IO handshakes the notifications service refuses or cannot take', () => {
+  let upstream: Awaited<ReturnType<typeof startNotificationsUpstream>>
+  let gateway: RunningGateway
+  let gatewayToDown: RunningGateway
+
+  beforeAll(async () => {
+    upstream = await startNotificationsUpstream()
+    gateway = await startGateway({ NOTIFICATIONS_URL: upstream.url })
+    gatewayToDown = await startGateway({ NOTIFICATIONS_URL: await unusedUrl() })
+  })
+
+  afterAll(async () => {
+    await gateway.app.close()
+    await gatewayToDown.app.close()
+    await upstream.close()
+  })
+
+  it('a handshake the service refuses gets the service’s own answer', async () => {
+    const response = await rawRequest(`${gateway.url}/socket.io/?EIO=4&transport=websocket&sid=unknown-session`, {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    })
+
+    expect(response.status).toBe(400)
+    expect(response.body).toContain('Session ID unknown')
+  })
+
+  it.each([['websocket'], ['polling']])(
+    'with the service down, a %s client gets a connect error at once, not after its timeout',
+    async (transport) => {
+      const started = Date.now()
+      const client = io(gatewayToDown.url, { transports: [transport], reconnection: false, forceNew: true, timeout: 10_000 })
+      try {
+        const [error] = await nextEvent<[Error]>(client, 'connect_error', 10_000)
+        expect(error).toBeInstanceOf(Error)
+        expect(Date.now() - started).toBeLessThan(2000)
+      } finally {
+        client.close()
+      }
+    },
+  )
+
+  it('with the service down, the handshake answers 502 in the JSON error shape', async () => {
+    const response = await rawRequest(`${gatewayToDown.url}/socket.io/?EIO=4&transport=websocket`, {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    })
+
+    expect(response.status).toBe(502)
+    expect(JSON.parse(response.body)).toEqual({
+      message: 'The notifications service could not be reached',
+      code: 'UPSTREAM_UNREACHABLE',
+    })
+  })
+})
+
+describe('Socket.IO when the gateway shuts down', () => {
+  it('closing the gateway cuts open WebSocket tunnels instead of waiting for them', async () => {
+    const upstream = await startNotificationsUpstream()
+    const gateway = await startGateway({ NOTIFICATIONS_URL: upstream.url })
+    const client = io(gateway.url, { transports: ['websocket'], reconnection: false, forceNew: true })
+    try {
+      await nextEvent(client, 'connect')
+      const disconnected = nextEvent<[string]>(client, 'disconnect')
+
+      await gateway.app.close()
+
+      expect((await disconnected)[0]).toBe('transport close')
+    } finally {
+      client.close()
+      await upstream.close()
+    }
+  })
+})

@@ -1,0 +1,98 @@
+import { stat } from 'node:fs/promises'
+import path from 'node:path'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import fastifyStatic from '@fastify/static'
+
+export interface SpaRoutesOptions {
+  /** Absolute path of the web app's build (`apps/web/dist`). */
+  webDistDir: string
+}
+
+const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000
+
+// Vite names everything under /assets/ by content hash, so a name never changes meaning.
+const HASHED_ASSETS = '/assets/'
+
+const NOT_BUILT_PAGE = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Marketplace</title></head>
+<body>
+<h1>The web app is not built yet</h1>
+<p>The gateway is running, but it found no built web app to serve.</p>
+<p>Build it with <code>pnpm --filter @marketplace/web build</code> (or <code>pnpm build</code> at the repository root), then reload this page.</p>
+</body>
+</html>
+`
+
+/**
+ * The built SPA. Files are served from the dist directory; any other GET from a browser
+ * navigation (Accept: text/html) gets index.html so client routes (/login, /settings-account)
+ * load the app. /api and /socket.io never fall back to HTML: an unknown API path is a 404 in
+ * the JSON error shape, and a missing asset is a 404 rather than HTML parsed as a script.
+ */
+export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions) {
+  const root = path.resolve(options.webDistDir)
+  const indexFile = path.join(root, 'index.html')
+
+  await app.register(fastifyStatic, { root, serve: false, dotfiles: 'ignore', suppressWarning: true })
+
+  if (!(await isFile(indexFile))) {
+    app.log.warn({ webDistDir: root }, 'web app not built; client routes answer a placeholder page')
+  }
+
+  app.get('/*', async (request, reply) => {
+    const pathname = request.url.split('?', 1)[0] ?? '/'
+    if (isServerPath(pathname)) return reply.callNotFound()
+
+    const file = pathname === '/' ? '/index.html' : await existingFile(root, pathname)
+    if (file === '/index.html') return sendIndex(reply, indexFile)
+    if (file) {
+      return file.startsWith(HASHED_ASSETS)
+        ? reply.sendFile(file, { maxAge: ONE_YEAR_MS, immutable: true })
+        : reply.header('cache-control', 'no-cache').sendFile(file, { cacheControl: false })
+    }
+    if (pathname.startsWith(HASHED_ASSETS) || !acceptsHtml(request)) return reply.callNotFound()
+    return sendIndex(reply, indexFile)
+  })
+}
+
+async function sendIndex(reply: FastifyReply, indexFile: string) {
+  // Every deploy changes index.html; browsers must revalidate it to pick up new asset names.
+  reply.header('cache-control', 'no-cache').header('vary', 'accept')
+  if (!(await isFile(indexFile))) {
+    return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE)
+  }
+  return reply.sendFile('/index.html', { cacheControl: false })
+}
+
+function isServerPath(pathname: string): boolean {
+  return ['/api', '/socket.io'].some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+}
+
+function acceptsHtml(request: FastifyRequest): boolean {
+  return request.headers.accept?.includes('text/html') ?? false
+}
+
+/** The file's path from root (leading '/'), if the URL names a regular, non-hidden file inside it. */
+async function existingFile(root: string, pathname: string): Promise<string | undefined> {
+  let decoded: string
+  try {
+    decoded = decodeURIComponent(pathname)
+  } catch {
+    return undefined
+  }
+  if (decoded.includes('\0')) return undefined
+  const absolute = path.join(root, decoded)
+  if (!absolute.startsWith(root + path.sep)) return undefined
+  const relative = `/${path.relative(root, absolute).split(path.sep).join('/')}`
+  if (relative.split('/').some((segment) => segment.startsWith('.'))) return undefined
+  return (await isFile(absolute)) ? relative : undefined
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile()
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,29 @@
+/** The services the gateway forwards to; each one's address comes from `<NAME>_URL`. */
+export const UPSTREAM_NAMES = ['auth', 'people', 'jobs', 'favorites', 'reports', 'notifications', 'media'] as const
+export type UpstreamName = (typeof UPSTREAM_NAMES)[number]
+
+export interface ProxyRoute {
+  upstream: UpstreamName
+  /** Path prefix; forwarded unchanged, so the service sees the same path as the browser. */
+  prefix: string
+  /** Only these methods; the default is every method @fastify/http-proxy proxies. */
+  methods?: string[]
+  /** Socket.IO: WebSocket upgrades as well as HTTP long-polling. */
+  websocket?: boolean
+}
+
+// ARCHITECTURE.md "Gateway routes". Only Socket.IO takes WebSocket handshakes; any other path
+// refuses them (plugins/websocket-upgrades).
+export const PROXY_ROUTES: readonly ProxyRoute[] = [
+  { upstream: 'auth', prefix: '/api/auth' },
+  { upstream: 'auth', prefix: '/logout', methods: ['GET', 'HEAD'] },
+  { upstream: 'people', prefix: '/api/users' },
+  { upstream: 'people', prefix: '/api/people' },
+  { upstream: 'jobs', prefix: '/api/jobs' },
+  { upstream: 'favorites', prefix: '/api/favorites' },
+  { upstream: 'reports', prefix: '/api/reports' },
+  { upstream: 'notifications', prefix: '/api/notifications' },
+  { upstream: 'notifications', prefix: '/api/email' },
+  { upstream: 'media', prefix: '/api/upload' },
+  { upstream: 'notifications', prefix: '/socket.io', websocket: true },
+]
