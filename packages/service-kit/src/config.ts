@@ -26,6 +26,11 @@ export const KafkaConfigSchema = Type.Object({
   KAFKA_BROKERS: Type.String({ minLength: 1 }),
   /** Milliseconds between outbox scans when nothing woke the relay earlier. */
   OUTBOX_POLL_MS: Type.Integer({ minimum: 10, default: 250 }),
+  /**
+   * Prepended to every consumer group id. Empty in production; test runs and side-by-side
+   * stacks set it so they never share (and split) a group with another deployment.
+   */
+  KAFKA_GROUP_PREFIX: Type.String({ default: '' }),
 })
 
 export class ConfigError extends Error {}

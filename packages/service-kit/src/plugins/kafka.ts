@@ -21,6 +21,8 @@ export interface KafkaPluginOptions {
   outboxCollections: string[]
   pollMs: number
   consumers: ConsumerDefinition[]
+  /** KAFKA_GROUP_PREFIX: isolates test runs and side-by-side stacks on one broker. */
+  groupPrefix?: string
 }
 
 declare module 'fastify' {
@@ -73,7 +75,7 @@ export const kafkaPlugin = fp(
               await startEventConsumer({
                 kafka,
                 producer,
-                groupId: definition.groupId,
+                groupId: (options.groupPrefix ?? '') + definition.groupId,
                 handlers: definition.handlers,
                 logger: app.log,
                 db: definition.useLedger === false ? undefined : app.mongo.db,

@@ -1,10 +1,13 @@
-import { ServerResponse, type IncomingMessage } from 'node:http'
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http'
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { AppError } from '@marketplace/service-kit'
 import { markUpgrade, upgradeOf } from '../lib/websocket-tunnel'
+
+// The headers that make the offer; HTTP2-Settings is named in Connection alongside Upgrade.
+const UPGRADE_OFFER = new Set(['connection', 'upgrade', 'http2-settings'])
 
 export interface WebSocketUpgradesOptions {
   /** Path prefixes whose routes accept WebSocket handshakes (they call tunnelWebSocket). */
@@ -23,6 +26,10 @@ export const webSocketUpgradesPlugin = fp(
     const openSockets = new Set<Duplex>()
 
     const onUpgrade = (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (raw.headers.upgrade?.toLowerCase() !== 'websocket') {
+        serveAsPlainHttp(app.server, raw, socket, head)
+        return
+      }
       openSockets.add(socket)
       socket.once('close', () => openSockets.delete(socket))
       socket.on('error', () => socket.destroy())
@@ -51,6 +58,24 @@ export const webSocketUpgradesPlugin = fp(
   },
   { name: 'websocket-upgrades' },
 )
+
+/**
+ * Node hands every `Connection: Upgrade` request to the 'upgrade' listener once one exists,
+ * including curl's opportunistic h2c, whose body the HTTP parser has then stopped reading.
+ * Such a request goes back to the HTTP server as a fresh connection, its head rewritten
+ * without the upgrade offer, so it is served exactly as if no listener were there.
+ */
+function serveAsPlainHttp(server: Server, raw: IncomingMessage, socket: Duplex, head: Buffer) {
+  const lines = [`${raw.method} ${raw.url} HTTP/${raw.httpVersion}`]
+  for (let i = 0; i < raw.rawHeaders.length; i += 2) {
+    const name = raw.rawHeaders[i] ?? ''
+    if (!UPGRADE_OFFER.has(name.toLowerCase())) lines.push(`${name}: ${raw.rawHeaders[i + 1]}`)
+  }
+  if (head.length > 0) socket.unshift(head)
+  // latin1: header bytes come back exactly as the client sent them.
+  socket.unshift(Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'))
+  server.emit('connection', socket)
+}
 
 function underPrefix(url: string, prefixes: string[]): boolean {
   const pathname = url.split('?', 1)[0] ?? ''

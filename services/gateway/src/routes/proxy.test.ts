@@ -225,6 +225,27 @@ describe('proxying to the services', () => {
     expect(response.status).toBe(404)
   })
 
+  it('a request offering an h2c upgrade is served as plain HTTP/1.1, body included', async () => {
+    const body = JSON.stringify({ title: 'Paint the shed' })
+    const response = await rawRequest(`${gateway.url}/api/jobs/posts?draft=1`, {
+      method: 'POST',
+      headers: {
+        connection: 'Upgrade, HTTP2-Settings',
+        upgrade: 'h2c',
+        'http2-settings': 'AAMAAABkAAQCAAAAAAIAAAAA',
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      },
+      body,
+    })
+
+    expect(response.status).toBe(200)
+    expect(JSON.parse(response.body)).toEqual({ service: 'jobs', method: 'POST', url: '/api/jobs/posts?draft=1' })
+    expect(lastRequest('jobs')?.body).toBe(body)
+    expect(lastRequest('jobs')?.headers.upgrade).toBeUndefined()
+    expect(lastRequest('jobs')?.headers['http2-settings']).toBeUndefined()
+  })
+
   it('a WebSocket handshake outside /socket.io is refused rather than left hanging', async () => {
     const response = await rawRequest(`${gateway.url}/api/jobs/posts`, {
       headers: {

@@ -119,6 +119,6 @@ describe('the SPA before the web app is built', () => {
     const response = await fetch(`${gateway.url}/api/jobs/posts`)
 
     expect(response.status).toBe(503)
-    expect((await response.json()).code).toBe('UPSTREAM_UNAVAILABLE')
+    expect(await response.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' })
   })
 })

@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createWriteStream, mkdirSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { dirname, join } from 'node:path'
+import { waitFor } from '@marketplace/service-kit/testing'
+
+/** A port the OS just gave us and took back: free for the service we start next. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+export interface RunningService {
+  name: string
+  url: string
+  process: ChildProcess
+  stop(): Promise<void>
+}
+
+const repoRoot = join(__dirname, '..', '..', '..')
+const logDir = join(repoRoot, '.data', 'logs', 'system-tests')
+
+/**
+ * Starts a built service (`node dist/server.js`) as its own process, the way it runs in
+ * production, and waits for its /healthz. Logs go to .data/logs/system-tests/<name>.log.
+ */
+export async function startService(
+  name: string,
+  packageDir: string,
+  env: Record<string, string>,
+): Promise<RunningService> {
+  const port = Number(env.PORT)
+  const entry = join(repoRoot, packageDir, 'dist', 'server.js')
+  mkdirSync(logDir, { recursive: true })
+  const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' })
+  const child = spawn(process.execPath, [entry], {
+    cwd: dirname(dirname(entry)),
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.pipe(log)
+  child.stderr?.pipe(log)
+  const url = `http://127.0.0.1:${port}`
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${logDir}/${name}.log`)
+      return (await fetch(`${url}/healthz`)).ok
+    },
+    { timeoutMs: 30_000, what: `${name} to answer /healthz` },
+  )
+  return {
+    name,
+    url,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}
