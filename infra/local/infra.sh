@@ -57,6 +57,8 @@ install_kafka() {
 install_node_tools() {
   [[ -d $NODE_TOOLS/node_modules/smtp-server ]] && return
   say "installing the node helpers (pnpm install)..."
+  # shellcheck source=../../scripts/lib/common.sh
+  (source "$ROOT/scripts/lib/common.sh" && ensure_pnpm)
   (cd "$ROOT" && pnpm install --frozen-lockfile --filter @marketplace/local-infra >/dev/null)
 }
 

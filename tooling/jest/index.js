@@ -1,12 +1,12 @@
 // One jest preset for every package: TypeScript through SWC (no type-check at test time;
 // `turbo run typecheck` does that), tests beside the code as *.test.ts.
-/** @param {{ integration?: boolean }} [options] */
+
 // ESM-only packages that jest (on Node 20) must compile to CommonJS before requiring.
 const esmOnly = ['cookie']
 
+/** @param {{ integration?: boolean }} [options] */
 module.exports = function jestConfig(options = {}) {
   return {
-    transformIgnorePatterns: [`/node_modules/\\.pnpm/(?!(${esmOnly.join('|')})@)`],
     testEnvironment: 'node',
     roots: ['<rootDir>/src'],
     testMatch: ['**/*.test.ts'],
@@ -16,6 +16,9 @@ module.exports = function jestConfig(options = {}) {
         { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
       ],
     },
+    transformIgnorePatterns: [`/node_modules/\\.pnpm/(?!(${esmOnly.join('|')})@)`],
+    // The summary reporter lets scripts/test.sh print one total for the whole repository.
+    reporters: ['default', require.resolve('./summary-reporter.js')],
     // Integration tests talk to real servers (infra/local); give them room, and run files
     // one at a time so two suites never fight over the same broker partitions.
     testTimeout: options.integration ? 60_000 : 5_000,

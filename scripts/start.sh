@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Brings up the whole product on this machine, from nothing: dependencies, the local
+# servers (MongoDB protocol, Kafka, S3, SMTP), a build of every package, the services and
+# the gateway. Prints where to open it. Stop it all with scripts/stop.sh.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+cd "$ROOT"
+
+GATEWAY_PORT=${GATEWAY_PORT:-8080}
+# name:port, in start order; the gateway comes last and learns every URL.
+SERVICES=(auth:4001 people:4002)
+
+install_dependencies
+bash "$INFRA" up
+load_infra_env
+
+say "building every package (turbo)..."
+pnpm turbo run build --output-logs=errors-only
+
+# The access-token key pair of this installation (Ed25519), made once and kept in .data.
+KEYS=$DATA/keys
+if [[ ! -f $KEYS/jwt-private.pem ]]; then
+  say "creating the access-token signing key (.data/keys)..."
+  mkdir -p "$KEYS" && chmod 700 "$KEYS"
+  node -e '
+    const { generateKeyPairSync } = require("crypto"), fs = require("fs"), dir = process.argv[1]
+    const { publicKey, privateKey } = generateKeyPairSync("ed25519")
+    fs.writeFileSync(`${dir}/jwt-public.pem`, publicKey.export({ type: "spki", format: "pem" }))
+    fs.writeFileSync(`${dir}/jwt-private.pem`, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 })
+  ' "$KEYS"
+fi
+JWT_PUBLIC_KEY=$(base64 -w0 <"$KEYS/jwt-public.pem")
+JWT_PRIVATE_KEY=$(base64 -w0 <"$KEYS/jwt-private.pem")
+export JWT_PUBLIC_KEY JWT_PRIVATE_KEY
+
+mkdir -p "$DATA/pids" "$DATA/logs"
+start_service() { # name port dir [ENV=VALUE...]
+  local name=$1 port=$2 dir=$3; shift 3
+  local pidfile=$DATA/pids/svc-$name.pid
+  if [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
+    say "$name already running (pid $(cat "$pidfile"))"
+    return
+  fi
+  (cd "$ROOT/$dir" && env SERVICE_NAME="$name" HOST=127.0.0.1 PORT="$port" "$@" \
+    setsid node dist/server.js >>"$DATA/logs/$name.log" 2>&1 </dev/null & echo $! >"$pidfile")
+  local i
+  for ((i = 0; i < 120; i++)); do
+    curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && { say "$name up on :$port (log .data/logs/$name.log)"; return; }
+    kill -0 "$(cat "$pidfile")" 2>/dev/null || { tail -20 "$DATA/logs/$name.log" >&2; die "$name exited while starting"; }
+    sleep 0.25
+  done
+  die "$name did not answer /healthz on :$port"
+}
+
+upstreams=()
+for entry in "${SERVICES[@]}"; do
+  name=${entry%%:*} port=${entry##*:}
+  start_service "$name" "$port" "services/$name" \
+    MONGO_URL="$MONGO_URL_BASE/$name?$MONGO_URL_OPTIONS" KAFKA_BROKERS="$KAFKA_BROKERS" \
+    SMTP_HOST="$SMTP_HOST" SMTP_PORT="$SMTP_PORT"
+  upstreams+=("$(echo "$name" | tr '[:lower:]' '[:upper:]')_URL=http://127.0.0.1:$port")
+done
+start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
+  PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT"
+
+cat <<DONE
+
+  The marketplace is running:  http://127.0.0.1:$GATEWAY_PORT
+  API health:                  http://127.0.0.1:$GATEWAY_PORT/readyz
+  Mail sent by the product:    $MAIL_API_URL/api/v1/messages
+  Logs:                        .data/logs/   Stop everything: bash scripts/stop.sh
+
+DONE
