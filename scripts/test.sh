@@ -21,7 +21,7 @@ export TEST_SUMMARY_DIR="$DATA/test-summary"
 rm -rf "$TEST_SUMMARY_DIR"
 status=0
 say "lint, type checks, unit and integration tests..."
-pnpm turbo run lint typecheck test --filter='!@marketplace/system-tests' --concurrency=2 --output-logs=errors-only || status=1
+pnpm turbo run lint typecheck test --filter='!@marketplace/system-tests' --concurrency=2 --continue --output-logs=errors-only || status=1
 say "system tests (services as separate processes; stops and restarts Kafka)..."
 pnpm turbo run test --filter=@marketplace/system-tests --output-logs=full || status=1
 if [[ -f scripts/check-compose.sh ]]; then

@@ -15,7 +15,7 @@ module.exports = tseslint.config(
   },
   {
     files: ['**/src/**/*.ts'],
-    ignores: ['**/config.ts', '**/*.test.ts', '**/test/**'],
+    ignores: ['**/config.ts', '**/*.test.ts', '**/test/**', '**/testing/**'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
-import { Kafka, Partitioners, logLevel, type Producer } from 'kafkajs'
+import { Kafka, Partitioners, logLevel, type Consumer, type Producer } from 'kafkajs'
 import { MongoClient, type Db } from 'mongodb'
 import { Topics, type DomainEvent } from '@marketplace/contracts/events'
 import { infraEnv, testKeyPair, testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
@@ -20,6 +20,8 @@ describe('sign-up travels from the gateway to the people service', () => {
   let authDb: Db
   let peopleDb: Db
   let producer: Producer
+  let watcher: Consumer
+  const published = new Map<string, DomainEvent<'user.registered'>>()
 
   beforeAll(async () => {
     const common = {
@@ -42,13 +44,28 @@ describe('sign-up travels from the gateway to the people service', () => {
     await mongo.connect()
     authDb = mongo.db(new URL(authDbUrl).pathname.slice(1))
     peopleDb = mongo.db(new URL(peopleDbUrl).pathname.slice(1))
-    producer = new Kafka({ brokers: infra.kafkaBrokers.split(','), logLevel: logLevel.NOTHING }).producer({
+    const kafka = new Kafka({ brokers: infra.kafkaBrokers.split(','), logLevel: logLevel.NOTHING })
+    producer = kafka.producer({
       createPartitioner: Partitioners.DefaultPartitioner,
     })
     await producer.connect()
+
+    // Watches auth's topic from now on; joined before any test signs up.
+    watcher = kafka.consumer({ groupId: `system-watcher-${randomUUID()}` })
+    const joined = new Promise((resolve) => watcher.on(watcher.events.GROUP_JOIN, resolve))
+    await watcher.connect()
+    await watcher.subscribe({ topic: Topics.authUsers, fromBeginning: false })
+    await watcher.run({
+      eachMessage: async ({ message }) => {
+        const event = JSON.parse(message.value?.toString() ?? '{}') as DomainEvent<'user.registered'>
+        if (event.type === 'user.registered') published.set(event.data.userId, event)
+      },
+    })
+    await joined
   })
 
   afterAll(async () => {
+    await watcher?.disconnect()
     await producer?.disconnect()
     await Promise.all(services.map((service) => service.stop()))
     await authDb?.dropDatabase()
@@ -163,22 +180,8 @@ describe('sign-up travels from the gateway to the people service', () => {
     for (const id of ids) expect(await profiles().countDocuments({ _id: id })).toBe(1)
   })
 
-  /** The very envelope auth published for this user, read back from the topic. */
+  /** The very envelope auth published for this user, as the watcher saw it on the topic. */
   async function publishedRegisteredEvent(userId: string): Promise<DomainEvent<'user.registered'>> {
-    const consumer = new Kafka({ brokers: infra.kafkaBrokers.split(','), logLevel: logLevel.NOTHING }).consumer({
-      groupId: `system-reader-${randomUUID()}`,
-    })
-    const found: DomainEvent<'user.registered'>[] = []
-    await consumer.connect()
-    await consumer.subscribe({ topic: Topics.authUsers, fromBeginning: true })
-    await consumer.run({
-      eachMessage: async ({ message }) => {
-        const event = JSON.parse(message.value?.toString() ?? '{}') as DomainEvent<'user.registered'>
-        if (event.type === 'user.registered' && event.data?.userId === userId) found.push(event)
-      },
-    })
-    await waitFor(() => found.length > 0, { timeoutMs: 30_000, what: 'the published event' })
-    await consumer.disconnect()
-    return found[0]!
+    return waitFor(() => published.get(userId), { timeoutMs: 30_000, what: 'the published event' })
   }
 })

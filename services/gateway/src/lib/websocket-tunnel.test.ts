@@ -17,8 +17,10 @@ async function startSlowUpstream() {
     pending.push({
       socket,
       accept: () =>
-        socket.write('HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
-          'Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n'),
+        socket.write(
+          'HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+            'Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n',
+        ),
     })
     arrived.shift()?.()
   })
@@ -37,18 +39,21 @@ async function startSlowUpstream() {
 describe('the WebSocket tunnel', () => {
   let upstream: Awaited<ReturnType<typeof startSlowUpstream>>
   let gateway: RunningGateway
+  let impatientGateway: RunningGateway
 
   beforeAll(async () => {
     upstream = await startSlowUpstream()
-    gateway = await startGateway({ NOTIFICATIONS_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '1000' })
+    gateway = await startGateway({ NOTIFICATIONS_URL: upstream.url })
+    impatientGateway = await startGateway({ NOTIFICATIONS_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '1000' })
   })
 
   afterAll(async () => {
     await gateway.app.close()
+    await impatientGateway.app.close()
     await upstream.close()
   })
 
-  it('a browser that leaves during the handshake does not leave a connection open upstream', async () => {
+  it('a browser that left before the upstream switched protocols leaves no tunnel open upstream', async () => {
     const browser = net.connect(gateway.port, '127.0.0.1')
     browser.write(HANDSHAKE)
     await upstream.nextHandshake()
@@ -57,13 +62,14 @@ describe('the WebSocket tunnel', () => {
     const gatewayHungUp = new Promise<void>((resolve) => upstreamSide.once('end', () => resolve()).resume())
 
     browser.destroy()
+    await new Promise((resolve) => setTimeout(resolve, 50))
     accept()
 
     await gatewayHungUp
   })
 
   it('an upstream that never answers the handshake gets a 504 in the JSON error shape', async () => {
-    const response = await rawRequest(`${gateway.url}/socket.io/?EIO=4&transport=websocket`, {
+    const response = await rawRequest(`${impatientGateway.url}/socket.io/?EIO=4&transport=websocket`, {
       headers: {
         connection: 'Upgrade',
         upgrade: 'websocket',

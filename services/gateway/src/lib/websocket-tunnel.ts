@@ -63,15 +63,11 @@ export function tunnelWebSocket(request: FastifyRequest, reply: FastifyReply, op
       },
     })
 
-    // A browser that gives up while the upstream is still answering takes the attempt with it.
-    const abandon = () => outgoing.destroy()
-    upgrade.socket.once('close', abandon)
-
     outgoing.on('upgrade', (response: IncomingMessage, upstreamSocket: Socket, upstreamHead: Buffer) => {
       const client = upgrade.socket
-      client.off('close', abandon)
       reply.hijack()
-      if (client.destroyed) {
+      // The browser left while the upstream was answering: nothing to join.
+      if (client.destroyed || !client.writable) {
         upstreamSocket.destroy()
         resolve(undefined)
         return
@@ -97,19 +93,12 @@ export function tunnelWebSocket(request: FastifyRequest, reply: FastifyReply, op
     // The upstream declined to switch protocols (Engine.IO answers 400 to a bad session id):
     // that is its answer to the browser, passed on as an ordinary response.
     outgoing.on('response', (response: IncomingMessage) => {
-      upgrade.socket.off('close', abandon)
       reply.code(response.statusCode ?? 502).headers(responseHeaders(response.headers))
       resolve(reply.send(response))
     })
 
     outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error('handshake timed out'), { code: 'ETIMEDOUT' })))
     outgoing.on('error', (error: Error & { code?: string }) => {
-      upgrade.socket.off('close', abandon)
-      if (upgrade.socket.destroyed) {
-        // Nobody left to answer; hijack so Fastify does not try to.
-        reply.hijack()
-        return resolve(undefined)
-      }
       request.log.warn({ err: error, upstream: options.upstreamName }, 'websocket handshake to upstream failed')
       reject(
         error.code === 'ETIMEDOUT'

@@ -39,7 +39,7 @@ function checkHealth(url: string): Promise<void> {
       if (status >= 200 && status < 300) resolve()
       else reject(new Error(`answered ${status}`))
     })
-    request.on('timeout', () => request.destroy(Object.assign(new Error('timed out'), { code: 'timed out' })))
+    request.on('timeout', () => request.destroy(new Error('timed out')))
     request.on('error', (error: Error & { code?: string }) =>
       reject(new Error(`unreachable (${error.code ?? error.message})`)),
     )
