@@ -10,6 +10,8 @@ export {
   type BaseConfig,
 } from './config'
 export * from './errors'
+export type { ReadinessCheck } from './plugins/health'
+export type { MetricsRegistry } from './plugins/metrics'
 export { authPlugin, assertSelf, assertRole, callerOf, decodeKey, type Caller, type AccessTokenClaims } from './plugins/auth'
 export { mongoPlugin, connectMongo, ensureIndexes, type IndexDefinition } from './plugins/mongodb'
 export { kafkaPlugin, type ConsumerDefinition } from './plugins/kafka'

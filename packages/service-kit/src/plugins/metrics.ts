@@ -37,3 +37,5 @@ export const metricsPlugin = fp(
   },
   { name: 'metrics' },
 )
+
+export type MetricsRegistry = Registry
