@@ -1,1 +1,4 @@
-module.exports = { ...require('@marketplace/jest-config')({ integration: true }), testTimeout: 180_000 }
+module.exports = {
+  ...require('@marketplace/jest-config')({ integration: true }),
+  testTimeout: 180_000,
+}

@@ -13,7 +13,10 @@ module.exports = function jestConfig(options = {}) {
     transform: {
       '^.+\\.(t|j)sx?$': [
         '@swc/jest',
-        { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' } },
+        {
+          jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+          module: { type: 'commonjs' },
+        },
       ],
     },
     transformIgnorePatterns: [`/node_modules/\\.pnpm/(?!(${esmOnly.join('|')})@)`],

@@ -16,7 +16,10 @@ const MAX_MESSAGES = 5000
 let messages = []
 
 const addresses = (field) =>
-  (field ? [].concat(field).flatMap((group) => group.value) : []).map((a) => ({ Name: a.name || '', Address: (a.address || '').toLowerCase() }))
+  (field ? [].concat(field).flatMap((group) => group.value) : []).map((a) => ({
+    Name: a.name || '',
+    Address: (a.address || '').toLowerCase(),
+  }))
 
 const smtp = new SMTPServer({
   authOptional: true,
@@ -26,11 +29,17 @@ const smtp = new SMTPServer({
   onData(stream, session, callback) {
     simpleParser(stream)
       .then((mail) => {
-        const envelopeTo = session.envelope.rcptTo.map((r) => ({ Name: '', Address: r.address.toLowerCase() }))
+        const envelopeTo = session.envelope.rcptTo.map((r) => ({
+          Name: '',
+          Address: r.address.toLowerCase(),
+        }))
         messages.unshift({
           ID: randomUUID(),
           MessageID: mail.messageId || '',
-          From: addresses(mail.from)[0] || { Name: '', Address: session.envelope.mailFrom && session.envelope.mailFrom.address },
+          From: addresses(mail.from)[0] || {
+            Name: '',
+            Address: session.envelope.mailFrom && session.envelope.mailFrom.address,
+          },
           To: addresses(mail.to).length ? addresses(mail.to) : envelopeTo,
           ReplyTo: addresses(mail.replyTo),
           Subject: mail.subject || '',
@@ -69,11 +78,19 @@ const api = http.createServer((req, res) => {
   }
   if (req.method === 'GET' && url.pathname === '/livez') return send(200, { status: 'ok' })
   if (req.method === 'GET' && url.pathname === '/api/v1/messages') {
-    return send(200, { total: messages.length, count: messages.length, messages: messages.map(summary) })
+    return send(200, {
+      total: messages.length,
+      count: messages.length,
+      messages: messages.map(summary),
+    })
   }
   if (req.method === 'GET' && url.pathname === '/api/v1/search') {
     const found = messages.filter((m) => matches(m, url.searchParams.get('query') || ''))
-    return send(200, { total: messages.length, messages_count: found.length, messages: found.map(summary) })
+    return send(200, {
+      total: messages.length,
+      messages_count: found.length,
+      messages: found.map(summary),
+    })
   }
   const one = url.pathname.match(/^\/api\/v1\/message\/([\w-]+)$/)
   if (req.method === 'GET' && one) {
@@ -89,7 +106,9 @@ const api = http.createServer((req, res) => {
 
 smtp.listen(smtpPort, host, () => {
   api.listen(apiPort, host, () => {
-    console.log(`mail sink: SMTP ${host}:${smtpPort}, API http://${host}:${apiPort}/api/v1/messages`)
+    console.log(
+      `mail sink: SMTP ${host}:${smtpPort}, API http://${host}:${apiPort}/api/v1/messages`,
+    )
   })
 })
 for (const signal of ['SIGINT', 'SIGTERM']) {

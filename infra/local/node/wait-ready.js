@@ -19,7 +19,12 @@ async function mongo() {
 
 async function kafka() {
   const { Kafka, logLevel } = require('kafkajs')
-  const admin = new Kafka({ brokers: target.split(','), logLevel: logLevel.NOTHING, connectionTimeout: 2000, retry: { retries: 0 } }).admin()
+  const admin = new Kafka({
+    brokers: target.split(','),
+    logLevel: logLevel.NOTHING,
+    connectionTimeout: 2000,
+    retry: { retries: 0 },
+  }).admin()
   try {
     await admin.connect()
     await admin.listTopics()
@@ -41,7 +46,9 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 500))
     }
   }
-  console.error(`${kind} at ${target} not ready after ${seconds}s: ${lastError && lastError.message}`)
+  console.error(
+    `${kind} at ${target} not ready after ${seconds}s: ${lastError && lastError.message}`,
+  )
   process.exit(1)
 }
 main()

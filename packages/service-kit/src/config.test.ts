@@ -9,7 +9,11 @@ const Schema = Type.Object({
 
 describe('loadConfig', () => {
   it('converts strings to the schema types and applies defaults', () => {
-    expect(loadConfig(Schema, { PORT: '8080', NAME: 'jobs' })).toEqual({ PORT: 8080, NAME: 'jobs', LEVEL: 'info' })
+    expect(loadConfig(Schema, { PORT: '8080', NAME: 'jobs' })).toEqual({
+      PORT: 8080,
+      NAME: 'jobs',
+      LEVEL: 'info',
+    })
   })
 
   it('fails fast naming every missing or invalid setting', () => {

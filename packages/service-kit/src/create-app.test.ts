@@ -4,7 +4,11 @@ import { ConflictError, TooManyRequestsError } from './errors'
 
 async function buildApp() {
   const app = await createServiceApp({ serviceName: 'test', logLevel: 'silent' })
-  app.post('/things', { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }) }) } }, async () => ({ ok: true }))
+  app.post(
+    '/things',
+    { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }) }) } },
+    async () => ({ ok: true }),
+  )
   app.get('/conflict', async () => {
     throw new ConflictError('You have already sent a request for this post')
   })
@@ -28,7 +32,10 @@ describe('createServiceApp', () => {
   it('answers domain errors with their status and the { message, code } shape', async () => {
     const response = await app.inject({ url: '/conflict' })
     expect(response.statusCode).toBe(409)
-    expect(response.json()).toEqual({ message: 'You have already sent a request for this post', code: 'CONFLICT' })
+    expect(response.json()).toEqual({
+      message: 'You have already sent a request for this post',
+      code: 'CONFLICT',
+    })
   })
 
   it('sets Retry-After on a 429', async () => {
@@ -47,7 +54,10 @@ describe('createServiceApp', () => {
   it('names the invalid field of a body that fails its schema', async () => {
     const response = await app.inject({ method: 'POST', url: '/things', payload: { name: '' } })
     expect(response.statusCode).toBe(400)
-    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('name') })
+    expect(response.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('name'),
+    })
   })
 
   it('answers an unknown route with a JSON 404', async () => {

@@ -32,7 +32,11 @@ export async function createServiceApp(options: CreateAppOptions) {
           logger: {
             level: options.logLevel,
             base: { service: options.serviceName },
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+            redact: [
+              'req.headers.authorization',
+              'req.headers.cookie',
+              'res.headers["set-cookie"]',
+            ],
           },
         }),
     bodyLimit: options.bodyLimit ?? 64 * 1024,
@@ -42,7 +46,14 @@ export async function createServiceApp(options: CreateAppOptions) {
       const incoming = request.headers['x-request-id']
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
     },
-    ajv: { customOptions: { removeAdditional: true, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    ajv: {
+      customOptions: {
+        removeAdditional: true,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+      },
+    },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.addHook('onSend', async (request, reply) => {

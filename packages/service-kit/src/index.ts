@@ -12,10 +12,23 @@ export {
 export * from './errors'
 export type { ReadinessCheck } from './plugins/health'
 export type { MetricsRegistry } from './plugins/metrics'
-export { authPlugin, assertSelf, assertRole, callerOf, decodeKey, type Caller, type AccessTokenClaims } from './plugins/auth'
+export {
+  authPlugin,
+  assertSelf,
+  assertRole,
+  callerOf,
+  decodeKey,
+  type Caller,
+  type AccessTokenClaims,
+} from './plugins/auth'
 export { mongoPlugin, connectMongo, ensureIndexes, type IndexDefinition } from './plugins/mongodb'
 export { kafkaPlugin, type ConsumerDefinition } from './plugins/kafka'
-export { insertWithEvents, updateWithEvents, OUTBOX_PENDING_INDEX, type OutboxFields } from './outbox/outbox-fields'
+export {
+  insertWithEvents,
+  updateWithEvents,
+  OUTBOX_PENDING_INDEX,
+  type OutboxFields,
+} from './outbox/outbox-fields'
 export { OutboxRelay } from './outbox/outbox-relay'
 export { newEvent } from './events/new-event'
 export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'

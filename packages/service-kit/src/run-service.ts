@@ -5,7 +5,10 @@ import type { FastifyInstance } from 'fastify'
  * connections, let `onClose` hooks stop consumers, the relay and database clients, and
  * exit. A second signal, or 10 seconds without finishing, forces the exit.
  */
-export async function runService(app: FastifyInstance, listen: { host: string; port: number }): Promise<void> {
+export async function runService(
+  app: FastifyInstance,
+  listen: { host: string; port: number },
+): Promise<void> {
   let shuttingDown = false
   const shutdown = async (signal: string) => {
     if (shuttingDown) {

@@ -1,9 +1,4 @@
-import {
-  authPlugin,
-  createServiceApp,
-  kafkaPlugin,
-  mongoPlugin,
-} from '@marketplace/service-kit'
+import { authPlugin, createServiceApp, kafkaPlugin, mongoPlugin } from '@marketplace/service-kit'
 import type { AuthConfig } from './config'
 import { passwordHasher, type PasswordHasher } from './domain/password-hasher'
 import {
@@ -21,7 +16,10 @@ export interface AuthDependencies {
 
 /** Builds the auth service: plugins first, then routes (STYLE.md, fastify/demo). */
 export async function buildAuthApp(config: AuthConfig) {
-  const app = await createServiceApp({ serviceName: config.SERVICE_NAME, logLevel: config.LOG_LEVEL })
+  const app = await createServiceApp({
+    serviceName: config.SERVICE_NAME,
+    logLevel: config.LOG_LEVEL,
+  })
   await app.register(mongoPlugin, { url: config.MONGO_URL, indexes: credentialIndexes })
   await app.register(kafkaPlugin, {
     brokers: config.KAFKA_BROKERS,

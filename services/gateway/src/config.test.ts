@@ -27,7 +27,11 @@ describe('gateway configuration', () => {
   })
 
   it('takes only the upstreams that are set, without a trailing slash', () => {
-    const config = loadGatewayConfig({ JOBS_URL: 'http://jobs:3000/', AUTH_URL: 'https://auth.internal', PEOPLE_URL: '' })
+    const config = loadGatewayConfig({
+      JOBS_URL: 'http://jobs:3000/',
+      AUTH_URL: 'https://auth.internal',
+      PEOPLE_URL: '',
+    })
 
     expect(config.upstreams).toEqual({ jobs: 'http://jobs:3000', auth: 'https://auth.internal' })
   })
@@ -37,7 +41,12 @@ describe('gateway configuration', () => {
   })
 
   it('reads numbers from strings and resolves a relative WEB_DIST_DIR from the package directory', () => {
-    const config = loadGatewayConfig({ PORT: '0', BODY_LIMIT: '2048', RATE_LIMIT_MAX: '5', WEB_DIST_DIR: 'public' })
+    const config = loadGatewayConfig({
+      PORT: '0',
+      BODY_LIMIT: '2048',
+      RATE_LIMIT_MAX: '5',
+      WEB_DIST_DIR: 'public',
+    })
 
     expect(config.port).toBe(0)
     expect(config.bodyLimit).toBe(2048)

@@ -28,7 +28,10 @@ export const GatewayEnvSchema = Type.Object({
   /** The built SPA; relative paths are taken from the gateway package directory. */
   WEB_DIST_DIR: Type.String({ minLength: 1, default: '../../apps/web/dist' }),
   /** Where pictures are read from (CSP img-src). */
-  PUBLIC_BUCKET_URL: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9000/marketplace-media' }),
+  PUBLIC_BUCKET_URL: Type.String({
+    pattern: '^https?://',
+    default: 'http://127.0.0.1:9000/marketplace-media',
+  }),
   /** Where the browser PUTs pre-signed uploads (CSP connect-src). */
   S3_ENDPOINT: Type.String({ pattern: '^https?://', default: 'http://127.0.0.1:9000' }),
   /** Bytes; the API takes small JSON bodies, pictures go straight to object storage. */
@@ -62,7 +65,9 @@ export interface GatewayConfig {
 const PACKAGE_DIR = path.resolve(__dirname, '..')
 const PROXY_KEYWORDS = new Set(['loopback', 'linklocal', 'uniquelocal'])
 
-export function loadGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+export function loadGatewayConfig(
+  env: Record<string, string | undefined> = process.env,
+): GatewayConfig {
   const raw = loadConfig(GatewayEnvSchema, env)
   const upstreams: Partial<Record<UpstreamName, string>> = {}
   for (const name of UPSTREAM_NAMES) {
@@ -98,7 +103,10 @@ export function parseTrustProxy(value: string): TrustProxy {
     )
   }
   if (/^\d+$/.test(text)) return Number(text)
-  const entries = text.split(',').map((entry) => entry.trim()).filter(Boolean)
+  const entries = text
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
   for (const entry of entries) {
     const [address, bits, extra] = entry.split('/')
     const family = isIP(address ?? '')

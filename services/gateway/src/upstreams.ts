@@ -1,5 +1,13 @@
 /** The services the gateway forwards to; each one's address comes from `<NAME>_URL`. */
-export const UPSTREAM_NAMES = ['auth', 'people', 'jobs', 'favorites', 'reports', 'notifications', 'media'] as const
+export const UPSTREAM_NAMES = [
+  'auth',
+  'people',
+  'jobs',
+  'favorites',
+  'reports',
+  'notifications',
+  'media',
+] as const
 export type UpstreamName = (typeof UPSTREAM_NAMES)[number]
 
 export interface ProxyRoute {

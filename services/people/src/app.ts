@@ -4,7 +4,10 @@ import { peopleSubscriptions } from './events/subscriptions'
 import { createProfilesRepository, profileIndexes } from './repositories/profiles-repository'
 
 export async function buildPeopleApp(config: PeopleConfig) {
-  const app = await createServiceApp({ serviceName: config.SERVICE_NAME, logLevel: config.LOG_LEVEL })
+  const app = await createServiceApp({
+    serviceName: config.SERVICE_NAME,
+    logLevel: config.LOG_LEVEL,
+  })
   await app.register(mongoPlugin, { url: config.MONGO_URL, indexes: profileIndexes })
   const profiles = createProfilesRepository(app.mongo.db)
   await app.register(kafkaPlugin, {

@@ -1,5 +1,10 @@
 import { Type } from '@sinclair/typebox'
-import { BaseConfigSchema, KafkaConfigSchema, MongoConfigSchema, loadConfig } from '@marketplace/service-kit'
+import {
+  BaseConfigSchema,
+  KafkaConfigSchema,
+  MongoConfigSchema,
+  loadConfig,
+} from '@marketplace/service-kit'
 
 const PeopleConfigSchema = Type.Composite([
   BaseConfigSchema,

@@ -49,7 +49,8 @@ export async function startService(
   const url = `http://127.0.0.1:${port}`
   await waitFor(
     async () => {
-      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}; see ${logDir}/${name}.log`)
+      if (child.exitCode !== null)
+        throw new Error(`${name} exited with ${child.exitCode}; see ${logDir}/${name}.log`)
       return (await fetch(`${url}/healthz`)).ok
     },
     { timeoutMs: 30_000, what: `${name} to answer /healthz` },

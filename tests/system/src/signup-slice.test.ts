@@ -30,9 +30,21 @@ describe('sign-up travels from the gateway to the people service', () => {
       JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
       OUTBOX_POLL_MS: '100',
     }
-    const [authPort, peoplePort, gatewayPort] = [await freePort(), await freePort(), await freePort()]
-    const auth = await startService('auth', 'services/auth', { ...common, PORT: String(authPort), MONGO_URL: authDbUrl })
-    const people = await startService('people', 'services/people', { ...common, PORT: String(peoplePort), MONGO_URL: peopleDbUrl })
+    const [authPort, peoplePort, gatewayPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ]
+    const auth = await startService('auth', 'services/auth', {
+      ...common,
+      PORT: String(authPort),
+      MONGO_URL: authDbUrl,
+    })
+    const people = await startService('people', 'services/people', {
+      ...common,
+      PORT: String(peoplePort),
+      MONGO_URL: peopleDbUrl,
+    })
     gateway = await startService('gateway', 'services/gateway', {
       PORT: String(gatewayPort),
       AUTH_URL: auth.url,
@@ -57,7 +69,9 @@ describe('sign-up travels from the gateway to the people service', () => {
     await watcher.subscribe({ topic: Topics.authUsers, fromBeginning: false })
     await watcher.run({
       eachMessage: async ({ message }) => {
-        const event = JSON.parse(message.value?.toString() ?? '{}') as DomainEvent<'user.registered'>
+        const event = JSON.parse(
+          message.value?.toString() ?? '{}',
+        ) as DomainEvent<'user.registered'>
         if (event.type === 'user.registered') published.set(event.data.userId, event)
       },
     })
@@ -104,13 +118,26 @@ describe('sign-up travels from the gateway to the people service', () => {
     const credential = await credentialOf(email)
     expect(credential?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/)
     const userId = String(credential?._id)
-    const profile = await waitFor(() => profiles().findOne({ _id: userId }).then((p) => p ?? undefined), {
-      timeoutMs: 30_000,
-      what: 'the profile',
+    const profile = await waitFor(
+      () =>
+        profiles()
+          .findOne({ _id: userId })
+          .then((p) => p ?? undefined),
+      {
+        timeoutMs: 30_000,
+        what: 'the profile',
+      },
+    )
+    expect(profile).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phoneNumber: '(212) 555-0100',
+      interest: 'Both',
     })
-    expect(profile).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', phoneNumber: '(212) 555-0100', interest: 'Both' })
     expect(await profiles().countDocuments({ _id: userId })).toBe(1)
-    await waitFor(async () => (await credentialOf(email))?.outboxPending === undefined, { what: 'the outbox to empty' })
+    await waitFor(async () => (await credentialOf(email))?.outboxPending === undefined, {
+      what: 'the outbox to empty',
+    })
   })
 
   it('answers 409 "Email already registered" for an address in use, in any case', async () => {
@@ -132,7 +159,13 @@ describe('sign-up travels from the gateway to the people service', () => {
     await signUp(payload)
     const email = payload.email.trim().toLowerCase()
     const userId = String((await credentialOf(email))?._id)
-    await waitFor(() => profiles().findOne({ _id: userId }).then((p) => p ?? undefined), { what: 'the profile' })
+    await waitFor(
+      () =>
+        profiles()
+          .findOne({ _id: userId })
+          .then((p) => p ?? undefined),
+      { what: 'the profile' },
+    )
     // The user edits their profile; then Kafka delivers the old event again.
     await profiles().updateOne({ _id: userId }, { $set: { firstName: 'Augusta' } })
 
@@ -149,7 +182,13 @@ describe('sign-up travels from the gateway to the people service', () => {
       topic: Topics.authUsers,
       messages: [original, marker].map((event) => ({ key: userId, value: JSON.stringify(event) })),
     })
-    await waitFor(() => profiles().findOne({ _id: markerId }).then((p) => p ?? undefined), { what: 'the marker profile' })
+    await waitFor(
+      () =>
+        profiles()
+          .findOne({ _id: markerId })
+          .then((p) => p ?? undefined),
+      { what: 'the marker profile' },
+    )
     expect(await profiles().findOne({ _id: userId })).toMatchObject({ firstName: 'Augusta' })
     expect(await profiles().countDocuments({ _id: userId })).toBe(1)
   })
@@ -171,12 +210,17 @@ describe('sign-up travels from the gateway to the people service', () => {
       execFileSync('bash', [infra.infraScript, 'start', 'kafka'], { stdio: 'inherit' })
     }
     expect(emails.length).toBeGreaterThanOrEqual(8)
-    const ids = await Promise.all(emails.map(async (email) => String((await credentialOf(email))?._id)))
-    await waitFor(async () => (await profiles().countDocuments({ _id: { $in: ids } })) === ids.length, {
-      timeoutMs: 120_000,
-      intervalMs: 500,
-      what: `all ${ids.length} profiles after Kafka came back`,
-    })
+    const ids = await Promise.all(
+      emails.map(async (email) => String((await credentialOf(email))?._id)),
+    )
+    await waitFor(
+      async () => (await profiles().countDocuments({ _id: { $in: ids } })) === ids.length,
+      {
+        timeoutMs: 120_000,
+        intervalMs: 500,
+        what: `all ${ids.length} profiles after Kafka came back`,
+      },
+    )
     for (const id of ids) expect(await profiles().countDocuments({ _id: id })).toBe(1)
   })
 

@@ -54,7 +54,12 @@ export const Events = {
       ...UserNames,
       phoneNumber: Type.String(),
       dateOfBirth: Type.String({ format: 'date' }),
-      interest: Type.Union([Type.Literal('Posts'), Type.Literal('People'), Type.Literal('Both'), Type.Null()]),
+      interest: Type.Union([
+        Type.Literal('Posts'),
+        Type.Literal('People'),
+        Type.Literal('Both'),
+        Type.Null(),
+      ]),
       emailPreferences: Type.Boolean(),
     }),
   ),

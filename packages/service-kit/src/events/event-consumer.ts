@@ -73,7 +73,12 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
     groupId: options.groupId,
     sessionTimeout: 15_000,
     heartbeatInterval: 1_000,
-    retry: { initialRetryTime: 300, maxRetryTime: 5000, retries: 10, restartOnFailure: async () => true },
+    retry: {
+      initialRetryTime: 300,
+      maxRetryTime: 5000,
+      retries: 10,
+      restartOnFailure: async () => true,
+    },
   })
   await consumer.connect()
   await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true })
@@ -84,7 +89,10 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
         event = parse(message)
       } catch (error) {
         if (!(error instanceof MalformedEvent)) throw error
-        logger.warn({ topic, partition, offset: message.offset, reason: error.message }, 'dead-lettering a malformed event')
+        logger.warn(
+          { topic, partition, offset: message.offset, reason: error.message },
+          'dead-lettering a malformed event',
+        )
         await options.producer.send({
           topic: DEAD_LETTER_TOPIC,
           messages: [
@@ -103,7 +111,8 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
         })
         return
       }
-      const handler = options.handlers[event.type as EventName] as EventHandler<EventName> | undefined
+      const handler = options.handlers[event.type as EventName] as
+        EventHandler<EventName> | undefined
       if (!handler) return
       if (ledger && (await ledger.has(event.id))) {
         logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')

@@ -12,10 +12,17 @@ function pinoLogCreator(logger: FastifyBaseLogger) {
     }
 }
 
-export function createKafka(options: { brokers: string; clientId: string; logger: FastifyBaseLogger }): Kafka {
+export function createKafka(options: {
+  brokers: string
+  clientId: string
+  logger: FastifyBaseLogger
+}): Kafka {
   return new Kafka({
     clientId: options.clientId,
-    brokers: options.brokers.split(',').map((broker) => broker.trim()).filter(Boolean),
+    brokers: options.brokers
+      .split(',')
+      .map((broker) => broker.trim())
+      .filter(Boolean),
     logLevel: logLevel.WARN,
     logCreator: pinoLogCreator(options.logger),
     connectionTimeout: 3000,
@@ -28,7 +35,11 @@ export function createKafka(options: { brokers: string; clientId: string; logger
  * Creates the topics a service produces to or consumes from (LOCAL-INFRA.md: never rely on
  * auto-creation, whose first send fails with LEADER_NOT_AVAILABLE). Idempotent.
  */
-export async function ensureTopics(kafka: Kafka, topics: string[], numPartitions = 3): Promise<void> {
+export async function ensureTopics(
+  kafka: Kafka,
+  topics: string[],
+  numPartitions = 3,
+): Promise<void> {
   const admin = kafka.admin()
   await admin.connect()
   try {

@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto'
 import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler'
 import type { TSchema } from '@sinclair/typebox'
-import { eventDefinition, type DomainEvent, type EventData, type EventName } from '@marketplace/contracts/events'
+import {
+  eventDefinition,
+  type DomainEvent,
+  type EventData,
+  type EventName,
+} from '@marketplace/contracts/events'
 
 const checkers = new Map<string, TypeCheck<TSchema>>()
 

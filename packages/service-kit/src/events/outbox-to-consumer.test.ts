@@ -25,12 +25,24 @@ describe('outbox relay and idempotent consumer', () => {
 
   beforeAll(async () => {
     mongo = await connectMongo(testMongoUrl('service_kit_outbox'))
-    await ensureIndexes(mongo.db, [{ collection: 'accounts', ...OUTBOX_PENDING_INDEX, options: { name: OUTBOX_PENDING_INDEX.name } }])
+    await ensureIndexes(mongo.db, [
+      {
+        collection: 'accounts',
+        ...OUTBOX_PENDING_INDEX,
+        options: { name: OUTBOX_PENDING_INDEX.name },
+      },
+    ])
     kafka = createKafka({ brokers: infraEnv().kafkaBrokers, clientId: 'service-kit-test', logger })
     await ensureTopics(kafka, [Topics.authUsers, DEAD_LETTER_TOPIC])
     producer = kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner })
     await producer.connect()
-    relay = new OutboxRelay({ db: mongo.db, collections: ['accounts'], producer, logger, pollMs: 100 })
+    relay = new OutboxRelay({
+      db: mongo.db,
+      collections: ['accounts'],
+      producer,
+      logger,
+      pollMs: 100,
+    })
   })
 
   afterAll(async () => {
@@ -59,12 +71,22 @@ describe('outbox relay and idempotent consumer', () => {
     }).then((consumer) => consumers.push(consumer))
   }
   const applied = async (userId: string) =>
-    (await mongo.db.collection<{ _id: string; applied: number }>('effects').findOne({ _id: userId }))?.applied ?? 0
+    (
+      await mongo.db
+        .collection<{ _id: string; applied: number }>('effects')
+        .findOne({ _id: userId })
+    )?.applied ?? 0
 
   it('publishes events stored with a document, then removes them from it', async () => {
     const userId = randomUUID()
-    const event = newEvent('user.verified', { aggregateId: userId, actorId: userId, data: { userId } })
-    await mongo.db.collection('accounts').insertOne(insertWithEvents({ _id: userId as never, email: 'a@b.co' }, [event]))
+    const event = newEvent('user.verified', {
+      aggregateId: userId,
+      actorId: userId,
+      data: { userId },
+    })
+    await mongo.db
+      .collection('accounts')
+      .insertOne(insertWithEvents({ _id: userId as never, email: 'a@b.co' }, [event]))
 
     expect(await relay.drainOnce()).toBe(1)
     const stored = await mongo.db.collection('accounts').findOne({ _id: userId as never })
@@ -76,13 +98,28 @@ describe('outbox relay and idempotent consumer', () => {
 
   it('keeps events added to a document after the relay read it', async () => {
     const userId = randomUUID()
-    const first = newEvent('user.verified', { aggregateId: userId, actorId: null, data: { userId } })
-    const second = newEvent('user.verified', { aggregateId: userId, actorId: null, data: { userId } })
-    const accounts = mongo.db.collection<{ _id: string; outbox?: unknown[]; outboxPending?: true }>('accounts')
+    const first = newEvent('user.verified', {
+      aggregateId: userId,
+      actorId: null,
+      data: { userId },
+    })
+    const second = newEvent('user.verified', {
+      aggregateId: userId,
+      actorId: null,
+      data: { userId },
+    })
+    const accounts = mongo.db.collection<{ _id: string; outbox?: unknown[]; outboxPending?: true }>(
+      'accounts',
+    )
     await accounts.insertOne(insertWithEvents({ _id: userId }, [first]))
     // Simulate the race: the relay published `first`, then a write appended `second`.
-    await accounts.updateOne({ _id: userId }, updateWithEvents({ $set: { touched: true } } as never, [second]))
-    await (relay as unknown as { clear(c: string, id: unknown, e: unknown[]): Promise<void> }).clear('accounts', userId, [first])
+    await accounts.updateOne(
+      { _id: userId },
+      updateWithEvents({ $set: { touched: true } } as never, [second]),
+    )
+    await (
+      relay as unknown as { clear(c: string, id: unknown, e: unknown[]): Promise<void> }
+    ).clear('accounts', userId, [first])
     const stored = await accounts.findOne({ _id: userId })
     expect(stored?.outbox).toHaveLength(1)
     expect(stored?.outboxPending).toBe(true)
@@ -92,18 +129,38 @@ describe('outbox relay and idempotent consumer', () => {
   it('applies an event once even when Kafka delivers it twice', async () => {
     const userId = randomUUID()
     await countingConsumer(`test-dedupe-${randomUUID()}`)
-    const event = newEvent('user.verified', { aggregateId: userId, actorId: userId, data: { userId } })
-    await mongo.db.collection('accounts').insertOne(insertWithEvents({ _id: userId as never }, [event]))
+    const event = newEvent('user.verified', {
+      aggregateId: userId,
+      actorId: userId,
+      data: { userId },
+    })
+    await mongo.db
+      .collection('accounts')
+      .insertOne(insertWithEvents({ _id: userId as never }, [event]))
     relay.start()
     relay.notify()
     await waitFor(async () => (await applied(userId)) === 1, { what: 'the first delivery' })
 
     // The same envelope again, as a relay that crashed before clearing its outbox would send it.
-    await producer.send({ topic: Topics.authUsers, messages: [{ key: userId, value: JSON.stringify(event) }] })
+    await producer.send({
+      topic: Topics.authUsers,
+      messages: [{ key: userId, value: JSON.stringify(event) }],
+    })
     const marker = randomUUID()
     await producer.send({
       topic: Topics.authUsers,
-      messages: [{ key: userId, value: JSON.stringify(newEvent('user.verified', { aggregateId: userId, actorId: null, data: { userId: marker } })) }],
+      messages: [
+        {
+          key: userId,
+          value: JSON.stringify(
+            newEvent('user.verified', {
+              aggregateId: userId,
+              actorId: null,
+              data: { userId: marker },
+            }),
+          ),
+        },
+      ],
     })
     // Same partition (same key), so once the marker is applied the duplicate was seen first.
     await waitFor(async () => (await applied(marker)) === 1, { what: 'the marker event' })
@@ -127,13 +184,39 @@ describe('outbox relay and idempotent consumer', () => {
       topic: Topics.authUsers,
       messages: [
         { key, value: 'this is not json' },
-        { key, value: JSON.stringify({ ...newEvent('user.verified', { aggregateId: key, actorId: null, data: { userId } }), data: { userId: 42 } }) },
-        { key, value: JSON.stringify(newEvent('user.verified', { aggregateId: key, actorId: null, data: { userId } })) },
+        {
+          key,
+          value: JSON.stringify({
+            ...newEvent('user.verified', { aggregateId: key, actorId: null, data: { userId } }),
+            data: { userId: 42 },
+          }),
+        },
+        {
+          key,
+          value: JSON.stringify(
+            newEvent('user.verified', { aggregateId: key, actorId: null, data: { userId } }),
+          ),
+        },
       ],
     })
-    await waitFor(async () => (await applied(userId)) === 1, { what: 'the valid event after the bad ones' })
-    await waitFor(() => deadLetters.filter((m) => m.key?.toString() === key && m.headers?.['consumer-group']?.toString() === groupId).length === 2, { what: 'two dead letters' })
-    const reasons = deadLetters.filter((m) => m.key?.toString() === key).map((m) => m.headers?.reason?.toString())
-    expect(reasons).toEqual(expect.arrayContaining(['value is not JSON', expect.stringContaining('data of user.verified invalid')]))
+    await waitFor(async () => (await applied(userId)) === 1, {
+      what: 'the valid event after the bad ones',
+    })
+    await waitFor(
+      () =>
+        deadLetters.filter(
+          (m) => m.key?.toString() === key && m.headers?.['consumer-group']?.toString() === groupId,
+        ).length === 2,
+      { what: 'two dead letters' },
+    )
+    const reasons = deadLetters
+      .filter((m) => m.key?.toString() === key)
+      .map((m) => m.headers?.reason?.toString())
+    expect(reasons).toEqual(
+      expect.arrayContaining([
+        'value is not JSON',
+        expect.stringContaining('data of user.verified invalid'),
+      ]),
+    )
   })
 })

@@ -10,7 +10,9 @@ export const PROCESSED_EVENTS_COLLECTION = 'processed_events'
  * key, or a guard on the event id inside the same document).
  */
 export function createProcessedEvents(db: Db, groupId: string) {
-  const collection = db.collection<{ _id: string; processedAt: Date; type: string }>(PROCESSED_EVENTS_COLLECTION)
+  const collection = db.collection<{ _id: string; processedAt: Date; type: string }>(
+    PROCESSED_EVENTS_COLLECTION,
+  )
   const key = (eventId: string) => `${groupId}|${eventId}`
   return {
     async has(eventId: string): Promise<boolean> {

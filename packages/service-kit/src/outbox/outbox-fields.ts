@@ -16,7 +16,10 @@ export interface OutboxFields {
 export const OUTBOX_PENDING_INDEX = { keys: { outboxPending: 1 }, name: 'outbox_pending' } as const
 
 /** A new document together with the events its creation emits. */
-export function insertWithEvents<T extends Document>(doc: T, events: DomainEvent[]): T & OutboxFields {
+export function insertWithEvents<T extends Document>(
+  doc: T,
+  events: DomainEvent[],
+): T & OutboxFields {
   return events.length === 0 ? doc : { ...doc, outbox: events, outboxPending: true }
 }
 

@@ -105,7 +105,9 @@ export class OutboxRelay {
     // document keeps its events and its pending flag. $pullAll by whole value (the events
     // exactly as read) because FerretDB's $pull takes no conditions, only equal values.
     await collection.updateOne({ _id: id } as never, { $pullAll: { outbox: events } } as never)
-    await collection.updateOne({ _id: id, outbox: { $size: 0 } } as never, { $unset: { outboxPending: '', outbox: '' } })
+    await collection.updateOne({ _id: id, outbox: { $size: 0 } } as never, {
+      $unset: { outboxPending: '', outbox: '' },
+    })
   }
 
   private schedule(delayMs: number): void {
@@ -125,13 +127,17 @@ export class OutboxRelay {
         this.wakeAgain = false
         await this.drainOnce()
       } while (this.wakeAgain && !this.stopped)
-      if (this.failures > 0) this.options.logger.info({ failures: this.failures }, 'outbox relay recovered')
+      if (this.failures > 0)
+        this.options.logger.info({ failures: this.failures }, 'outbox relay recovered')
       this.failures = 0
       this.schedule(this.options.pollMs)
     } catch (error) {
       this.failures += 1
       const backoff = Math.min(this.options.pollMs * 2 ** this.failures, 5000)
-      this.options.logger.warn({ err: error, backoffMs: backoff }, 'outbox relay could not publish; will retry')
+      this.options.logger.warn(
+        { err: error, backoffMs: backoff },
+        'outbox relay could not publish; will retry',
+      )
       this.schedule(backoff)
     }
   }

@@ -50,7 +50,9 @@ describe('authPlugin', () => {
 
   it('refuses a token whose payload was tampered with', async () => {
     const [header, , signature] = signTestToken(keys.privateKey, claims()).split('.')
-    const forged = Buffer.from(JSON.stringify(claims({ sub: 'admin', roles: ['2001'] }))).toString('base64url')
+    const forged = Buffer.from(JSON.stringify(claims({ sub: 'admin', roles: ['2001'] }))).toString(
+      'base64url',
+    )
     expect((await get('/me', `${header}.${forged}.${signature}`)).statusCode).toBe(401)
   })
 
@@ -61,15 +63,21 @@ describe('authPlugin', () => {
   })
 
   it('refuses a token signed by another key', async () => {
-    expect((await get('/me', signTestToken(testKeyPair().privateKey, claims()))).statusCode).toBe(401)
+    expect((await get('/me', signTestToken(testKeyPair().privateKey, claims()))).statusCode).toBe(
+      401,
+    )
   })
 
   it('refuses an expired token, and one for another audience or issuer', async () => {
     const expired = await get('/me', signTestToken(keys.privateKey, claims({ exp: now() - 10 })))
     expect(expired.statusCode).toBe(401)
     expect(expired.json().code).toBe('TOKEN_EXPIRED')
-    expect((await get('/me', signTestToken(keys.privateKey, claims({ aud: 'other' })))).statusCode).toBe(401)
-    expect((await get('/me', signTestToken(keys.privateKey, claims({ iss: 'evil' })))).statusCode).toBe(401)
+    expect(
+      (await get('/me', signTestToken(keys.privateKey, claims({ aud: 'other' })))).statusCode,
+    ).toBe(401)
+    expect(
+      (await get('/me', signTestToken(keys.privateKey, claims({ iss: 'evil' })))).statusCode,
+    ).toBe(401)
   })
 
   it('refuses a token issued before the user revoked their sessions', async () => {

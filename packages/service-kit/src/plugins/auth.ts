@@ -48,7 +48,9 @@ declare module '@fastify/jwt' {
 
 /** Keys may come as PEM text or base64 of it (handier in env files and k8s secrets). */
 export function decodeKey(value: string): string {
-  return value.includes('-----BEGIN') ? value.replace(/\\n/g, '\n') : Buffer.from(value, 'base64').toString('utf8')
+  return value.includes('-----BEGIN')
+    ? value.replace(/\\n/g, '\n')
+    : Buffer.from(value, 'base64').toString('utf8')
 }
 
 /**
@@ -74,12 +76,18 @@ export const authPlugin = fp(
         claims = await request.jwtVerify<AccessTokenClaims>()
       } catch (error) {
         const expired = (error as { code?: string }).code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED'
-        throw new UnauthorizedError(expired ? 'Your session has expired' : 'Authentication required', expired ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED')
+        throw new UnauthorizedError(
+          expired ? 'Your session has expired' : 'Authentication required',
+          expired ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED',
+        )
       }
       if (options.isTokenStillValid && !(await options.isTokenStillValid(claims))) {
         throw new UnauthorizedError('Your session has ended, please log in again', 'TOKEN_REVOKED')
       }
-      return { userId: claims.sub, roles: Array.isArray(claims.roles) ? claims.roles.map(String) : [] }
+      return {
+        userId: claims.sub,
+        roles: Array.isArray(claims.roles) ? claims.roles.map(String) : [],
+      }
     }
 
     app.decorate('authenticate', async (request: FastifyRequest) => {

@@ -18,7 +18,8 @@ export const errorHandlerPlugin = fp(
       }
       if ((error as FastifyError).validation) {
         const first = (error as FastifyError).validation?.[0]
-        const field = first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') ||
+        const field =
+          first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') ||
           (first?.params as { missingProperty?: string } | undefined)?.missingProperty
         const message = field ? `Invalid ${field}: ${first?.message}` : error.message
         return reply.code(400).send({ message, code: 'VALIDATION_FAILED' })
@@ -26,13 +27,20 @@ export const errorHandlerPlugin = fp(
       const status = (error as FastifyError).statusCode ?? 500
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed')
-        return reply.code(status).send({ message: 'Something went wrong on our side', code: 'INTERNAL' })
+        return reply
+          .code(status)
+          .send({ message: 'Something went wrong on our side', code: 'INTERNAL' })
       }
       // Framework 4xx (body too large, bad JSON, unsupported media type): their text is safe.
       return reply.code(status).send({ message: error.message, code: error.code ?? 'BAD_REQUEST' })
     })
     app.setNotFoundHandler((request, reply) =>
-      reply.code(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}`, code: 'NOT_FOUND' }),
+      reply
+        .code(404)
+        .send({
+          message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+          code: 'NOT_FOUND',
+        }),
     )
   },
   { name: 'error-handler' },

@@ -38,7 +38,9 @@ export const healthPlugin = fp(
           }
         }),
       )
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks: results })
+      return reply
+        .code(ready ? 200 : 503)
+        .send({ status: ready ? 'ready' : 'not ready', checks: results })
     })
   },
   { name: 'health' },

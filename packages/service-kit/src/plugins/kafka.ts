@@ -46,7 +46,11 @@ declare module 'fastify' {
  */
 export const kafkaPlugin = fp(
   async (app: FastifyInstance, options: KafkaPluginOptions) => {
-    const kafka = createKafka({ brokers: options.brokers, clientId: options.clientId, logger: app.log })
+    const kafka = createKafka({
+      brokers: options.brokers,
+      clientId: options.clientId,
+      logger: app.log,
+    })
     const producer = kafka.producer({
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,

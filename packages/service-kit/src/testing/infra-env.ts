@@ -43,7 +43,10 @@ let cached: InfraEnv | null = null
 export function infraEnv(): InfraEnv {
   if (cached) return cached
   const file = process.env.KAFKA_BROKERS ? null : findInfraEnvFile()
-  const env: Record<string, string | undefined> = { ...(file ? readEnvFile(file) : {}), ...process.env }
+  const env: Record<string, string | undefined> = {
+    ...(file ? readEnvFile(file) : {}),
+    ...process.env,
+  }
   const need = (key: string) => {
     const value = env[key]
     if (!value) {

@@ -14,5 +14,7 @@ export async function waitFor<T>(
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs))
   }
-  throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`)
+  throw new Error(
+    `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+  )
 }

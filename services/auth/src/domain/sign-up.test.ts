@@ -35,21 +35,32 @@ describe('signUp', () => {
     const result = await signUp({ credentials: repository, hasher, requestId: 'req-1' }, valid)
     expect(result).toEqual({ userId: '65f000000000000000000001', email: 'grace.hopper@navy.mil' })
     expect(stored).toHaveLength(1)
-    expect(stored[0]!.doc).toMatchObject({ email: 'grace.hopper@navy.mil', passwordHash: 'hashed:Cobol1959!', roles: ['2000'], verified: false })
+    expect(stored[0]!.doc).toMatchObject({
+      email: 'grace.hopper@navy.mil',
+      passwordHash: 'hashed:Cobol1959!',
+      roles: ['2000'],
+      verified: false,
+    })
     expect(stored[0]!.events).toEqual([
       expect.objectContaining({
         type: 'user.registered',
         version: 1,
         aggregateId: '65f000000000000000000001',
         requestId: 'req-1',
-        data: expect.objectContaining({ email: 'grace.hopper@navy.mil', phoneNumber: '(212) 555-0100', interest: 'Posts' }),
+        data: expect.objectContaining({
+          email: 'grace.hopper@navy.mil',
+          phoneNumber: '(212) 555-0100',
+          interest: 'Posts',
+        }),
       }),
     ])
   })
 
   it('answers the first failed rule with a 400', async () => {
     const { repository, stored } = fakeCredentials()
-    await expect(signUp({ credentials: repository, hasher }, { ...valid, termsAgreed: false })).rejects.toMatchObject({
+    await expect(
+      signUp({ credentials: repository, hasher }, { ...valid, termsAgreed: false }),
+    ).rejects.toMatchObject({
       statusCode: 400,
       message: 'You must agree to the Terms of Service',
     })
@@ -59,7 +70,9 @@ describe('signUp', () => {
   it('answers 409 "Email already registered" before hashing when the address is taken', async () => {
     const { repository } = fakeCredentials(['grace.hopper@navy.mil'])
     const hash = jest.fn(hasher.hash)
-    await expect(signUp({ credentials: repository, hasher: { ...hasher, hash } }, valid)).rejects.toMatchObject({
+    await expect(
+      signUp({ credentials: repository, hasher: { ...hasher, hash } }, valid),
+    ).rejects.toMatchObject({
       statusCode: 409,
       message: 'Email already registered',
     })
@@ -68,6 +81,8 @@ describe('signUp', () => {
 
   it('answers 409 when a concurrent sign-up wins the unique index', async () => {
     const { repository } = fakeCredentials([], true)
-    await expect(signUp({ credentials: repository, hasher }, valid)).rejects.toMatchObject({ statusCode: 409 })
+    await expect(signUp({ credentials: repository, hasher }, valid)).rejects.toMatchObject({
+      statusCode: 409,
+    })
   })
 })

@@ -22,7 +22,8 @@ export async function signUp(
   const problem = validateSignupPayload(payload)
   if (problem) throw new BadRequestError(problem, 'INVALID_SIGNUP')
   const signup = normalizeSignupPayload(payload)
-  if (await deps.credentials.emailExists(signup.email)) throw new ConflictError(EMAIL_TAKEN, 'EMAIL_TAKEN')
+  if (await deps.credentials.emailExists(signup.email))
+    throw new ConflictError(EMAIL_TAKEN, 'EMAIL_TAKEN')
 
   const userId = deps.credentials.newUserId()
   const registered = newEvent('user.registered', {

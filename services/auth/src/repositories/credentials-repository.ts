@@ -1,5 +1,10 @@
 import { MongoServerError, ObjectId, type Db } from 'mongodb'
-import { OUTBOX_PENDING_INDEX, insertWithEvents, type IndexDefinition, type OutboxFields } from '@marketplace/service-kit'
+import {
+  OUTBOX_PENDING_INDEX,
+  insertWithEvents,
+  type IndexDefinition,
+  type OutboxFields,
+} from '@marketplace/service-kit'
 import type { DomainEvent } from '@marketplace/contracts/events'
 
 export const CREDENTIALS = 'credentials'
@@ -17,7 +22,11 @@ export interface CredentialDoc extends OutboxFields {
 
 export const credentialIndexes: IndexDefinition[] = [
   { collection: CREDENTIALS, keys: { email: 1 }, options: { name: 'email_unique', unique: true } },
-  { collection: CREDENTIALS, keys: OUTBOX_PENDING_INDEX.keys, options: { name: OUTBOX_PENDING_INDEX.name } },
+  {
+    collection: CREDENTIALS,
+    keys: OUTBOX_PENDING_INDEX.keys,
+    options: { name: OUTBOX_PENDING_INDEX.name },
+  },
 ]
 
 export class EmailTakenError extends Error {}
@@ -32,7 +41,10 @@ export function createCredentialsRepository(db: Db) {
     },
 
     /** Stores the account and its user.registered event in one write (the outbox). */
-    async insert(doc: Omit<CredentialDoc, keyof OutboxFields>, events: DomainEvent[]): Promise<void> {
+    async insert(
+      doc: Omit<CredentialDoc, keyof OutboxFields>,
+      events: DomainEvent[],
+    ): Promise<void> {
       try {
         await credentials.insertOne(insertWithEvents(doc, events))
       } catch (error) {

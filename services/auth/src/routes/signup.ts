@@ -16,7 +16,9 @@ export async function signupRoutes(app: FastifyInstance, deps: AuthDependencies)
     async (request, reply) => {
       const { email } = await signUp({ ...deps, requestId: request.id }, request.body as never)
       app.events.notifyOutbox()
-      return reply.code(201).send({ message: 'Account created. Check your e-mail for the verification code.', email })
+      return reply
+        .code(201)
+        .send({ message: 'Account created. Check your e-mail for the verification code.', email })
     },
   )
 }

@@ -2,14 +2,24 @@ import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyRequest } from 'fastify'
 
 /** What the header helpers read; structural, so reply-from's request type fits as well. */
-export type ForwardingRequest = Pick<FastifyRequest, 'id' | 'ip' | 'ips' | 'protocol' | 'host' | 'headers'>
+export type ForwardingRequest = Pick<
+  FastifyRequest,
+  'id' | 'ip' | 'ips' | 'protocol' | 'host' | 'headers'
+>
 
 /**
  * Header families that could carry an identity or an internal signal. Services trust only
  * the verified access token; still, nothing from the internet may arrive looking as if the
  * gateway or another service had vouched for it.
  */
-const IDENTITY_PREFIXES = ['x-user', 'x-auth', 'x-forwarded-user', 'x-roles', 'x-caller', 'x-internal-']
+const IDENTITY_PREFIXES = [
+  'x-user',
+  'x-auth',
+  'x-forwarded-user',
+  'x-roles',
+  'x-caller',
+  'x-internal-',
+]
 
 /**
  * Headers the gateway sets itself: a client's values are dropped, never merged, so the
@@ -62,7 +72,10 @@ export function forwardedFor(request: ForwardingRequest): string {
  * Headers for the upstream request, from `headers` (reply-from's copy of the browser's, with
  * host already pointing at the upstream; or the browser's own for a WebSocket handshake).
  */
-export function upstreamRequestHeaders(request: ForwardingRequest, headers: IncomingHttpHeaders): IncomingHttpHeaders {
+export function upstreamRequestHeaders(
+  request: ForwardingRequest,
+  headers: IncomingHttpHeaders,
+): IncomingHttpHeaders {
   const result: IncomingHttpHeaders = {}
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined && !isDropped(name.toLowerCase())) result[name] = value

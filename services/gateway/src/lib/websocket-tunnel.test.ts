@@ -28,7 +28,8 @@ async function startSlowUpstream() {
   return {
     url,
     pending,
-    nextHandshake: () => new Promise<void>((resolve) => (pending.length > 0 ? resolve() : arrived.push(resolve))),
+    nextHandshake: () =>
+      new Promise<void>((resolve) => (pending.length > 0 ? resolve() : arrived.push(resolve))),
     close: async () => {
       for (const { socket } of pending) socket.destroy()
       await closeServer(server)
@@ -44,7 +45,10 @@ describe('the WebSocket tunnel', () => {
   beforeAll(async () => {
     upstream = await startSlowUpstream()
     gateway = await startGateway({ NOTIFICATIONS_URL: upstream.url })
-    impatientGateway = await startGateway({ NOTIFICATIONS_URL: upstream.url, UPSTREAM_TIMEOUT_MS: '1000' })
+    impatientGateway = await startGateway({
+      NOTIFICATIONS_URL: upstream.url,
+      UPSTREAM_TIMEOUT_MS: '1000',
+    })
   })
 
   afterAll(async () => {
@@ -59,7 +63,9 @@ describe('the WebSocket tunnel', () => {
     await upstream.nextHandshake()
     const { socket: upstreamSide, accept } = upstream.pending.at(-1)!
     // After 'upgrade' the upstream's socket is half-open; the gateway hanging up shows as 'end'.
-    const gatewayHungUp = new Promise<void>((resolve) => upstreamSide.once('end', () => resolve()).resume())
+    const gatewayHungUp = new Promise<void>((resolve) =>
+      upstreamSide.once('end', () => resolve()).resume(),
+    )
 
     browser.destroy()
     await new Promise((resolve) => setTimeout(resolve, 50))
@@ -69,14 +75,17 @@ describe('the WebSocket tunnel', () => {
   })
 
   it('an upstream that never answers the handshake gets a 504 in the JSON error shape', async () => {
-    const response = await rawRequest(`${impatientGateway.url}/socket.io/?EIO=4&transport=websocket`, {
-      headers: {
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    const response = await rawRequest(
+      `${impatientGateway.url}/socket.io/?EIO=4&transport=websocket`,
+      {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
       },
-    })
+    )
 
     expect(response.status).toBe(504)
     expect(JSON.parse(response.body)).toEqual({

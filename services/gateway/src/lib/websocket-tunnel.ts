@@ -42,7 +42,11 @@ const RESPONSE_HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encod
  * at once that the service is down, and frames pass untouched: extensions and subprotocols
  * are negotiated end to end and the upstream's message size limit is the one that applies.
  */
-export function tunnelWebSocket(request: FastifyRequest, reply: FastifyReply, options: TunnelOptions): Promise<unknown> {
+export function tunnelWebSocket(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: TunnelOptions,
+): Promise<unknown> {
   const upgrade = upgradeOf(request.raw)
   if (!upgrade) throw new Error('tunnelWebSocket called for a request that is not an upgrade')
   const { target } = options
@@ -63,32 +67,35 @@ export function tunnelWebSocket(request: FastifyRequest, reply: FastifyReply, op
       },
     })
 
-    outgoing.on('upgrade', (response: IncomingMessage, upstreamSocket: Socket, upstreamHead: Buffer) => {
-      const client = upgrade.socket
-      reply.hijack()
-      // The browser left while the upstream was answering: nothing to join.
-      if (client.destroyed || !client.writable) {
-        upstreamSocket.destroy()
-        resolve(undefined)
-        return
-      }
-      reply.raw.detachSocket(client as Socket)
-      client.write(responseHead(response))
-      if (upstreamHead.length > 0) client.write(upstreamHead)
-      if (upgrade.head.length > 0) upstreamSocket.write(upgrade.head)
-      upstreamSocket.setTimeout(0)
-      upstreamSocket.setNoDelay(true)
-      ;(client as Socket).setNoDelay?.(true)
+    outgoing.on(
+      'upgrade',
+      (response: IncomingMessage, upstreamSocket: Socket, upstreamHead: Buffer) => {
+        const client = upgrade.socket
+        reply.hijack()
+        // The browser left while the upstream was answering: nothing to join.
+        if (client.destroyed || !client.writable) {
+          upstreamSocket.destroy()
+          resolve(undefined)
+          return
+        }
+        reply.raw.detachSocket(client as Socket)
+        client.write(responseHead(response))
+        if (upstreamHead.length > 0) client.write(upstreamHead)
+        if (upgrade.head.length > 0) upstreamSocket.write(upgrade.head)
+        upstreamSocket.setTimeout(0)
+        upstreamSocket.setNoDelay(true)
+        ;(client as Socket).setNoDelay?.(true)
 
-      const teardown = () => {
-        client.destroy()
-        upstreamSocket.destroy()
-      }
-      client.on('error', teardown).on('close', teardown)
-      upstreamSocket.on('error', teardown).on('close', teardown)
-      upstreamSocket.pipe(client).pipe(upstreamSocket)
-      resolve(undefined)
-    })
+        const teardown = () => {
+          client.destroy()
+          upstreamSocket.destroy()
+        }
+        client.on('error', teardown).on('close', teardown)
+        upstreamSocket.on('error', teardown).on('close', teardown)
+        upstreamSocket.pipe(client).pipe(upstreamSocket)
+        resolve(undefined)
+      },
+    )
 
     // The upstream declined to switch protocols (Engine.IO answers 400 to a bad session id):
     // that is its answer to the browser, passed on as an ordinary response.
@@ -97,13 +104,26 @@ export function tunnelWebSocket(request: FastifyRequest, reply: FastifyReply, op
       resolve(reply.send(response))
     })
 
-    outgoing.on('timeout', () => outgoing.destroy(Object.assign(new Error('handshake timed out'), { code: 'ETIMEDOUT' })))
+    outgoing.on('timeout', () =>
+      outgoing.destroy(Object.assign(new Error('handshake timed out'), { code: 'ETIMEDOUT' })),
+    )
     outgoing.on('error', (error: Error & { code?: string }) => {
-      request.log.warn({ err: error, upstream: options.upstreamName }, 'websocket handshake to upstream failed')
+      request.log.warn(
+        { err: error, upstream: options.upstreamName },
+        'websocket handshake to upstream failed',
+      )
       reject(
         error.code === 'ETIMEDOUT'
-          ? new AppError(504, 'UPSTREAM_TIMEOUT', `The ${options.upstreamName} service did not answer in time`)
-          : new AppError(502, 'UPSTREAM_UNREACHABLE', `The ${options.upstreamName} service could not be reached`),
+          ? new AppError(
+              504,
+              'UPSTREAM_TIMEOUT',
+              `The ${options.upstreamName} service did not answer in time`,
+            )
+          : new AppError(
+              502,
+              'UPSTREAM_UNREACHABLE',
+              `The ${options.upstreamName} service could not be reached`,
+            ),
       )
     })
 
@@ -122,7 +142,8 @@ function responseHead(response: IncomingMessage): string {
 function responseHeaders(headers: IncomingHttpHeaders): Record<string, string | string[]> {
   const result: Record<string, string | string[]> = {}
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !RESPONSE_HOP_BY_HOP.has(name) && name !== 'x-powered-by') result[name] = value
+    if (value !== undefined && !RESPONSE_HOP_BY_HOP.has(name) && name !== 'x-powered-by')
+      result[name] = value
   }
   return result
 }

@@ -4,7 +4,11 @@ describe('per-IP rate limiting', () => {
   const running: RunningGateway[] = []
 
   async function gatewayWith(env: Record<string, string>) {
-    const gateway = await startGateway({ RATE_LIMIT_MAX: '3', RATE_LIMIT_WINDOW_MS: '60000', ...env })
+    const gateway = await startGateway({
+      RATE_LIMIT_MAX: '3',
+      RATE_LIMIT_WINDOW_MS: '60000',
+      ...env,
+    })
     running.push(gateway)
     return gateway
   }
@@ -13,8 +17,11 @@ describe('per-IP rate limiting', () => {
     await Promise.all(running.splice(0).map((gateway) => gateway.app.close()))
   })
 
-  const hit = (gateway: RunningGateway, headers: Record<string, string> = {}, path = '/api/nothing') =>
-    fetch(`${gateway.url}${path}`, { headers })
+  const hit = (
+    gateway: RunningGateway,
+    headers: Record<string, string> = {},
+    path = '/api/nothing',
+  ) => fetch(`${gateway.url}${path}`, { headers })
 
   it('over the limit a client gets 429 in the error shape, with Retry-After', async () => {
     const gateway = await gatewayWith({})
@@ -23,7 +30,10 @@ describe('per-IP rate limiting', () => {
     const limited = await hit(gateway)
 
     expect(limited.status).toBe(429)
-    expect(await limited.json()).toEqual({ message: expect.stringMatching(/^Too many requests/), code: 'TOO_MANY_REQUESTS' })
+    expect(await limited.json()).toEqual({
+      message: expect.stringMatching(/^Too many requests/),
+      code: 'TOO_MANY_REQUESTS',
+    })
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
   })
 
@@ -46,7 +56,8 @@ describe('per-IP rate limiting', () => {
 
   it('with TRUST_PROXY=1, only the entry the proxy appended counts, not what the client wrote before it', async () => {
     const gateway = await gatewayWith({ TRUST_PROXY: '1' })
-    for (let i = 0; i < 3; i++) await hit(gateway, { 'x-forwarded-for': `10.9.9.${i}, 198.51.100.1` })
+    for (let i = 0; i < 3; i++)
+      await hit(gateway, { 'x-forwarded-for': `10.9.9.${i}, 198.51.100.1` })
 
     expect((await hit(gateway, { 'x-forwarded-for': '10.9.9.99, 198.51.100.1' })).status).toBe(429)
   })
@@ -62,7 +73,8 @@ describe('per-IP rate limiting', () => {
   it('health, readiness and metrics requests do not count against the limit', async () => {
     const gateway = await gatewayWith({})
     for (let i = 0; i < 5; i++) {
-      for (const path of ['/healthz', '/readyz', '/metrics']) expect((await hit(gateway, {}, path)).status).toBe(200)
+      for (const path of ['/healthz', '/readyz', '/metrics'])
+        expect((await hit(gateway, {}, path)).status).toBe(200)
     }
 
     expect((await hit(gateway)).status).toBe(404)

@@ -25,7 +25,10 @@ export const rateLimitPlugin = fp(
       timeWindow: options.windowMs,
       allowList: (request) => EXEMPT_PATHS.has(request.url.split('?', 1)[0] ?? ''),
       errorResponseBuilder: (_request, context) =>
-        new TooManyRequestsError(`Too many requests, retry in ${context.after}`, Math.ceil(context.ttl / 1000)),
+        new TooManyRequestsError(
+          `Too many requests, retry in ${context.after}`,
+          Math.ceil(context.ttl / 1000),
+        ),
     })
   },
   { name: 'rate-limit' },

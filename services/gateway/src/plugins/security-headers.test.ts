@@ -24,16 +24,19 @@ describe('security headers', () => {
     await gateway.app.close()
   })
 
-  it.each(['/', '/api/reports/posts', '/api/nothing'])('%s carries the security headers and no x-powered-by', async (path) => {
-    const response = await fetch(`${gateway.url}${path}`, { headers: { accept: 'text/html' } })
+  it.each(['/', '/api/reports/posts', '/api/nothing'])(
+    '%s carries the security headers and no x-powered-by',
+    async (path) => {
+      const response = await fetch(`${gateway.url}${path}`, { headers: { accept: 'text/html' } })
 
-    expect(response.headers.get('content-security-policy')).toBeTruthy()
-    expect(response.headers.get('x-frame-options')).toBe('DENY')
-    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
-    expect(response.headers.get('referrer-policy')).toBe('no-referrer')
-    expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
-    expect(response.headers.get('x-powered-by')).toBeNull()
-  })
+      expect(response.headers.get('content-security-policy')).toBeTruthy()
+      expect(response.headers.get('x-frame-options')).toBe('DENY')
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer')
+      expect(response.headers.get('strict-transport-security')).toMatch(/max-age=\d+/)
+      expect(response.headers.get('x-powered-by')).toBeNull()
+    },
+  )
 
   it('the policy fits the SPA: own scripts, bucket pictures, same-host sockets, S3 uploads, no framing', async () => {
     const response = await fetch(`${gateway.url}/`)
@@ -55,7 +58,9 @@ describe('security headers', () => {
   })
 
   it('a Host header that tries to extend the policy is left out of it', async () => {
-    const response = await rawRequest(`${gateway.url}/`, { headers: { host: "evil.example; script-src 'unsafe-inline'" } })
+    const response = await rawRequest(`${gateway.url}/`, {
+      headers: { host: "evil.example; script-src 'unsafe-inline'" },
+    })
     const policy = directives(String(response.headers['content-security-policy']))
 
     expect(policy.get('script-src')).toEqual(["'self'"])

@@ -3,7 +3,9 @@ import { closeServer, listen, startGateway, unusedUrl, type RunningGateway } fro
 
 describe('health and readiness', () => {
   const healthy = http.createServer((request, response) => {
-    response.writeHead(request.url === '/healthz' ? 200 : 404, { 'content-type': 'application/json' })
+    response.writeHead(request.url === '/healthz' ? 200 : 404, {
+      'content-type': 'application/json',
+    })
     response.end('{"status":"ok"}')
   })
   const failing = http.createServer((_request, response) => {

@@ -45,7 +45,11 @@ export const webSocketUpgradesPlugin = fp(
 
     app.addHook('onRequest', async (request) => {
       if (upgradeOf(request.raw) && !underPrefix(request.url, options.prefixes)) {
-        throw new AppError(400, 'WEBSOCKET_NOT_SUPPORTED', 'WebSocket connections are served under /socket.io only')
+        throw new AppError(
+          400,
+          'WEBSOCKET_NOT_SUPPORTED',
+          'WebSocket connections are served under /socket.io only',
+        )
       }
     })
 

@@ -44,15 +44,20 @@ describe('proxying to the services', () => {
     ['DELETE', '/api/favorites/posts/42', 'favorites'],
     ['GET', '/api/notifications/unread-count', 'notifications'],
     ['POST', '/api/email/send-email', 'notifications'],
-  ] as const)('%s %s reaches the %s service with its path and query unchanged', async (method, path, service) => {
-    const response = await fetch(`${gateway.url}${path}`, {
-      method,
-      ...(method === 'POST' || method === 'PATCH' ? { body: '{}', headers: { 'content-type': 'application/json' } } : {}),
-    })
+  ] as const)(
+    '%s %s reaches the %s service with its path and query unchanged',
+    async (method, path, service) => {
+      const response = await fetch(`${gateway.url}${path}`, {
+        method,
+        ...(method === 'POST' || method === 'PATCH'
+          ? { body: '{}', headers: { 'content-type': 'application/json' } }
+          : {}),
+      })
 
-    expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ service, method, url: path })
-  })
+      expect(response.status).toBe(200)
+      expect(await response.json()).toEqual({ service, method, url: path })
+    },
+  )
 
   it('a spoofed x-user-id header never reaches the upstream', async () => {
     await fetch(`${gateway.url}/api/jobs/posts/mine`, {
@@ -72,21 +77,29 @@ describe('proxying to the services', () => {
     })
 
     const headerNames = Object.keys(lastRequest('jobs')?.headers ?? {})
-    expect(headerNames.filter((name) => /^x-(user|auth|forwarded-user|roles|caller|internal-)/.test(name))).toEqual([])
+    expect(
+      headerNames.filter((name) =>
+        /^x-(user|auth|forwarded-user|roles|caller|internal-)/.test(name),
+      ),
+    ).toEqual([])
     // What services do verify still gets through.
     expect(lastRequest('jobs')?.headers.authorization).toBe('Bearer some.jwt.token')
     expect(lastRequest('jobs')?.headers.cookie).toBe('refresh=abc')
   })
 
   it('the upstream gets the caller’s x-request-id when it is sane, and the same id comes back', async () => {
-    const response = await fetch(`${gateway.url}/api/jobs/posts`, { headers: { 'x-request-id': 'web-7f3a.1' } })
+    const response = await fetch(`${gateway.url}/api/jobs/posts`, {
+      headers: { 'x-request-id': 'web-7f3a.1' },
+    })
 
     expect(lastRequest('jobs')?.headers['x-request-id']).toBe('web-7f3a.1')
     expect(response.headers.get('x-request-id')).toBe('web-7f3a.1')
   })
 
   it('the upstream gets a fresh x-request-id when the caller’s is not sane', async () => {
-    const response = await fetch(`${gateway.url}/api/jobs/posts`, { headers: { 'x-request-id': 'x'.repeat(200) } })
+    const response = await fetch(`${gateway.url}/api/jobs/posts`, {
+      headers: { 'x-request-id': 'x'.repeat(200) },
+    })
 
     const forwarded = lastRequest('jobs')?.headers['x-request-id']
     expect(forwarded).toMatch(/^[0-9a-f-]{36}$/)
@@ -133,7 +146,10 @@ describe('proxying to the services', () => {
   })
 
   it('a body without a content type is forwarded too', async () => {
-    const response = await rawRequest(`${gateway.url}/api/jobs/posts/1/requests`, { method: 'POST', body: 'hello' })
+    const response = await rawRequest(`${gateway.url}/api/jobs/posts/1/requests`, {
+      method: 'POST',
+      body: 'hello',
+    })
 
     expect(response.status).toBe(200)
     expect(lastRequest('jobs')?.body).toBe('hello')
@@ -161,7 +177,10 @@ describe('proxying to the services', () => {
     })
 
     expect(response.status).toBe(413)
-    expect(JSON.parse(response.body)).toEqual({ message: expect.any(String), code: expect.any(String) })
+    expect(JSON.parse(response.body)).toEqual({
+      message: expect.any(String),
+      code: expect.any(String),
+    })
     expect(upstreams.jobs.requests.length).toBe(before)
   })
 
@@ -169,7 +188,11 @@ describe('proxying to the services', () => {
     const body = JSON.stringify({ email: 'a@example.com', message: 'hello' })
     const response = await rawRequest(`${gateway.url}/api/email/send-email`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', expect: '100-continue', 'content-length': Buffer.byteLength(body) },
+      headers: {
+        'content-type': 'application/json',
+        expect: '100-continue',
+        'content-length': Buffer.byteLength(body),
+      },
       body,
       waitForContinue: true,
     })
@@ -196,7 +219,9 @@ describe('proxying to the services', () => {
   })
 
   it('a configured service that cannot be reached answers 502 in the JSON error shape', async () => {
-    const response = await fetch(`${gateway.url}/api/upload/post-picture`, { headers: { accept: 'text/html' } })
+    const response = await fetch(`${gateway.url}/api/upload/post-picture`, {
+      headers: { accept: 'text/html' },
+    })
 
     expect(response.status).toBe(502)
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
@@ -207,10 +232,15 @@ describe('proxying to the services', () => {
   })
 
   it('an unknown /api path is a 404 in the JSON error shape, even for a browser', async () => {
-    const response = await fetch(`${gateway.url}/api/nothing-here`, { headers: { accept: 'text/html' } })
+    const response = await fetch(`${gateway.url}/api/nothing-here`, {
+      headers: { accept: 'text/html' },
+    })
 
     expect(response.status).toBe(404)
-    expect(await response.json()).toEqual({ message: 'No route for GET /api/nothing-here', code: 'NOT_FOUND' })
+    expect(await response.json()).toEqual({
+      message: 'No route for GET /api/nothing-here',
+      code: 'NOT_FOUND',
+    })
   })
 
   it('a prefix matches whole path segments only', async () => {
@@ -240,7 +270,11 @@ describe('proxying to the services', () => {
     })
 
     expect(response.status).toBe(200)
-    expect(JSON.parse(response.body)).toEqual({ service: 'jobs', method: 'POST', url: '/api/jobs/posts?draft=1' })
+    expect(JSON.parse(response.body)).toEqual({
+      service: 'jobs',
+      method: 'POST',
+      url: '/api/jobs/posts?draft=1',
+    })
     expect(lastRequest('jobs')?.body).toBe(body)
     expect(lastRequest('jobs')?.headers.upgrade).toBeUndefined()
     expect(lastRequest('jobs')?.headers['http2-settings']).toBeUndefined()

@@ -13,7 +13,10 @@ export interface ProxyRoutesOptions {
 
 /** A body already read (and size-checked) by Fastify, handed to reply-from as a stream. */
 class BufferedBody extends Readable {
-  constructor(readonly byteLength: number, chunk: Buffer) {
+  constructor(
+    readonly byteLength: number,
+    chunk: Buffer,
+  ) {
     super()
     this.push(chunk)
     this.push(null)
@@ -73,7 +76,8 @@ async function upstreamProxy(
       retryDelay: () => null,
       rewriteRequestHeaders: (request, headers) => {
         const rewritten = upstreamRequestHeaders(request, headers)
-        if (request.body instanceof BufferedBody) rewritten['content-length'] = String(request.body.byteLength)
+        if (request.body instanceof BufferedBody)
+          rewritten['content-length'] = String(request.body.byteLength)
         return rewritten
       },
       // Services run Fastify and send none, but nothing should advertise a stack to the internet.
@@ -83,7 +87,8 @@ async function upstreamProxy(
       },
       onError: (reply, { error }) => {
         const failure = upstreamFailure(route.upstream, error)
-        if (failure.code === 'BAD_GATEWAY') reply.log.error({ err: error, upstream: route.upstream }, 'proxy failed')
+        if (failure.code === 'BAD_GATEWAY')
+          reply.log.error({ err: error, upstream: route.upstream }, 'proxy failed')
         reply.send(failure)
       },
     },
@@ -113,7 +118,11 @@ function searchOf(url: string): string {
 function upstreamFailure(name: UpstreamName, error: Error & { statusCode?: number }): AppError {
   const cause = (error as { cause?: { code?: string } }).cause
   const code = cause?.code ?? (error as { code?: string }).code ?? ''
-  if (error.statusCode === 504 || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (
+    error.statusCode === 504 ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return new AppError(504, 'UPSTREAM_TIMEOUT', `The ${name} service did not answer in time`)
   }
   if (CONNECTION_FAILURES.has(code) || error.statusCode === 503) {
@@ -124,7 +133,11 @@ function upstreamFailure(name: UpstreamName, error: Error & { statusCode?: numbe
 
 async function unavailableUpstream(scope: FastifyInstance, { route }: { route: ProxyRoute }) {
   const handler = async () => {
-    throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `The ${route.upstream} service is not available`)
+    throw new AppError(
+      503,
+      'UPSTREAM_UNAVAILABLE',
+      `The ${route.upstream} service is not available`,
+    )
   }
   const method = route.methods ?? ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS']
   scope.route({ method, url: route.prefix, handler })

@@ -1,8 +1,14 @@
 import http, { type IncomingHttpHeaders } from 'node:http'
 import { Server, type Socket as ServerSocket } from 'socket.io'
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client'
-import { closeServer, listen, rawRequest, startGateway, unusedUrl, type RunningGateway } from '../test/helpers'
-
+import {
+  closeServer,
+  listen,
+  rawRequest,
+  startGateway,
+  unusedUrl,
+  type RunningGateway,
+} from '../test/helpers'
 
 /** Socket.IO's emitters are not Node EventEmitters, so events.once does not take them. */
 function nextEvent<T extends unknown[]>(
@@ -11,7 +17,10 @@ function nextEvent<T extends unknown[]>(
   timeoutMs = 5000,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no '${event}' within ${timeoutMs} ms`)), timeoutMs)
+    const timer = setTimeout(
+      () => reject(new Error(`no '${event}' within ${timeoutMs} ms`)),
+      timeoutMs,
+    )
     emitter.once(event, (...args: unknown[]) => {
       clearTimeout(timer)
       resolve(args as T)
@@ -75,7 +84,12 @@ describe('Socket.IO through the gateway', () => {
 
   /** Connects and resolves with the server's first event, which proves the server→client way. */
   async function connect(options: Partial<ManagerOptions & SocketOptions>) {
-    const client = io(gateway.url, { reconnection: false, forceNew: true, timeout: 5000, ...options })
+    const client = io(gateway.url, {
+      reconnection: false,
+      forceNew: true,
+      timeout: 5000,
+      ...options,
+    })
     clients.push(client)
     const welcome = nextEvent<[{ socketId: string }]>(client, 'welcome')
     await new Promise<void>((resolve, reject) => {
@@ -87,7 +101,10 @@ describe('Socket.IO through the gateway', () => {
   }
 
   async function exchange(client: Socket) {
-    const answer = (await client.timeout(5000).emitWithAck('echo', { n: 1 })) as { echoed: unknown; transport: string }
+    const answer = (await client.timeout(5000).emitWithAck('echo', { n: 1 })) as {
+      echoed: unknown
+      transport: string
+    }
     const pushed = nextEvent(client, 'pushed')
     client.emit('push-me', { id: 'notification-1' })
     expect(await pushed).toEqual([{ id: 'notification-1' }])
@@ -118,7 +135,8 @@ describe('Socket.IO through the gateway', () => {
 
     expect(handshake?.transport).toBe('polling')
     await exchange(client)
-    if (client.io.engine.transport.name !== 'websocket') await nextEvent(client.io.engine, 'upgrade')
+    if (client.io.engine.transport.name !== 'websocket')
+      await nextEvent(client.io.engine, 'upgrade')
     expect(client.io.engine.transport.name).toBe('websocket')
     expect((await exchange(client)).transport).toBe('websocket')
   })
@@ -161,14 +179,17 @@ describe('Socket.IO handshakes the notifications service refuses or cannot take'
   })
 
   it('a handshake the service refuses gets the service’s own answer', async () => {
-    const response = await rawRequest(`${gateway.url}/socket.io/?EIO=4&transport=websocket&sid=unknown-session`, {
-      headers: {
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+    const response = await rawRequest(
+      `${gateway.url}/socket.io/?EIO=4&transport=websocket&sid=unknown-session`,
+      {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+        },
       },
-    })
+    )
 
     expect(response.status).toBe(400)
     expect(response.body).toContain('Session ID unknown')
@@ -178,7 +199,12 @@ describe('Socket.IO handshakes the notifications service refuses or cannot take'
     'with the service down, a %s client gets a connect error at once, not after its timeout',
     async (transport) => {
       const started = Date.now()
-      const client = io(gatewayToDown.url, { transports: [transport], reconnection: false, forceNew: true, timeout: 10_000 })
+      const client = io(gatewayToDown.url, {
+        transports: [transport],
+        reconnection: false,
+        forceNew: true,
+        timeout: 10_000,
+      })
       try {
         const [error] = await nextEvent<[Error]>(client, 'connect_error', 10_000)
         expect(error).toBeInstanceOf(Error)
@@ -211,7 +237,11 @@ describe('Socket.IO when the gateway shuts down', () => {
   it('closing the gateway cuts open WebSocket tunnels instead of waiting for them', async () => {
     const upstream = await startNotificationsUpstream()
     const gateway = await startGateway({ NOTIFICATIONS_URL: upstream.url })
-    const client = io(gateway.url, { transports: ['websocket'], reconnection: false, forceNew: true })
+    const client = io(gateway.url, {
+      transports: ['websocket'],
+      reconnection: false,
+      forceNew: true,
+    })
     try {
       await nextEvent(client, 'connect')
       const disconnected = nextEvent<[string]>(client, 'disconnect')

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { rawRequest, startGateway, type RunningGateway } from '../test/helpers'
 
-const INDEX_HTML = '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-4f2a9c1b.js"></script></body></html>'
+const INDEX_HTML =
+  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-4f2a9c1b.js"></script></body></html>'
 const ASSET_JS = 'console.log("app")'
 
 describe('the built SPA', () => {
@@ -28,7 +29,8 @@ describe('the built SPA', () => {
     await rm(workDir, { recursive: true, force: true })
   })
 
-  const browse = (urlPath: string) => fetch(`${gateway.url}${urlPath}`, { headers: { accept: 'text/html,application/xhtml+xml' } })
+  const browse = (urlPath: string) =>
+    fetch(`${gateway.url}${urlPath}`, { headers: { accept: 'text/html,application/xhtml+xml' } })
 
   it('a hashed asset is served with a year-long immutable cache', async () => {
     const response = await fetch(`${gateway.url}/assets/index-4f2a9c1b.js`)
@@ -66,7 +68,9 @@ describe('the built SPA', () => {
   })
 
   it('a client route asked for without text/html (a script, not a navigation) is a 404', async () => {
-    const response = await fetch(`${gateway.url}/settings-account`, { headers: { accept: 'application/json' } })
+    const response = await fetch(`${gateway.url}/settings-account`, {
+      headers: { accept: 'application/json' },
+    })
 
     expect(response.status).toBe(404)
   })
@@ -75,13 +79,18 @@ describe('the built SPA', () => {
     const response = await browse('/api/does-not-exist')
 
     expect(response.status).toBe(404)
-    expect(await response.json()).toEqual({ message: 'No route for GET /api/does-not-exist', code: 'NOT_FOUND' })
+    expect(await response.json()).toEqual({
+      message: 'No route for GET /api/does-not-exist',
+      code: 'NOT_FOUND',
+    })
   })
 
   it.each(['/..%2fsecret.txt', '/assets/..%2f..%2fsecret.txt', '/%2e%2e/secret.txt'])(
     'the path %s cannot read a file outside the dist directory',
     async (urlPath) => {
-      const response = await rawRequest(`${gateway.url}${urlPath}`, { headers: { accept: 'text/html' } })
+      const response = await rawRequest(`${gateway.url}${urlPath}`, {
+        headers: { accept: 'text/html' },
+      })
 
       expect(response.body).not.toContain('top secret')
     },
@@ -106,7 +115,9 @@ describe('the SPA before the web app is built', () => {
   })
 
   it('a client route answers a page saying the web app is not built and how to build it', async () => {
-    const response = await fetch(`${gateway.url}/settings-account`, { headers: { accept: 'text/html' } })
+    const response = await fetch(`${gateway.url}/settings-account`, {
+      headers: { accept: 'text/html' },
+    })
     const page = await response.text()
 
     expect(response.status).toBe(503)

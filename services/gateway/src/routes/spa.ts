@@ -34,7 +34,12 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
   const root = path.resolve(options.webDistDir)
   const indexFile = path.join(root, 'index.html')
 
-  await app.register(fastifyStatic, { root, serve: false, dotfiles: 'ignore', suppressWarning: true })
+  await app.register(fastifyStatic, {
+    root,
+    serve: false,
+    dotfiles: 'ignore',
+    suppressWarning: true,
+  })
 
   if (!(await isFile(indexFile))) {
     app.log.warn({ webDistDir: root }, 'web app not built; client routes answer a placeholder page')
@@ -66,7 +71,9 @@ async function sendIndex(reply: FastifyReply, indexFile: string) {
 }
 
 function isServerPath(pathname: string): boolean {
-  return ['/api', '/socket.io'].some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`))
+  return ['/api', '/socket.io'].some(
+    (prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`),
+  )
 }
 
 function acceptsHtml(request: FastifyRequest): boolean {

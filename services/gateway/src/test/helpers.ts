@@ -64,7 +64,9 @@ export async function listen(server: http.Server): Promise<string> {
 
 export function closeServer(server: http.Server): Promise<void> {
   server.closeAllConnections()
-  return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())))
+  return new Promise((resolve, reject) =>
+    server.close((error) => (error ? reject(error) : resolve())),
+  )
 }
 
 /** The URL of a port that was just free: nothing listens there. */
@@ -94,7 +96,11 @@ export function rawRequest(
       const chunks: Buffer[] = []
       response.on('data', (chunk: Buffer) => chunks.push(chunk))
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString() }),
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString(),
+        }),
       )
     })
     request.on('error', reject)

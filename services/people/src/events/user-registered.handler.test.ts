@@ -47,9 +47,13 @@ describe('user.registered handler', () => {
     const handler = userRegisteredHandler(createProfilesRepository(db))
     const event = registered('u2')
     await handler(event)
-    await db.collection('profiles').updateOne({ _id: 'u2' as never }, { $set: { firstName: 'Lin' } })
+    await db
+      .collection('profiles')
+      .updateOne({ _id: 'u2' as never }, { $set: { firstName: 'Lin' } })
     await handler(event)
     expect(await db.collection('profiles').countDocuments({ _id: 'u2' as never })).toBe(1)
-    expect(await db.collection('profiles').findOne({ _id: 'u2' as never })).toMatchObject({ firstName: 'Lin' })
+    expect(await db.collection('profiles').findOne({ _id: 'u2' as never })).toMatchObject({
+      firstName: 'Lin',
+    })
   })
 })

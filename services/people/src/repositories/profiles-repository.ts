@@ -19,7 +19,11 @@ export interface ProfileDoc {
 }
 
 export const profileIndexes: IndexDefinition[] = [
-  { collection: PROFILES, keys: { isWorker: 1, createdAt: -1, _id: -1 }, options: { name: 'workers_by_date' } },
+  {
+    collection: PROFILES,
+    keys: { isWorker: 1, createdAt: -1, _id: -1 },
+    options: { name: 'workers_by_date' },
+  },
 ]
 
 export function createProfilesRepository(db: Db) {
