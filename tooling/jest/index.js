@@ -24,7 +24,7 @@ module.exports = function jestConfig(options = {}) {
     reporters: ['default', require.resolve('./summary-reporter.js')],
     // Integration tests talk to real servers (infra/local); give them room, and run files
     // one at a time so two suites never fight over the same broker partitions.
-    testTimeout: options.integration ? 60_000 : 5_000,
+    testTimeout: options.integration ? 150_000 : 5_000,
     maxWorkers: options.integration ? 1 : '50%',
   }
 }

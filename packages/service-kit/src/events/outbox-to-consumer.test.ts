@@ -14,6 +14,8 @@ import { newEvent } from './new-event'
 
 // Real FerretDB and real Kafka from infra/local: the outbox, the relay and the consumer
 // helper together, as every service uses them.
+// A cold broker (first run on a new machine) takes a while to form a consumer group.
+const CONSUMER_WAIT = { timeoutMs: 60_000 }
 const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' })
 
 describe('outbox relay and idempotent consumer', () => {
@@ -139,7 +141,10 @@ describe('outbox relay and idempotent consumer', () => {
       .insertOne(insertWithEvents({ _id: userId as never }, [event]))
     relay.start()
     relay.notify()
-    await waitFor(async () => (await applied(userId)) === 1, { what: 'the first delivery' })
+    await waitFor(async () => (await applied(userId)) === 1, {
+      ...CONSUMER_WAIT,
+      what: 'the first delivery',
+    })
 
     // The same envelope again, as a relay that crashed before clearing its outbox would send it.
     await producer.send({
@@ -163,7 +168,10 @@ describe('outbox relay and idempotent consumer', () => {
       ],
     })
     // Same partition (same key), so once the marker is applied the duplicate was seen first.
-    await waitFor(async () => (await applied(marker)) === 1, { what: 'the marker event' })
+    await waitFor(async () => (await applied(marker)) === 1, {
+      ...CONSUMER_WAIT,
+      what: 'the marker event',
+    })
     expect(await applied(userId)).toBe(1)
   })
 
@@ -200,6 +208,7 @@ describe('outbox relay and idempotent consumer', () => {
       ],
     })
     await waitFor(async () => (await applied(userId)) === 1, {
+      ...CONSUMER_WAIT,
       what: 'the valid event after the bad ones',
     })
     await waitFor(
@@ -207,7 +216,7 @@ describe('outbox relay and idempotent consumer', () => {
         deadLetters.filter(
           (m) => m.key?.toString() === key && m.headers?.['consumer-group']?.toString() === groupId,
         ).length === 2,
-      { what: 'two dead letters' },
+      { ...CONSUMER_WAIT, what: 'two dead letters' },
     )
     const reasons = deadLetters
       .filter((m) => m.key?.toString() === key)
