@@ -55,29 +55,33 @@ describe('outbox relay and idempotent consumer', () => {
     await mongo.client.close()
   })
 
-  /** A consumer whose effect is NOT naturally idempotent ($inc), so a second application shows. */
+  /**
+   * A consumer whose effect is NOT naturally idempotent ($inc), so a second application
+   * shows. Effects are counted per group: every group of this file reads the same topic.
+   */
   async function countingConsumer(groupId: string) {
-    await startEventConsumer({
-      kafka,
-      producer,
-      groupId,
-      logger,
-      db: mongo.db,
-      handlers: {
-        'user.verified': async (event) => {
-          await mongo.db
-            .collection<{ _id: string; applied: number }>('effects')
-            .updateOne({ _id: event.data.userId }, { $inc: { applied: 1 } }, { upsert: true })
+    const effects = mongo.db.collection<{ _id: string; applied: number }>('effects')
+    consumers.push(
+      await startEventConsumer({
+        kafka,
+        producer,
+        groupId,
+        logger,
+        db: mongo.db,
+        handlers: {
+          'user.verified': async (event) => {
+            await effects.updateOne(
+              { _id: `${groupId}|${event.data.userId}` },
+              { $inc: { applied: 1 } },
+              { upsert: true },
+            )
+          },
         },
-      },
-    }).then((consumer) => consumers.push(consumer))
+      }),
+    )
+    return async (userId: string) =>
+      (await effects.findOne({ _id: `${groupId}|${userId}` }))?.applied ?? 0
   }
-  const applied = async (userId: string) =>
-    (
-      await mongo.db
-        .collection<{ _id: string; applied: number }>('effects')
-        .findOne({ _id: userId })
-    )?.applied ?? 0
 
   it('publishes events stored with a document, then removes them from it', async () => {
     const userId = randomUUID()
@@ -130,7 +134,7 @@ describe('outbox relay and idempotent consumer', () => {
 
   it('applies an event once even when Kafka delivers it twice', async () => {
     const userId = randomUUID()
-    await countingConsumer(`test-dedupe-${randomUUID()}`)
+    const applied = await countingConsumer(`test-dedupe-${randomUUID()}`)
     const event = newEvent('user.verified', {
       aggregateId: userId,
       actorId: userId,
@@ -185,7 +189,7 @@ describe('outbox relay and idempotent consumer', () => {
     await watcher.run({ eachMessage: async ({ message }) => void deadLetters.push(message) })
     consumers.push(watcher)
 
-    await countingConsumer(groupId)
+    const applied = await countingConsumer(groupId)
     const key = randomUUID()
     const userId = randomUUID()
     await producer.send({
