@@ -140,7 +140,7 @@ write_env() {
   cat >"$DATA/infra.env" <<ENV
 # Written by infra/local/infra.sh up: where the local servers listen.
 MONGO_URL_BASE=mongodb://127.0.0.1:$MONGO_PORT
-MONGO_URL_OPTIONS=directConnection=true&retryWrites=false
+MONGO_URL_OPTIONS='directConnection=true&retryWrites=false'
 KAFKA_BROKERS=127.0.0.1:$KAFKA_PORT
 S3_ENDPOINT=http://127.0.0.1:$S3_PORT
 S3_PUBLIC_URL=http://127.0.0.1:$S3_PORT

@@ -33,7 +33,8 @@ function readEnvFile(path: string): Record<string, string> {
   const values: Record<string, string> = {}
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     const match = line.match(/^([A-Z0-9_]+)=(.*)$/)
-    if (match) values[match[1]!] = match[2]!
+    // Values may be single-quoted for bash (the Mongo options contain '&').
+    if (match) values[match[1]!] = match[2]!.replace(/^'(.*)'$/, '$1')
   }
   return values
 }

@@ -18,7 +18,7 @@ export async function signupRoutes(app: FastifyInstance, deps: AuthDependencies)
       app.events.notifyOutbox()
       return reply
         .code(201)
-        .send({ message: 'Account created. Check your e-mail for the verification code.', email })
+        .send({ message: 'Account created', email })
     },
   )
 }
