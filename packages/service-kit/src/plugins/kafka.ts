@@ -74,7 +74,8 @@ export const kafkaPlugin = fp(
           await ensureTopics(kafka, [...allTopics, DEAD_LETTER_TOPIC])
           await producer.connect()
           relay?.start()
-          for (const definition of options.consumers) {
+          // A retry resumes after the consumers already running, never starts one twice.
+          for (const definition of options.consumers.slice(consumers.length)) {
             consumers.push(
               await startEventConsumer({
                 kafka,
