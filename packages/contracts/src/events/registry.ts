@@ -69,6 +69,71 @@ export const Events = {
     Topics.authUsers,
     Type.Object({ userId: Type.String() }),
   ),
+  /**
+   * Every access token of the user issued before `validAfter` is void (password change or
+   * reset, account deletion). Each service keeps the latest instant and its auth check
+   * refuses older tokens, so a stolen token dies with the session it came from.
+   */
+  userTokensRevoked: defineEvent(
+    'user.tokens-revoked',
+    1,
+    Topics.authUsers,
+    Type.Object({
+      userId: Type.String(),
+      validAfter: Type.String({ format: 'date-time' }),
+      reason: Type.Union([
+        Type.Literal('password-changed'),
+        Type.Literal('password-reset'),
+        Type.Literal('deletion-requested'),
+        Type.Literal('deleted'),
+      ]),
+    }),
+  ),
+  /** Names and phone changed in the account settings (people service owns them). */
+  userProfileUpdated: defineEvent(
+    'user.profile-updated',
+    1,
+    Topics.peopleUsers,
+    Type.Object({
+      userId: Type.String(),
+      ...UserNames,
+      phoneNumber: Type.String(),
+    }),
+  ),
+  /** The worker profile was created, changed or switched off (people service). */
+  workerProfileUpdated: defineEvent(
+    'worker-profile.updated',
+    1,
+    Topics.peopleUsers,
+    Type.Object({
+      userId: Type.String(),
+      isWorker: Type.Boolean(),
+    }),
+  ),
+  /** The user asked to delete the account: the 30-day grace period starts (spec 2 §1). */
+  userDeletionRequested: defineEvent(
+    'user.deletion-requested',
+    1,
+    Topics.peopleUsers,
+    Type.Object({
+      userId: Type.String(),
+      requestedAt: Type.String({ format: 'date-time' }),
+      purgeAfter: Type.String({ format: 'date-time' }),
+    }),
+  ),
+  userDeletionCancelled: defineEvent(
+    'user.deletion-cancelled',
+    1,
+    Topics.peopleUsers,
+    Type.Object({ userId: Type.String() }),
+  ),
+  /** The grace period ended: every service deletes or anonymises the user's data. */
+  userDeleted: defineEvent(
+    'user.deleted',
+    1,
+    Topics.peopleUsers,
+    Type.Object({ userId: Type.String() }),
+  ),
 } as const
 
 export type EventName = (typeof Events)[keyof typeof Events]['type']
