@@ -29,9 +29,18 @@ if [[ ! -f $KEYS/jwt-private.pem ]]; then
     fs.writeFileSync(`${dir}/jwt-private.pem`, privateKey.export({ type: "pkcs8", format: "pem" }), { mode: 0o600 })
   ' "$KEYS"
 fi
+# Every service verifies with the public key; only auth gets the private one.
 JWT_PUBLIC_KEY=$(base64 -w0 <"$KEYS/jwt-public.pem")
+export JWT_PUBLIC_KEY
 JWT_PRIVATE_KEY=$(base64 -w0 <"$KEYS/jwt-private.pem")
-export JWT_PUBLIC_KEY JWT_PRIVATE_KEY
+# The auth service's HMAC secret (XSRF tokens, stored codes), made once like the keys.
+if [[ ! -f $KEYS/session-secret ]]; then
+  (umask 077 && node -e 'process.stdout.write(require("crypto").randomBytes(32).toString("hex"))' >"$KEYS/session-secret")
+fi
+SESSION_SECRET=$(cat "$KEYS/session-secret")
+# The demo administrator (docs/identity.md); override both to use your own.
+ADMIN_EMAIL=${ADMIN_EMAIL:-admin@marketplace.local}
+ADMIN_PASSWORD=${ADMIN_PASSWORD:-Admin1234!}
 
 mkdir -p "$DATA/pids" "$DATA/logs"
 start_service() { # name port dir [ENV=VALUE...]
@@ -55,9 +64,15 @@ start_service() { # name port dir [ENV=VALUE...]
 upstreams=()
 for entry in "${SERVICES[@]}"; do
   name=${entry%%:*} port=${entry##*:}
+  only_here=() # settings only this service may see
+  if [[ $name == auth ]]; then
+    only_here=(JWT_PRIVATE_KEY="$JWT_PRIVATE_KEY" SESSION_SECRET="$SESSION_SECRET"
+      ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD"
+      SMTP_HOST="$SMTP_HOST" SMTP_PORT="$SMTP_PORT" APP_PUBLIC_URL="http://127.0.0.1:$GATEWAY_PORT")
+  fi
   start_service "$name" "$port" "services/$name" \
     MONGO_URL="$MONGO_URL_BASE/$name?$MONGO_URL_OPTIONS" KAFKA_BROKERS="$KAFKA_BROKERS" \
-    SMTP_HOST="$SMTP_HOST" SMTP_PORT="$SMTP_PORT"
+    "${only_here[@]}"
   upstreams+=("$(echo "$name" | tr '[:lower:]' '[:upper:]')_URL=http://127.0.0.1:$port")
 done
 start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
@@ -68,6 +83,7 @@ cat <<DONE
   The marketplace is running:  http://127.0.0.1:$GATEWAY_PORT
   API health:                  http://127.0.0.1:$GATEWAY_PORT/readyz
   Mail sent by the product:    $MAIL_API_URL/api/v1/messages
+  Demo administrator:          $ADMIN_EMAIL / $ADMIN_PASSWORD
   Logs:                        .data/logs/   Stop everything: bash scripts/stop.sh
 
 DONE

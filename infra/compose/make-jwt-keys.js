@@ -77,3 +77,11 @@ if (privateKey) {
 const publicPem = createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString()
 writeAtomically(publicFile, Buffer.from(publicPem).toString('base64'), 0o444)
 console.log(`jwt-keys: wrote the matching public key (${publicFile})`)
+
+// The auth service's HMAC secret (XSRF tokens, stored one-time codes), made once beside the
+// private key and mounted into auth only. Kept across restarts like the key.
+const sessionSecretFile = path.join(privateDir, 'session-secret')
+if (!fs.existsSync(sessionSecretFile) || fs.readFileSync(sessionSecretFile, 'utf8').trim().length < 32) {
+  writeAtomically(sessionSecretFile, require('node:crypto').randomBytes(32).toString('hex'), 0o400)
+  console.log(`jwt-keys: made a new session secret (${sessionSecretFile})`)
+}

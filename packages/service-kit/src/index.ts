@@ -34,3 +34,10 @@ export { newEvent } from './events/new-event'
 export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'
 export { createKafka, ensureTopics, DEAD_LETTER_TOPIC } from './events/kafka-client'
 export { PROCESSED_EVENTS_COLLECTION } from './events/processed-events'
+export {
+  createTokenRevocations,
+  TOKEN_REVOCATIONS_COLLECTION,
+  TOKEN_REVOCATIONS_INDEXES,
+  type TokenRevocations,
+  type TokenRevocationsOptions,
+} from './sessions/token-revocations'

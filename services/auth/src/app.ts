@@ -1,43 +1,140 @@
+import fastifyCookie from '@fastify/cookie'
 import { authPlugin, createServiceApp, kafkaPlugin, mongoPlugin } from '@marketplace/service-kit'
+import { ensureAdmin } from './bootstrap/ensure-admin'
+import { startHousekeeping } from './bootstrap/housekeeping'
+import { createCodeService } from './codes/code-service'
 import type { AuthConfig } from './config'
-import { passwordHasher, type PasswordHasher } from './domain/password-hasher'
+import type { AuthDependencies } from './domain/auth-dependencies'
+import { passwordHasher } from './domain/password-hasher'
+import { authSubscriptions } from './events/subscriptions'
+import { createMailer, type Mailer } from './mail/mailer'
+import { createRateLimits } from './rate-limits/rate-limits'
+import { codeIndexes, createCodesRepository } from './repositories/codes-repository'
 import {
   CREDENTIALS,
   credentialIndexes,
   createCredentialsRepository,
-  type CredentialsRepository,
 } from './repositories/credentials-repository'
+import { createSessionsRepository, sessionIndexes } from './repositories/sessions-repository'
+import { passwordRoutes } from './routes/password'
+import { sessionRoutes } from './routes/session'
 import { signupRoutes } from './routes/signup'
+import { verificationRoutes } from './routes/verification'
+import { createAccessTokenSigner } from './sessions/access-tokens'
+import { createSessionService } from './sessions/session-service'
 
-export interface AuthDependencies {
-  credentials: CredentialsRepository
-  hasher: PasswordHasher
+export interface AuthAppOverrides {
+  /** Tests may swap the mail port (for example a server that is down). */
+  mailer?: Mailer
 }
 
 /** Builds the auth service: plugins first, then routes (STYLE.md, fastify/demo). */
-export async function buildAuthApp(config: AuthConfig) {
+export async function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {}) {
   const app = await createServiceApp({
     serviceName: config.SERVICE_NAME,
     logLevel: config.LOG_LEVEL,
+    trustProxy: config.TRUST_PROXY,
   })
-  await app.register(mongoPlugin, { url: config.MONGO_URL, indexes: credentialIndexes })
+  await app.register(fastifyCookie)
+  await app.register(mongoPlugin, {
+    url: config.MONGO_URL,
+    indexes: [...credentialIndexes, ...sessionIndexes, ...codeIndexes],
+  })
+
+  const credentials = createCredentialsRepository(app.mongo.db)
+  const sessionsRepository = createSessionsRepository(app.mongo.db)
+  const codesRepository = createCodesRepository(app.mongo.db)
+  const codes = createCodeService({ codes: codesRepository, secret: config.SESSION_SECRET })
+  const mailer = overrides.mailer ?? createMailer(config, app.log)
+  const rateLimits = createRateLimits(app.mongo.db, config.RATE_LIMIT_MULTIPLIER)
+  await rateLimits.ensureIndexes()
+  // Set once the Kafka plugin is registered; routes only run after that.
+  let notifyOutbox = () => {}
+
   await app.register(kafkaPlugin, {
     brokers: config.KAFKA_BROKERS,
     clientId: config.SERVICE_NAME,
     outboxCollections: [CREDENTIALS],
     pollMs: config.OUTBOX_POLL_MS,
-    consumers: [],
+    consumers: authSubscriptions({
+      credentials,
+      sessionsRepository,
+      codesRepository,
+      codes,
+      mailer,
+      rateLimits,
+      notifyOutbox: () => notifyOutbox(),
+    }),
     groupPrefix: config.KAFKA_GROUP_PREFIX,
   })
+  notifyOutbox = () => app.events.notifyOutbox()
+
   await app.register(authPlugin, {
     publicKey: config.JWT_PUBLIC_KEY,
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
+    // The auth service is the source of truth: it reads the cut-off from the account itself.
+    isTokenStillValid: async (claims) => {
+      const account = await credentials.findById(claims.sub)
+      if (!account || account.deletionRequestedAt) return false
+      const cutOff = account.tokensValidAfter?.getTime() ?? 0
+      return claims.iat >= Math.floor(cutOff / 1000)
+    },
   })
+
   const deps: AuthDependencies = {
-    credentials: createCredentialsRepository(app.mongo.db),
+    credentials,
+    sessions: createSessionService({
+      sessions: sessionsRepository,
+      credentials,
+      signer: createAccessTokenSigner({
+        privateKey: config.JWT_PRIVATE_KEY,
+        issuer: config.JWT_ISSUER,
+        audience: config.JWT_AUDIENCE,
+        ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+      }),
+      policy: {
+        sessionSecret: config.SESSION_SECRET,
+        persistentSessionDays: config.PERSISTENT_SESSION_DAYS,
+        browserSessionHours: config.BROWSER_SESSION_HOURS,
+      },
+      log: app.log,
+    }),
+    codes,
     hasher: passwordHasher,
+    mailer,
+    rateLimits,
+    notifyOutbox: () => app.events.notifyOutbox(),
+    log: app.log,
   }
+  const extraOrigins = config.EXTRA_ALLOWED_ORIGINS.split(',')
+    .map((origin: string) => origin.trim())
+    .filter(Boolean)
+
   await app.register(signupRoutes, deps)
+  await app.register(verificationRoutes, deps)
+  await app.register(sessionRoutes, { deps, extraOrigins })
+  await app.register(passwordRoutes, deps)
+
+  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+    const outcome = await ensureAdmin(
+      { credentials, hasher: passwordHasher, notifyOutbox: deps.notifyOutbox },
+      { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
+    )
+    app.log.info({ email: config.ADMIN_EMAIL, outcome }, 'administrator account ready')
+  }
+
+  const stopHousekeeping = startHousekeeping(
+    {
+      sessions: (now) => sessionsRepository.removeExpired(now),
+      codes: (now) => codesRepository.removeExpired(now),
+      rateLimits: (now) => rateLimits.removeExpired(now),
+    },
+    app.log,
+  )
+  app.addHook('onClose', async () => {
+    stopHousekeeping()
+    if (!overrides.mailer) mailer.close()
+  })
   return app
 }

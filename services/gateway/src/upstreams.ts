@@ -10,6 +10,13 @@ export const UPSTREAM_NAMES = [
 ] as const
 export type UpstreamName = (typeof UPSTREAM_NAMES)[number]
 
+/**
+ * The auth service's httpOnly refresh cookie. It has Path=/ (so GET /logout gets it too), so
+ * browsers attach it to every request; only auth may see it (lib/forwarded-headers).
+ */
+export const REFRESH_COOKIE = 'refresh_token'
+export const REFRESH_COOKIE_UPSTREAM: UpstreamName = 'auth'
+
 export interface ProxyRoute {
   upstream: UpstreamName
   /** Path prefix; forwarded unchanged, so the service sees the same path as the browser. */

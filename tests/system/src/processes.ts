@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { createWriteStream, mkdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
-import { waitFor } from '@marketplace/service-kit/testing'
+import { randomBytes } from 'node:crypto'
+import { infraEnv, waitFor } from '@marketplace/service-kit/testing'
 
 /** A port the OS just gave us and took back: free for the service we start next. */
 export function freePort(): Promise<number> {
@@ -65,5 +66,16 @@ export async function startService(
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
       }),
+  }
+}
+
+/** What only the auth service gets: the signing key, its HMAC secret and the mail server. */
+export function authOnlyEnv(keys: { privateKey: string }): Record<string, string> {
+  const infra = infraEnv()
+  return {
+    JWT_PRIVATE_KEY: Buffer.from(keys.privateKey).toString('base64'),
+    SESSION_SECRET: randomBytes(32).toString('hex'),
+    SMTP_HOST: infra.smtpHost,
+    SMTP_PORT: String(infra.smtpPort),
   }
 }

@@ -4,7 +4,7 @@ import { Kafka, Partitioners, logLevel, type Consumer, type Producer } from 'kaf
 import { MongoClient, type Db } from 'mongodb'
 import { Topics, type DomainEvent } from '@marketplace/contracts/events'
 import { infraEnv, testKeyPair, testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
-import { freePort, startService, type RunningService } from './processes'
+import { authOnlyEnv, freePort, startService, type RunningService } from './processes'
 
 // The first slice end to end, every part real and in its own process:
 // browser-like HTTP -> gateway -> auth (FerretDB write + outbox) -> relay -> Kafka ->
@@ -37,8 +37,11 @@ describe('sign-up travels from the gateway to the people service', () => {
     ]
     const auth = await startService('auth', 'services/auth', {
       ...common,
+      ...authOnlyEnv(keys),
       PORT: String(authPort),
       MONGO_URL: authDbUrl,
+      // Hundreds of sign-ups from one address: the budgets are not under test here.
+      RATE_LIMIT_MULTIPLIER: '1000',
     })
     const people = await startService('people', 'services/people', {
       ...common,

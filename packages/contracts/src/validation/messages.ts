@@ -164,6 +164,45 @@ export const Messages = {
     sentTitle: 'Message sent!',
     sent: 'We will review your message ASAP and get back to you on the matter you expressed there.',
   },
+  /**
+   * ours: the auth service's answers the specs leave open (spec 1 §8 says the client shows
+   * the server's message for verification, forgot-password and reset errors).
+   */
+  auth: {
+    emailRequired: 'Email is required',
+    emailAndCodeRequired: 'Email and code are required',
+    resetFieldsRequired: 'Email, code and new password are required',
+    changeFieldsRequired: 'Current and new password are required',
+    codeFormat: 'The code is the 6 digits from the email we sent you',
+    codeWrong: (attemptsLeft: number) =>
+      attemptsLeft > 0
+        ? `Incorrect code. ${attemptsLeft} ${attemptsLeft === 1 ? 'attempt' : 'attempts'} left.`
+        : 'Incorrect code. Please request a new code.',
+    codeExpired: 'This code has expired. Please request a new code.',
+    codeAttemptsExhausted: 'Too many incorrect attempts. Please request a new code.',
+    codeMissing: 'There is no valid code for this email. Please request a new code.',
+    alreadyVerified: 'This email is already verified. Please log in.',
+    emailVerified: 'Email verified successfully',
+    emailNotVerified:
+      'Please verify your email before logging in. Enter the code we sent you, or ask for a new one.',
+    accountDeletionPending: 'This account is scheduled for deletion and cannot be used to log in.',
+    resetCodeSent:
+      'If an account exists for this email, a password reset code has been sent to it.',
+    passwordRules:
+      'Password must be 8 to 24 characters with a lowercase letter, an uppercase letter, a digit and one of ! @ # $ %',
+    wrongCurrentPassword: 'Current password is incorrect',
+    samePassword: 'The new password must be different from the current one',
+    sessionMissing: 'You are not signed in. Please log in.',
+    sessionEnded: 'Your session has ended. Please log in again.',
+    csrfRejected:
+      'This request was blocked because its security token is missing or wrong. Reload the page and try again.',
+    originRejected: 'This request was blocked because it did not come from this site.',
+    tooManyAttempts: (retryAfterSeconds: number) =>
+      retryAfterSeconds < 60
+        ? `Too many attempts. Please try again in ${retryAfterSeconds} seconds.`
+        : `Too many attempts. Please try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
+    accountCreated: 'Account created. Check your email for the verification code.',
+  },
   /** ours: length limits, shared by every bounded text field. */
   tooLong: (field: string, max: number) => `${field} must be at most ${max} characters`,
 } as const

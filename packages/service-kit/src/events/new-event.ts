@@ -42,5 +42,7 @@ export function newEvent<N extends EventName>(
     aggregateId: fields.aggregateId,
     ...(fields.requestId ? { requestId: fields.requestId } : {}),
     data: fields.data,
-  } as DomainEvent<N>
+    // TypeScript cannot relate the generic data type to the union of envelopes; the
+    // schema check above is what guarantees the shape.
+  } as unknown as DomainEvent<N>
 }

@@ -6,7 +6,7 @@ import { signUp } from './sign-up'
 // real database and broker.
 function fakeCredentials(existing: string[] = [], raceOnInsert = false) {
   const stored: Array<{ doc: Record<string, unknown>; events: DomainEvent[] }> = []
-  const repository: CredentialsRepository = {
+  const repository: Pick<CredentialsRepository, 'newUserId' | 'emailExists' | 'insert'> = {
     newUserId: () => '65f000000000000000000001',
     emailExists: async (email) => existing.includes(email),
     insert: async (doc, events) => {

@@ -16,7 +16,11 @@ export const EMAIL_TAKEN = 'Email already registered'
  * always learns of every account.
  */
 export async function signUp(
-  deps: { credentials: CredentialsRepository; hasher: PasswordHasher; requestId?: string },
+  deps: {
+    credentials: Pick<CredentialsRepository, 'newUserId' | 'emailExists' | 'insert'>
+    hasher: Pick<PasswordHasher, 'hash'>
+    requestId?: string
+  },
   payload: SignupPayload,
 ): Promise<{ userId: string; email: string }> {
   const problem = validateSignupPayload(payload)
@@ -49,6 +53,8 @@ export async function signUp(
         passwordHash: await deps.hasher.hash(signup.password),
         firstName: signup.firstname,
         lastName: signup.lastname,
+        phoneNumber: signup.phoneNumber,
+        isWorker: false,
         roles: [ROLES.User],
         verified: false,
         createdAt: new Date(),

@@ -2,6 +2,7 @@ import { MongoServerError, ObjectId, type Db } from 'mongodb'
 import {
   OUTBOX_PENDING_INDEX,
   insertWithEvents,
+  updateWithEvents,
   type IndexDefinition,
   type OutboxFields,
 } from '@marketplace/service-kit'
@@ -9,16 +10,29 @@ import type { DomainEvent } from '@marketplace/contracts/events'
 
 export const CREDENTIALS = 'credentials'
 
+/**
+ * One account. Besides the secrets, it keeps a projection of what login answers with
+ * (names, phone, isWorker), fed by the people service's events, so login needs no call.
+ */
 export interface CredentialDoc extends OutboxFields {
   _id: string
   email: string
   passwordHash: string
   firstName: string
   lastName: string
+  phoneNumber: string
+  isWorker: boolean
   roles: string[]
   verified: boolean
   createdAt: Date
+  /** Access tokens issued before this instant are refused (password change, reset). */
+  tokensValidAfter?: Date
+  passwordChangedAt?: Date
+  /** Set while the account is in its deletion grace period: no logins, no sessions. */
+  deletionRequestedAt?: Date
 }
+
+export type NewCredential = Omit<CredentialDoc, keyof OutboxFields>
 
 export const credentialIndexes: IndexDefinition[] = [
   { collection: CREDENTIALS, keys: { email: 1 }, options: { name: 'email_unique', unique: true } },
@@ -31,6 +45,9 @@ export const credentialIndexes: IndexDefinition[] = [
 
 export class EmailTakenError extends Error {}
 
+/** Everything but the secret and the outbox, for answers and checks. */
+const PUBLIC_FIELDS = { passwordHash: 0, outbox: 0, outboxPending: 0 } as const
+
 export function createCredentialsRepository(db: Db) {
   const credentials = db.collection<CredentialDoc>(CREDENTIALS)
   return {
@@ -40,11 +57,25 @@ export function createCredentialsRepository(db: Db) {
       return (await credentials.countDocuments({ email }, { limit: 1 })) > 0
     },
 
+    /** With the password hash: only the login and password paths read it. */
+    findByEmailWithSecret(email: string): Promise<CredentialDoc | null> {
+      return credentials.findOne({ email })
+    },
+
+    findByIdWithSecret(userId: string): Promise<CredentialDoc | null> {
+      return credentials.findOne({ _id: userId })
+    },
+
+    findByEmail(email: string): Promise<CredentialDoc | null> {
+      return credentials.findOne({ email }, { projection: PUBLIC_FIELDS })
+    },
+
+    findById(userId: string): Promise<CredentialDoc | null> {
+      return credentials.findOne({ _id: userId }, { projection: PUBLIC_FIELDS })
+    },
+
     /** Stores the account and its user.registered event in one write (the outbox). */
-    async insert(
-      doc: Omit<CredentialDoc, keyof OutboxFields>,
-      events: DomainEvent[],
-    ): Promise<void> {
+    async insert(doc: NewCredential, events: DomainEvent[]): Promise<void> {
       try {
         await credentials.insertOne(insertWithEvents(doc, events))
       } catch (error) {
@@ -52,6 +83,69 @@ export function createCredentialsRepository(db: Db) {
         if (error instanceof MongoServerError && error.code === 11000) throw new EmailTakenError()
         throw error
       }
+    },
+
+    /** Marks the address verified once; false when it already was (no second event). */
+    async markVerified(userId: string, events: DomainEvent[]): Promise<boolean> {
+      const result = await credentials.updateOne(
+        { _id: userId, verified: false },
+        updateWithEvents<CredentialDoc>({ $set: { verified: true } }, events),
+      )
+      return result.modifiedCount === 1
+    },
+
+    /**
+     * New password hash and the instant before which every access token dies, with the
+     * user.tokens-revoked event (and user.verified when a reset proved the address).
+     */
+    async setPassword(
+      userId: string,
+      change: { passwordHash: string; at: Date; verify: boolean },
+      events: DomainEvent[],
+    ): Promise<void> {
+      await credentials.updateOne(
+        { _id: userId },
+        updateWithEvents<CredentialDoc>(
+          {
+            $set: {
+              passwordHash: change.passwordHash,
+              passwordChangedAt: change.at,
+              tokensValidAfter: change.at,
+              ...(change.verify ? { verified: true } : {}),
+            },
+          },
+          events,
+        ),
+      )
+    },
+
+    async updateProjection(
+      userId: string,
+      fields: Partial<Pick<CredentialDoc, 'firstName' | 'lastName' | 'phoneNumber' | 'isWorker'>>,
+    ): Promise<void> {
+      await credentials.updateOne({ _id: userId }, { $set: fields })
+    },
+
+    async markDeletionRequested(userId: string, at: Date, events: DomainEvent[]): Promise<void> {
+      await credentials.updateOne(
+        { _id: userId },
+        updateWithEvents<CredentialDoc>(
+          { $set: { deletionRequestedAt: at, tokensValidAfter: at } },
+          events,
+        ),
+      )
+    },
+
+    async clearDeletionRequested(userId: string): Promise<void> {
+      await credentials.updateOne({ _id: userId }, { $unset: { deletionRequestedAt: '' } })
+    },
+
+    async addRole(userId: string, role: string): Promise<void> {
+      await credentials.updateOne({ _id: userId }, { $addToSet: { roles: role } })
+    },
+
+    async remove(userId: string): Promise<void> {
+      await credentials.deleteOne({ _id: userId })
     },
   }
 }

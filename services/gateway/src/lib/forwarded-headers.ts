@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { FastifyRequest } from 'fastify'
+import { REFRESH_COOKIE, REFRESH_COOKIE_UPSTREAM, type UpstreamName } from '../upstreams'
 
 /** What the header helpers read; structural, so reply-from's request type fits as well. */
 export type ForwardingRequest = Pick<
@@ -69,16 +70,37 @@ export function forwardedFor(request: ForwardingRequest): string {
 }
 
 /**
+ * A Cookie header without the cookie `name` (every occurrence), other cookies untouched and
+ * in order; undefined when nothing is left.
+ */
+export function withoutCookie(header: string | string[], name: string): string | undefined {
+  const kept = (Array.isArray(header) ? header : [header])
+    .flatMap((line) => line.split(';'))
+    .map((pair) => pair.trim())
+    .filter((pair) => pair !== '' && (pair.split('=', 1)[0] ?? '').trim() !== name)
+  return kept.length > 0 ? kept.join('; ') : undefined
+}
+
+/**
  * Headers for the upstream request, from `headers` (reply-from's copy of the browser's, with
  * host already pointing at the upstream; or the browser's own for a WebSocket handshake).
  */
 export function upstreamRequestHeaders(
   request: ForwardingRequest,
   headers: IncomingHttpHeaders,
+  upstream: UpstreamName,
 ): IncomingHttpHeaders {
   const result: IncomingHttpHeaders = {}
   for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && !isDropped(name.toLowerCase())) result[name] = value
+    if (value === undefined || isDropped(name.toLowerCase())) continue
+    if (name.toLowerCase() === 'cookie' && upstream !== REFRESH_COOKIE_UPSTREAM) {
+      // Defence in depth: a service that logs or echoes headers, or is compromised, must not
+      // get the one credential that mints new access tokens.
+      const rest = withoutCookie(value, REFRESH_COOKIE)
+      if (rest !== undefined) result[name] = rest
+      continue
+    }
+    result[name] = value
   }
   result['x-request-id'] = request.id
   result['x-forwarded-for'] = forwardedFor(request)

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '@marketplace/service-kit'
+import type { UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from './forwarded-headers'
 
 const kUpgrade = Symbol('gateway.upgrade')
@@ -26,8 +27,8 @@ export function upgradeOf(raw: IncomingMessage): PendingUpgrade | undefined {
 }
 
 export interface TunnelOptions {
-  /** For error messages: "The notifications service could not be reached". */
-  upstreamName: string
+  /** For error messages ("The notifications service could not be reached") and the cookies it gets. */
+  upstreamName: UpstreamName
   target: URL
   timeoutMs: number
 }
@@ -60,7 +61,7 @@ export function tunnelWebSocket(
       agent: false,
       timeout: options.timeoutMs,
       headers: {
-        ...upstreamRequestHeaders(request, request.headers),
+        ...upstreamRequestHeaders(request, request.headers, options.upstreamName),
         host: target.host,
         connection: 'Upgrade',
         upgrade: request.headers.upgrade,

@@ -87,6 +87,67 @@ describe('proxying to the services', () => {
     expect(lastRequest('jobs')?.headers.cookie).toBe('refresh=abc')
   })
 
+  describe('the refresh cookie', () => {
+    const cookies = 'theme=dark; refresh_token=rt-secret; XSRF-TOKEN=xsrf-1'
+
+    it.each([
+      ['GET', '/api/auth/refresh'],
+      ['POST', '/api/auth/refresh'],
+      ['GET', '/logout'],
+    ] as const)('reaches the auth service on %s %s', async (method, path) => {
+      await fetch(`${gateway.url}${path}`, { method, headers: { cookie: cookies } })
+
+      expect(lastRequest('auth')?.headers.cookie).toBe(cookies)
+    })
+
+    it.each([
+      ['/api/users/u1/profile', 'people'],
+      ['/api/people/feed', 'people'],
+      ['/api/jobs/posts', 'jobs'],
+      ['/api/favorites/posts', 'favorites'],
+      ['/api/notifications/unread-count', 'notifications'],
+      ['/socket.io/?EIO=4&transport=polling', 'notifications'],
+    ] as const)('is removed before %s reaches %s, other cookies kept', async (path, service) => {
+      const response = await fetch(`${gateway.url}${path}`, { headers: { cookie: cookies } })
+
+      expect(response.status).toBe(200)
+      expect(lastRequest(service)?.url).toBe(path)
+      expect(lastRequest(service)?.headers.cookie).toBe('theme=dark; XSRF-TOKEN=xsrf-1')
+    })
+
+    it('is removed from a WebSocket handshake to the notifications service', async () => {
+      const before = upstreams.notifications.requests.length
+      await rawRequest(`${gateway.url}/socket.io/?EIO=4&transport=websocket`, {
+        headers: {
+          connection: 'Upgrade',
+          upgrade: 'websocket',
+          'sec-websocket-version': '13',
+          'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+          cookie: cookies,
+        },
+      })
+
+      expect(upstreams.notifications.requests.length).toBe(before + 1)
+      expect(lastRequest('notifications')?.headers.upgrade).toBe('websocket')
+      expect(lastRequest('notifications')?.headers.cookie).toBe('theme=dark; XSRF-TOKEN=xsrf-1')
+    })
+
+    it.each([
+      ['refresh_token=rt-secret', undefined],
+      ['refresh_token=rt-secret; refresh_token=second', undefined],
+      ['a=1;refresh_token=rt-secret;b=2', 'a=1; b=2'],
+      [
+        'refresh_token_hint=1; my_refresh_token=2; refresh_token',
+        'refresh_token_hint=1; my_refresh_token=2',
+      ],
+      ['refresh=abc', 'refresh=abc'],
+    ])('a Cookie header of %p reaches the people service as %p', async (sent, received) => {
+      await fetch(`${gateway.url}/api/people/feed`, { headers: { cookie: sent } })
+
+      expect(lastRequest('people')?.headers.cookie).toBe(received)
+    })
+  })
+
   it('the upstream gets the caller’s x-request-id when it is sane, and the same id comes back', async () => {
     const response = await fetch(`${gateway.url}/api/jobs/posts`, {
       headers: { 'x-request-id': 'web-7f3a.1' },

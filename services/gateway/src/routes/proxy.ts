@@ -75,7 +75,7 @@ async function upstreamProxy(
       // client has its own retry with renewal.
       retryDelay: () => null,
       rewriteRequestHeaders: (request, headers) => {
-        const rewritten = upstreamRequestHeaders(request, headers)
+        const rewritten = upstreamRequestHeaders(request, headers, route.upstream)
         if (request.body instanceof BufferedBody)
           rewritten['content-length'] = String(request.body.byteLength)
         return rewritten

@@ -1,0 +1,64 @@
+import { ROLES } from '@marketplace/contracts/marketplace'
+import { isValidPassword, normalizeEmail } from '@marketplace/contracts/validation'
+import { newEvent } from '@marketplace/service-kit'
+import type { PasswordHasher } from '../domain/password-hasher'
+import type { CredentialsRepository } from '../repositories/credentials-repository'
+
+export interface AdminSettings {
+  email: string
+  password: string
+}
+
+/**
+ * Creates the administrator named by ADMIN_EMAIL / ADMIN_PASSWORD at start (verified, roles
+ * User and Admin), with a user.registered event so the people service gives it a profile.
+ * An existing account with that address is promoted; its password is left as it is, so a
+ * password changed in the app survives restarts.
+ */
+export async function ensureAdmin(
+  deps: { credentials: CredentialsRepository; hasher: PasswordHasher; notifyOutbox(): void },
+  settings: AdminSettings,
+): Promise<'created' | 'promoted'> {
+  const email = normalizeEmail(settings.email)
+  if (!isValidPassword(settings.password)) {
+    throw new Error(
+      'ADMIN_PASSWORD must follow the password rules (8-24 characters, a-z, A-Z, 0-9, one of !@#$%)',
+    )
+  }
+  const existing = await deps.credentials.findByEmail(email)
+  if (existing) {
+    await deps.credentials.addRole(existing._id, ROLES.Admin)
+    return 'promoted'
+  }
+  const userId = deps.credentials.newUserId()
+  const profile = {
+    userId,
+    email,
+    firstName: 'Admin',
+    lastName: 'Marketplace',
+    phoneNumber: '(555) 555-0100',
+    dateOfBirth: '1990-01-01',
+    interest: 'Both' as const,
+    emailPreferences: false,
+  }
+  await deps.credentials.insert(
+    {
+      _id: userId,
+      email,
+      passwordHash: await deps.hasher.hash(settings.password),
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      phoneNumber: profile.phoneNumber,
+      isWorker: false,
+      roles: [ROLES.User, ROLES.Admin],
+      verified: true,
+      createdAt: new Date(),
+    },
+    [
+      newEvent('user.registered', { aggregateId: userId, actorId: userId, data: profile }),
+      newEvent('user.verified', { aggregateId: userId, actorId: userId, data: { userId } }),
+    ],
+  )
+  deps.notifyOutbox()
+  return 'created'
+}

@@ -1,0 +1,158 @@
+import { Topics } from '@marketplace/contracts/events'
+import { Messages } from '@marketplace/contracts/validation'
+import { newEvent } from '@marketplace/service-kit'
+import { waitFor } from '@marketplace/service-kit/testing'
+import type { FastifyInstance } from 'fastify'
+import { RESET_SUBJECT, cookiesOf, startAuthTestApp, uniqueIp } from '../test/auth-test-app'
+import { waitForCode } from '../test/mailbox'
+import { PASSWORD, verifiedAccount } from '../test/accounts'
+import { publishEvent, startEventProbe } from '../test/event-probe'
+
+// The people service's events, published on the real broker as it will publish them.
+let app: FastifyInstance
+const ORIGIN = 'http://localhost:80'
+
+beforeAll(async () => {
+  ;({ app } = await startAuthTestApp('auth_people_events'))
+  await app.events.ready
+})
+afterAll(async () => {
+  await app?.close()
+})
+
+async function login(email: string) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/direct-login',
+    payload: { email, password: PASSWORD },
+    headers: { 'x-forwarded-for': uniqueIp(), origin: ORIGIN },
+  })
+  return { status: response.statusCode, body: response.json(), cookies: cookiesOf(response) }
+}
+
+const refresh = (cookies: Record<string, string>) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/auth/refresh',
+    cookies,
+    headers: { origin: ORIGIN, 'x-xsrf-token': cookies['XSRF-TOKEN'] ?? '' },
+  })
+
+async function accountWithId(prefix: string) {
+  const { email } = await verifiedAccount(app, prefix)
+  const { body, cookies } = await login(email)
+  return {
+    email,
+    userId: body.user._id as string,
+    cookies,
+    accessToken: body.accessToken as string,
+  }
+}
+
+it('keeps names, phone and isWorker of the login answer in step with the people service', async () => {
+  const { email, userId } = await accountWithId('projection')
+  await publishEvent(
+    Topics.peopleUsers,
+    newEvent('user.profile-updated', {
+      aggregateId: userId,
+      actorId: userId,
+      data: { userId, firstName: 'Augusta', lastName: 'King', phoneNumber: '(212) 555-0199' },
+    }),
+  )
+  await publishEvent(
+    Topics.peopleUsers,
+    newEvent('worker-profile.updated', {
+      aggregateId: userId,
+      actorId: userId,
+      data: { userId, isWorker: true },
+    }),
+  )
+  const user = await waitFor(async () => {
+    const { body } = await login(email)
+    return body.user?.isWorker === true ? body.user : undefined
+  })
+  expect(user).toMatchObject({
+    firstName: 'Augusta',
+    lastName: 'King',
+    phoneNumber: '(212) 555-0199',
+    isWorker: true,
+  })
+})
+
+it('during the deletion grace period: no login, no renewal, tokens revoked; cancelling restores login', async () => {
+  const probe = await startEventProbe(Topics.authUsers)
+  try {
+    const { email, userId, cookies } = await accountWithId('grace')
+    const requestedAt = new Date()
+    await publishEvent(
+      Topics.peopleUsers,
+      newEvent('user.deletion-requested', {
+        aggregateId: userId,
+        actorId: userId,
+        data: {
+          userId,
+          requestedAt: requestedAt.toISOString(),
+          purgeAfter: new Date(requestedAt.getTime() + 30 * 86_400_000).toISOString(),
+        },
+      }),
+    )
+    const refused = await waitFor(async () => {
+      const attempt = await login(email)
+      return attempt.status === 403 ? attempt : undefined
+    })
+    expect(refused.body).toEqual({
+      message: Messages.auth.accountDeletionPending,
+      code: 'ACCOUNT_DELETION_PENDING',
+    })
+    expect((await refresh(cookies)).statusCode).toBe(401)
+    const revoked = await probe.waitForEvent('user.tokens-revoked', userId)
+    expect(revoked.data).toMatchObject({ userId, reason: 'deletion-requested' })
+
+    await publishEvent(
+      Topics.peopleUsers,
+      newEvent('user.deletion-cancelled', {
+        aggregateId: userId,
+        actorId: userId,
+        data: { userId },
+      }),
+    )
+    await waitFor(async () => (await login(email)).status === 200)
+  } finally {
+    await probe.stop()
+  }
+})
+
+it('user.deleted removes every trace of the user from the auth database', async () => {
+  const { email, userId } = await accountWithId('purge')
+  await app.inject({
+    method: 'POST',
+    url: '/api/auth/forgot-password',
+    payload: { email },
+    headers: { 'x-forwarded-for': uniqueIp() },
+  })
+  await waitForCode(email, RESET_SUBJECT)
+  await publishEvent(
+    Topics.peopleUsers,
+    newEvent('user.deleted', { aggregateId: userId, actorId: userId, data: { userId } }),
+  )
+  const db = app.mongo.db
+  // Watched in the database: a login attempt would itself count against the address.
+  await waitFor(async () => (await db.collection('credentials').countDocuments({ email })) === 0)
+  const rateLimitKeys = await db
+    .collection<{ key: string }>('rate_limits')
+    .countDocuments({ key: { $in: ['loginAccount', 'forgotAccount'].map((p) => `${p}:${email}`) } })
+  expect(rateLimitKeys).toBe(0)
+  for (const name of [
+    'credentials',
+    'sessions',
+    'session_markers',
+    'one_time_codes',
+    'code_attempts',
+  ]) {
+    const left = await db
+      .collection<{ _id: string }>(name)
+      .countDocuments({ $or: [{ _id: userId }, { userId }] })
+    expect({ name, left }).toEqual({ name, left: 0 })
+  }
+  expect((await login(email)).status).toBe(404)
+})

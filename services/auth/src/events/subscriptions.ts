@@ -1,0 +1,53 @@
+import type { ConsumerDefinition } from '@marketplace/service-kit'
+import type { CodeService } from '../codes/code-service'
+import type { Mailer } from '../mail/mailer'
+import type { CodesRepository } from '../repositories/codes-repository'
+import type { CredentialsRepository } from '../repositories/credentials-repository'
+import type { SessionsRepository } from '../repositories/sessions-repository'
+import type { RateLimits } from '../rate-limits/rate-limits'
+import {
+  userDeletedHandler,
+  userDeletionCancelledHandler,
+  userDeletionRequestedHandler,
+} from './account-deletion.handlers'
+import {
+  userProfileUpdatedHandler,
+  workerProfileUpdatedHandler,
+} from './profile-projection.handlers'
+import { sendVerificationCodeHandler } from './send-verification-code.handler'
+
+/** Every event the auth service reacts to, wired in one place. */
+export function authSubscriptions(deps: {
+  credentials: CredentialsRepository
+  sessionsRepository: SessionsRepository
+  codesRepository: CodesRepository
+  codes: CodeService
+  mailer: Mailer
+  rateLimits: RateLimits
+  notifyOutbox(): void
+}): ConsumerDefinition[] {
+  const deletion = {
+    credentials: deps.credentials,
+    sessions: deps.sessionsRepository,
+    codes: deps.codesRepository,
+    rateLimits: deps.rateLimits,
+    notifyOutbox: deps.notifyOutbox,
+  }
+  return [
+    {
+      groupId: 'auth',
+      handlers: {
+        'user.profile-updated': userProfileUpdatedHandler(deps.credentials),
+        'worker-profile.updated': workerProfileUpdatedHandler(deps.credentials),
+        'user.deletion-requested': userDeletionRequestedHandler(deletion),
+        'user.deletion-cancelled': userDeletionCancelledHandler(deletion),
+        'user.deleted': userDeletedHandler(deletion),
+      },
+    },
+    {
+      // Its own group, so a slow mail server never holds up the projections above.
+      groupId: 'auth-mail',
+      handlers: { 'user.registered': sendVerificationCodeHandler(deps) },
+    },
+  ]
+}

@@ -1,0 +1,115 @@
+// The one-time code mails, as pure functions: the mailer sends what these return, and the
+// tests read the same text back from the SMTP sink.
+
+import { CODE_TTL_MS } from '../codes/one-time-codes'
+
+/** How long a mailed code works: the code store's own lifetime, so the mail never lies. */
+export const CODE_VALIDITY_MINUTES = CODE_TTL_MS / 60_000
+
+export const VERIFICATION_SUBJECT = 'Your Marketplace verification code'
+export const PASSWORD_RESET_SUBJECT = 'Your Marketplace password reset code'
+
+export interface CodeMailInput {
+  firstName: string
+  code: string
+  /** APP_PUBLIC_URL: where the browser reaches the app. */
+  appPublicUrl: string
+}
+
+export interface MailContent {
+  subject: string
+  text: string
+  html: string
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+}
+
+/** Escapes text for HTML content and quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!)
+}
+
+const link = (appPublicUrl: string, path: string) => `${appPublicUrl.replace(/\/+$/, '')}${path}`
+
+interface CodeMail {
+  subject: string
+  firstName: string
+  code: string
+  intro: string
+  url: string
+  linkLabel: string
+  /** Closing lines, e.g. what to do with a mail the reader did not ask for. */
+  footer: string[]
+}
+
+function renderCodeMail(mail: CodeMail): MailContent {
+  const validity = `The code is valid for ${CODE_VALIDITY_MINUTES} minutes and can be used once.`
+  // The code comes first among the numbers of the text: people and tests look for it there.
+  const text = [
+    `Hi ${mail.firstName},`,
+    '',
+    mail.intro,
+    '',
+    `    ${mail.code}`,
+    '',
+    validity,
+    '',
+    `${mail.linkLabel}: ${mail.url}`,
+    ...(mail.footer.length ? ['', ...mail.footer] : []),
+    '',
+    'The Marketplace team',
+    '',
+  ].join('\n')
+
+  const paragraph = (content: string) =>
+    `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#1f2933">${content}</p>`
+  const html = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${escapeHtml(mail.subject)}</title></head>
+<body style="margin:0;padding:24px;background:#f5f7fa;font-family:Arial,Helvetica,sans-serif">
+<div style="max-width:480px;margin:0 auto;padding:32px;background:#ffffff;border-radius:8px">
+${paragraph(`Hi ${escapeHtml(mail.firstName)},`)}
+${paragraph(escapeHtml(mail.intro))}
+<p style="margin:0 0 16px;font-family:'Courier New',Courier,monospace;font-size:32px;font-weight:bold;letter-spacing:8px;text-align:center;color:#111827">${escapeHtml(mail.code)}</p>
+${paragraph(escapeHtml(validity))}
+${paragraph(`<a href="${escapeHtml(mail.url)}" style="color:#2563eb">${escapeHtml(mail.linkLabel)}</a>`)}
+${mail.footer.map((line) => paragraph(escapeHtml(line))).join('\n')}
+${paragraph('The Marketplace team')}
+</div>
+</body>
+</html>
+`
+  return { subject: mail.subject, text, html }
+}
+
+export function verificationMail(input: CodeMailInput): MailContent {
+  return renderCodeMail({
+    subject: VERIFICATION_SUBJECT,
+    firstName: input.firstName,
+    code: input.code,
+    intro: 'Use this code to verify your e-mail address:',
+    url: link(input.appPublicUrl, '/verify'),
+    linkLabel: 'Enter it on the verification page',
+    footer: [],
+  })
+}
+
+export function passwordResetMail(input: CodeMailInput): MailContent {
+  return renderCodeMail({
+    subject: PASSWORD_RESET_SUBJECT,
+    firstName: input.firstName,
+    code: input.code,
+    intro: 'Use this code to reset your password:',
+    url: link(input.appPublicUrl, '/forgot-password'),
+    linkLabel: 'Enter it on the password reset page',
+    footer: [
+      'If you did not ask for a password reset, you can ignore this mail: your password stays unchanged.',
+    ],
+  })
+}

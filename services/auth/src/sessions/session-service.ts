@@ -1,0 +1,153 @@
+import { Messages } from '@marketplace/contracts/validation'
+import { UnauthorizedError } from '@marketplace/service-kit'
+import type { FastifyBaseLogger } from 'fastify'
+import type { CredentialDoc, CredentialsRepository } from '../repositories/credentials-repository'
+import type { RevokeReason, SessionsRepository } from '../repositories/sessions-repository'
+import type { AccessTokenSigner } from './access-tokens'
+import {
+  formatRefreshToken,
+  hashRefreshSecret,
+  newFamilyId,
+  newRefreshSecret,
+  parseRefreshToken,
+  xsrfTokenFor,
+} from './refresh-tokens'
+import { toUserAnswer, type UserAnswer } from './user-answer'
+import { safeEqual } from '../lib/safe-equal'
+
+export interface SessionPolicy {
+  sessionSecret: string
+  persistentSessionDays: number
+  browserSessionHours: number
+}
+
+/** What a login, a renewal or a password change hands to the HTTP layer. */
+export interface IssuedSession {
+  familyId: string
+  refreshToken: string
+  xsrfToken: string
+  persistent: boolean
+  expiresAt: Date
+  accessToken: string
+  user: UserAnswer
+}
+
+const HOUR_MS = 60 * 60 * 1000
+
+/**
+ * Refresh sessions (RFC 9700 §4.14.2): a login opens a family; every renewal spends the
+ * presented token (an insert only one request can win) and rotates the family's secret;
+ * presenting a secret that is spent or no longer current means the token was copied, so the
+ * whole family is revoked and both holders must log in again.
+ */
+export function createSessionService(deps: {
+  sessions: SessionsRepository
+  credentials: CredentialsRepository
+  signer: AccessTokenSigner
+  policy: SessionPolicy
+  log: FastifyBaseLogger
+}) {
+  const { sessions, credentials, signer, policy, log } = deps
+
+  function issue(
+    user: CredentialDoc,
+    family: { _id: string; persistent: boolean; expiresAt: Date },
+    secret: string,
+  ): IssuedSession {
+    return {
+      familyId: family._id,
+      refreshToken: formatRefreshToken({ familyId: family._id, secret }),
+      xsrfToken: xsrfTokenFor(policy.sessionSecret, family._id),
+      persistent: family.persistent,
+      expiresAt: family.expiresAt,
+      accessToken: signer.sign({ userId: user._id, roles: user.roles, sessionId: family._id }),
+      user: toUserAnswer(user),
+    }
+  }
+
+  return {
+    async start(
+      user: CredentialDoc,
+      persistent: boolean,
+      now = new Date(),
+    ): Promise<IssuedSession> {
+      const lifetimeMs = persistent
+        ? policy.persistentSessionDays * 24 * HOUR_MS
+        : policy.browserSessionHours * HOUR_MS
+      const secret = newRefreshSecret()
+      const family = {
+        _id: newFamilyId(),
+        userId: user._id,
+        tokenHash: hashRefreshSecret(secret),
+        persistent,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + lifetimeMs),
+        rotatedAt: now,
+        generation: 0,
+        revokedAt: null,
+        revokedReason: null,
+      }
+      await sessions.create(family)
+      return issue(user, family, secret)
+    },
+
+    /** The XSRF token that belongs with a refresh cookie, or null for a malformed one. */
+    expectedXsrfToken(refreshCookie: string | undefined): string | null {
+      const parsed = parseRefreshToken(refreshCookie)
+      return parsed ? xsrfTokenFor(policy.sessionSecret, parsed.familyId) : null
+    },
+
+    async renew(refreshCookie: string | undefined, now = new Date()): Promise<IssuedSession> {
+      const presented = parseRefreshToken(refreshCookie)
+      if (!presented) throw new UnauthorizedError(Messages.auth.sessionMissing, 'NO_SESSION')
+      const ended = () => new UnauthorizedError(Messages.auth.sessionEnded, 'SESSION_ENDED')
+
+      const family = await sessions.findById(presented.familyId)
+      if (!family || family.expiresAt <= now || (await sessions.isRevoked(family))) throw ended()
+      const presentedHash = hashRefreshSecret(presented.secret)
+      // Not the current secret, or the current one used by someone else a moment ago: a
+      // rotated token came back, so nobody holding this family can be trusted.
+      if (
+        !safeEqual(presentedHash, family.tokenHash) ||
+        !(await sessions.spend(presentedHash, family))
+      ) {
+        await sessions.revoke(family, 'reuse-detected', now)
+        log.warn(
+          { familyId: family._id, userId: family.userId, generation: family.generation },
+          'refresh token reuse detected; session family revoked',
+        )
+        throw ended()
+      }
+      const secret = newRefreshSecret()
+      await sessions.advance(family._id, hashRefreshSecret(secret), now)
+
+      const user = await credentials.findById(family.userId)
+      if (!user || user.deletionRequestedAt) {
+        await sessions.revoke(family, 'account-unavailable', now)
+        throw ended()
+      }
+      return issue(user, family, secret)
+    },
+
+    /** Logout: the family of this cookie ends; a missing or unknown cookie is a no-op. */
+    async end(refreshCookie: string | undefined): Promise<void> {
+      const presented = parseRefreshToken(refreshCookie)
+      if (!presented) return
+      const family = await sessions.findById(presented.familyId)
+      if (family) await sessions.revoke(family, 'logout')
+    },
+
+    /** Whether the caller's current session is a "Keep me signed in" one. */
+    async persistenceOf(refreshCookie: string | undefined, userId: string): Promise<boolean> {
+      const presented = parseRefreshToken(refreshCookie)
+      if (!presented) return false
+      const family = await sessions.findById(presented.familyId)
+      return family?.userId === userId && family.persistent
+    },
+
+    endAllOfUser(userId: string, reason: RevokeReason): Promise<number> {
+      return sessions.revokeAllOfUser(userId, reason)
+    },
+  }
+}
+export type SessionService = ReturnType<typeof createSessionService>

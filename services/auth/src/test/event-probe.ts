@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto'
+import { Kafka, logLevel, type Consumer } from 'kafkajs'
+import type { DomainEvent } from '@marketplace/contracts/events'
+import { infraEnv, waitFor } from '@marketplace/service-kit/testing'
+
+/**
+ * Reads a topic with a group of its own and keeps every event published after it joined,
+ * so a test can assert what a service really published (not what it meant to). Start it
+ * before the action under test.
+ */
+export async function startEventProbe(topic: string) {
+  const kafka = new Kafka({
+    clientId: 'auth-test-probe',
+    brokers: infraEnv().kafkaBrokers.split(','),
+    logLevel: logLevel.NOTHING,
+  })
+  const consumer: Consumer = kafka.consumer({ groupId: `probe-${randomBytes(6).toString('hex')}` })
+  const seen: DomainEvent[] = []
+  const joined = new Promise((resolve) => consumer.on(consumer.events.GROUP_JOIN, resolve))
+  await consumer.connect()
+  await consumer.subscribe({ topic, fromBeginning: false })
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      if (message.value) seen.push(JSON.parse(message.value.toString()) as DomainEvent)
+    },
+  })
+  await joined
+  return {
+    events: seen,
+    waitForEvent(type: string, aggregateId: string, timeoutMs = 30_000) {
+      return waitFor(
+        () => seen.find((event) => event.type === type && event.aggregateId === aggregateId),
+        { timeoutMs, what: `${type} for ${aggregateId}` },
+      )
+    },
+    stop: () => consumer.disconnect(),
+  }
+}
+
+/** Publishes an event as another service would (the envelope, keyed by aggregate id). */
+export async function publishEvent(topic: string, event: DomainEvent): Promise<void> {
+  const kafka = new Kafka({
+    clientId: 'auth-test-publisher',
+    brokers: infraEnv().kafkaBrokers.split(','),
+    logLevel: logLevel.NOTHING,
+  })
+  const producer = kafka.producer()
+  await producer.connect()
+  await producer.send({
+    topic,
+    messages: [{ key: event.aggregateId, value: JSON.stringify(event) }],
+  })
+  await producer.disconnect()
+}
