@@ -192,8 +192,13 @@ async function main() {
     console.log(JSON.stringify(summary, null, 2))
     if (non2xx > 0) process.exitCode = 1
   } finally {
-    await app.mongo.client.db(database).dropDatabase().catch(() => {})
+    // Close first: dropping the database under requests still in flight corrupts FerretDB's
+    // SQLite file for them.
     await app.close()
+    const { MongoClient } = requireFromAuth('mongodb')
+    const client = await new MongoClient(`${infra.MONGO_URL_BASE}/${database}?${infra.MONGO_URL_OPTIONS}`).connect()
+    await client.db().dropDatabase().catch(() => {})
+    await client.close()
   }
 }
 

@@ -32,7 +32,7 @@ export async function logIn(
   if (!email || !password) {
     throw new BadRequestError(Messages.login.missingCredentials, 'MISSING_CREDENTIALS')
   }
-  await deps.rateLimits.consume(['loginIp', context.ip], ['loginAccount', email])
+  const spent = await deps.rateLimits.consume(['loginIp', context.ip], ['loginAccount', email])
 
   const account = await deps.credentials.findByEmailWithSecret(email)
   if (!account) {
@@ -49,6 +49,7 @@ export async function logIn(
   if (account.deletionRequestedAt) {
     throw new ForbiddenError(Messages.auth.accountDeletionPending, 'ACCOUNT_DELETION_PENDING')
   }
-  await deps.rateLimits.reset('loginAccount', email)
+  // Forgive earlier failed attempts; with none to forgive, skip the two writes.
+  if ((spent.loginAccount ?? 0) > 1) await deps.rateLimits.reset('loginAccount', email)
   return deps.sessions.start(account, input.persist === true)
 }

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto'
-import type { Db } from 'mongodb'
+import { MongoServerError, type Db } from 'mongodb'
 import { Messages } from '@marketplace/contracts/validation'
 import { TooManyRequestsError } from '@marketplace/service-kit'
 
@@ -27,74 +26,141 @@ export const RATE_LIMIT_POLICIES = {
 } as const
 export type RateLimitPolicy = keyof typeof RATE_LIMIT_POLICIES
 
-interface HitDoc {
+interface WindowDoc {
+  /** `<policy>:<key>:<window number>`: every read and write addresses one document by _id. */
   _id: string
   /** `<policy>:<key>`, the key lower-cased (an e-mail, a user id or an address). */
   key: string
-  at: Date
+  count: number
   expiresAt: Date
 }
 
 /**
- * A sliding-window log in MongoDB, shared by every auth instance: each request inserts one
- * hit and counts the hits of its key inside the window. We first used rate-limiter-flexible's
- * MongoDB store, but it counts with findOneAndUpdate + $inc, and FerretDB v1 loses
- * concurrent increments (measured: 50 parallel $inc on one document leave +10), so a burst
- * of parallel guesses would slip through. Inserts are never lost, on FerretDB or MongoDB,
- * so counting them holds under any concurrency. Refused requests count too: hammering a
- * closed door keeps it closed.
+ * Budgets shared by every auth instance, in MongoDB, as a sliding window approximated from
+ * two fixed windows (the current count plus the previous one weighted by how much of it
+ * still overlaps; the scheme Cloudflare and nginx use): two reads and one write per check,
+ * all by _id, because FerretDB v1 pushes down no other filter (a count by key scanned the
+ * whole collection and made logins slower with every request).
+ *
+ * FerretDB also applies `$inc` as read-modify-write, losing increments under concurrency
+ * (docs/local-infrastructure.md), and rate-limiter-flexible's MongoDB store counts exactly
+ * that way, so a burst of parallel guesses slipped through it. Here the checks of one key
+ * run one after another inside the instance (a per-key queue), so a burst against one
+ * instance is counted exactly; on MongoDB `$inc` is atomic across instances too. Refused
+ * requests count as well: hammering a closed door keeps it closed.
  */
+/**
+ * How long (in windows) until the estimate fits the budget again, if nobody tries meanwhile:
+ * while this window alone fits, until the previous window's weight has faded enough;
+ * otherwise until this window ends and its own weight has faded in the next one.
+ */
+export function waitFraction(previous: number, current: number, points: number, elapsed: number) {
+  if (current <= points && previous > 0)
+    return Math.max(0, 1 - (points - current) / previous - elapsed)
+  return 1 - elapsed + Math.max(0, 1 - points / current)
+}
+
 export function createRateLimits(db: Db, multiplier = 1) {
-  const hits = db.collection<HitDoc>(RATE_LIMITS_COLLECTION)
-  const budget = (policy: RateLimitPolicy) => {
-    const { points, durationSeconds } = RATE_LIMIT_POLICIES[policy]
-    return { points: Math.round(points * multiplier), windowMs: durationSeconds * 1000 }
+  const windows = db.collection<WindowDoc>(RATE_LIMITS_COLLECTION)
+  const queues = new Map<string, Promise<unknown>>()
+
+  /** Runs `task` after every earlier task of the same key in this instance. */
+  function serialized<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const previous = queues.get(key) ?? Promise.resolve()
+    const run = previous.then(task, task)
+    const settled = run.catch(() => undefined)
+    queues.set(key, settled)
+    void settled.then(() => {
+      if (queues.get(key) === settled) queues.delete(key)
+    })
+    return run
   }
+
   const keyOf = (policy: RateLimitPolicy, key: string) => `${policy}:${key.toLowerCase()}`
 
-  async function hit(policy: RateLimitPolicy, key: string, now: Date): Promise<number | null> {
-    const { points, windowMs } = budget(policy)
+  async function increment(id: string, key: string, expiresAt: Date): Promise<number> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const after = await windows.findOneAndUpdate(
+          { _id: id },
+          { $inc: { count: 1 }, $setOnInsert: { key, expiresAt } },
+          { upsert: true, returnDocument: 'after' },
+        )
+        return after?.count ?? 1
+      } catch (error) {
+        // Two instances creating the same window at once: the loser retries the update.
+        if (attempt < 2 && error instanceof MongoServerError && error.code === 11000) continue
+        throw error
+      }
+    }
+  }
+
+  /**
+   * Counts one hit: `retryAfter` is null within the budget, else the seconds to wait;
+   * `estimate` is the sliding count including this hit.
+   */
+  function hit(
+    policy: RateLimitPolicy,
+    key: string,
+    now: number,
+  ): Promise<{ retryAfter: number | null; estimate: number }> {
+    const { points: basePoints, durationSeconds } = RATE_LIMIT_POLICIES[policy]
+    const points = Math.round(basePoints * multiplier)
+    const windowMs = durationSeconds * 1000
     const fullKey = keyOf(policy, key)
-    const windowStart = new Date(now.getTime() - windowMs)
-    await hits.insertOne({
-      _id: randomUUID(),
-      key: fullKey,
-      at: now,
-      expiresAt: new Date(now.getTime() + windowMs),
+    const current = Math.floor(now / windowMs)
+    const elapsed = (now - current * windowMs) / windowMs
+    return serialized(fullKey, async () => {
+      const previous = await windows.findOne({ _id: `${fullKey}:${current - 1}` })
+      const count = await increment(
+        `${fullKey}:${current}`,
+        fullKey,
+        new Date((current + 2) * windowMs),
+      )
+      const estimate = (previous?.count ?? 0) * (1 - elapsed) + count
+      if (estimate <= points) return { retryAfter: null, estimate }
+      const retryAfter = Math.max(
+        1,
+        Math.ceil((waitFraction(previous?.count ?? 0, count, points, elapsed) * windowMs) / 1000),
+      )
+      return { retryAfter, estimate }
     })
-    const inWindow = await hits.countDocuments({ key: fullKey, at: { $gt: windowStart } })
-    if (inWindow <= points) return null
-    // Free again when enough of the oldest hits in the window have aged out of it.
-    const oldestThatMustLeave = await hits
-      .find({ key: fullKey, at: { $gt: windowStart } }, { projection: { at: 1 } })
-      .sort({ at: 1 })
-      .skip(inWindow - points - 1)
-      .limit(1)
-      .next()
-    const freeAt = (oldestThatMustLeave?.at.getTime() ?? now.getTime()) + windowMs
-    return Math.max(1, Math.ceil((freeAt - now.getTime()) / 1000))
   }
 
   return {
     async ensureIndexes(): Promise<void> {
-      await hits.createIndex({ key: 1, at: 1 }, { name: 'key_at' })
-      await hits.createIndex({ expiresAt: 1 }, { name: 'expires' })
+      await windows.createIndex({ key: 1 }, { name: 'key' })
+      await windows.createIndex({ expiresAt: 1 }, { name: 'expires' })
     },
 
-    /** Spends one hit of each named budget; the first exhausted one answers 429. */
-    async consume(...checks: Array<[RateLimitPolicy, string]>): Promise<void> {
-      const now = new Date()
+    /**
+     * Spends one hit of each named budget; the first exhausted one answers 429. Resolves to
+     * each budget's sliding count, this hit included.
+     */
+    async consume(
+      ...checks: Array<[RateLimitPolicy, string]>
+    ): Promise<Partial<Record<RateLimitPolicy, number>>> {
+      const now = Date.now()
+      const spent: Partial<Record<RateLimitPolicy, number>> = {}
       for (const [policy, key] of checks) {
-        const retryAfter = await hit(policy, key, now)
+        const { retryAfter, estimate } = await hit(policy, key, now)
         if (retryAfter !== null) {
           throw new TooManyRequestsError(Messages.auth.tooManyAttempts(retryAfter), retryAfter)
         }
+        spent[policy] = estimate
       }
+      return spent
     },
 
     /** A successful login forgives the account's failed attempts. */
     async reset(policy: RateLimitPolicy, key: string): Promise<void> {
-      await hits.deleteMany({ key: keyOf(policy, key) })
+      const fullKey = keyOf(policy, key)
+      const windowMs = RATE_LIMIT_POLICIES[policy].durationSeconds * 1000
+      const current = Math.floor(Date.now() / windowMs)
+      await serialized(fullKey, async () => {
+        await windows.deleteOne({ _id: `${fullKey}:${current}` })
+        await windows.deleteOne({ _id: `${fullKey}:${current - 1}` })
+      })
     },
 
     /** Forgets every counter keyed by this account (user.deleted: nothing of it stays). */
@@ -102,11 +168,11 @@ export function createRateLimits(db: Db, multiplier = 1) {
       const keys = (Object.keys(RATE_LIMIT_POLICIES) as RateLimitPolicy[]).map((policy) =>
         keyOf(policy, key),
       )
-      await hits.deleteMany({ key: { $in: keys } })
+      await windows.deleteMany({ key: { $in: keys } })
     },
 
     async removeExpired(before: Date): Promise<number> {
-      return (await hits.deleteMany({ expiresAt: { $lt: before } })).deletedCount
+      return (await windows.deleteMany({ expiresAt: { $lt: before } })).deletedCount
     },
   }
 }

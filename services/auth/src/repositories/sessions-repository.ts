@@ -97,7 +97,11 @@ export function createSessionsRepository(db: Db) {
 
     async isRevoked(family: SessionDoc): Promise<boolean> {
       if (family.revokedAt) return true
-      return (await markers.countDocuments({ _id: `revoked:${family._id}` }, { limit: 1 })) > 0
+      // findOne by _id: FerretDB pushes an _id filter down, not a count.
+      return (
+        (await markers.findOne({ _id: `revoked:${family._id}` }, { projection: { _id: 1 } })) !==
+        null
+      )
     },
 
     /** The marker is the fact; `revokedAt` on the family is for people reading the data. */
