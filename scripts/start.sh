@@ -50,8 +50,11 @@ start_service() { # name port dir [ENV=VALUE...]
     say "$name already running (pid $(cat "$pidfile"))"
     return
   fi
-  (cd "$ROOT/$dir" && env SERVICE_NAME="$name" HOST=127.0.0.1 PORT="$port" "$@" \
-    setsid node dist/server.js >>"$DATA/logs/$name.log" 2>&1 </dev/null & echo $! >"$pidfile")
+  # The redirections cover the whole background list, so no shell keeps this script's
+  # stdout open (a caller piping start.sh would otherwise wait for the services to end).
+  (cd "$ROOT/$dir" && exec env SERVICE_NAME="$name" HOST=127.0.0.1 PORT="$port" "$@" \
+    setsid node dist/server.js) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
+  echo $! >"$pidfile"
   local i
   for ((i = 0; i < 120; i++)); do
     curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && { say "$name up on :$port (log .data/logs/$name.log)"; return; }
