@@ -8,7 +8,7 @@ cd "$ROOT"
 
 GATEWAY_PORT=${GATEWAY_PORT:-8080}
 # name:port, in start order; the gateway comes last and learns every URL.
-SERVICES=(auth:4001 people:4002)
+SERVICES=(auth:4001 people:4002 jobs:4003 media:4007)
 
 install_dependencies
 bash "$INFRA" up
@@ -72,6 +72,11 @@ for entry in "${SERVICES[@]}"; do
     only_here=(JWT_PRIVATE_KEY="$JWT_PRIVATE_KEY" SESSION_SECRET="$SESSION_SECRET"
       ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD"
       SMTP_HOST="$SMTP_HOST" SMTP_PORT="$SMTP_PORT" APP_PUBLIC_URL="http://127.0.0.1:$GATEWAY_PORT")
+  fi
+  if [[ $name == media ]]; then
+    only_here=(S3_ENDPOINT="$S3_ENDPOINT" S3_PUBLIC_URL="$S3_PUBLIC_URL" S3_REGION="$S3_REGION"
+      S3_ACCESS_KEY="$S3_ACCESS_KEY" S3_SECRET_KEY="$S3_SECRET_KEY"
+      APP_ORIGINS="http://127.0.0.1:$GATEWAY_PORT,http://localhost:$GATEWAY_PORT")
   fi
   start_service "$name" "$port" "services/$name" \
     MONGO_URL="$MONGO_URL_BASE/$name?$MONGO_URL_OPTIONS" KAFKA_BROKERS="$KAFKA_BROKERS" \

@@ -38,6 +38,45 @@ const UserNames = {
   lastName: Type.String(),
 }
 
+function RequestStatusSchema() {
+  return Type.Union([Type.Literal('pending'), Type.Literal('accepted'), Type.Literal('rejected')])
+}
+
+function PublicPostSchema() {
+  const NullableText = Type.Union([Type.String(), Type.Null()])
+  return Type.Object({
+    postId: Type.String(),
+    ownerId: Type.String(),
+    title: Type.String(),
+    location: NullableText,
+    jobStartEnd: Type.String(),
+    salary: Type.String(),
+    paymentType: Type.Array(Type.String()),
+    contact: NullableText,
+    infos: Type.String(),
+    displayLocation: Type.Boolean(),
+    displayContact: Type.Boolean(),
+    jobPicture: NullableText,
+    category: Type.String(),
+    isOnline: Type.Boolean(),
+    expirationDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  })
+}
+
+function JobRequestSchema() {
+  return Type.Object({
+    requestId: Type.String(),
+    postId: Type.String(),
+    postTitle: Type.String(),
+    ownerId: Type.String(),
+    requesterId: Type.String(),
+    requesterName: Type.String(),
+    status: RequestStatusSchema(),
+  })
+}
+
 /**
  * The registry of every domain event: its name, schema version and topic. A producer
  * builds envelopes only from these definitions and a consumer validates `data` against
@@ -108,6 +147,10 @@ export const Events = {
     Type.Object({
       userId: Type.String(),
       isWorker: Type.Boolean(),
+      /** Public worker fields other services show beside a request (absent before v1 producers set them). */
+      title: Type.Optional(Type.String()),
+      skills: Type.Optional(Type.Array(Type.String())),
+      profilePicture: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     }),
   ),
   /** The user asked to delete the account: the 30-day grace period starts (spec 2 §1). */
@@ -133,6 +176,72 @@ export const Events = {
     1,
     Topics.peopleUsers,
     Type.Object({ userId: Type.String() }),
+  ),
+  /**
+   * A post was published, changed (including the online toggle) or removed (jobs service).
+   * Carries only what anyone may see: location and contact are null when the owner hid them,
+   * and authorizedUsers never leaves the jobs service.
+   */
+  postCreated: defineEvent('post.created', 1, Topics.jobsPosts, PublicPostSchema()),
+  postUpdated: defineEvent('post.updated', 1, Topics.jobsPosts, PublicPostSchema()),
+  postDeleted: defineEvent(
+    'post.deleted',
+    1,
+    Topics.jobsPosts,
+    Type.Object({ postId: Type.String(), ownerId: Type.String(), title: Type.String() }),
+  ),
+  /** Requests on posts (jobs service): enough for a notification without a lookup. */
+  jobRequestCreated: defineEvent('job-request.created', 1, Topics.jobsRequests, JobRequestSchema()),
+  jobRequestDecided: defineEvent('job-request.decided', 1, Topics.jobsRequests, JobRequestSchema()),
+  jobRequestDeleted: defineEvent(
+    'job-request.deleted',
+    1,
+    Topics.jobsRequests,
+    Type.Composite([
+      JobRequestSchema(),
+      Type.Object({ deletedBy: Type.Union([Type.Literal('owner'), Type.Literal('requester')]) }),
+    ]),
+  ),
+  /**
+   * A person asked for a post answered (people service). `ownerId` asked `workerId` to do
+   * post `postId`; when accepted the worker may see the post's hidden location and contact.
+   */
+  peopleRequestDecided: defineEvent(
+    'people-request.decided',
+    1,
+    Topics.peopleRequests,
+    Type.Object({
+      requestId: Type.String(),
+      postId: Type.String(),
+      ownerId: Type.String(),
+      workerId: Type.String(),
+      status: RequestStatusSchema(),
+    }),
+  ),
+  /** A people request was withdrawn or deleted: any access it gave is taken back. */
+  peopleRequestDeleted: defineEvent(
+    'people-request.deleted',
+    1,
+    Topics.peopleRequests,
+    Type.Object({
+      requestId: Type.String(),
+      postId: Type.String(),
+      ownerId: Type.String(),
+      workerId: Type.String(),
+      status: RequestStatusSchema(),
+    }),
+  ),
+  /** A moderator closed a report (reports service); `take-down` removes the target. */
+  reportResolved: defineEvent(
+    'report.resolved',
+    1,
+    Topics.reports,
+    Type.Object({
+      reportId: Type.String(),
+      targetType: Type.Union([Type.Literal('post'), Type.Literal('person')]),
+      targetId: Type.String(),
+      action: Type.Union([Type.Literal('take-down'), Type.Literal('dismiss')]),
+    }),
   ),
 } as const
 

@@ -1,5 +1,10 @@
 import { Value } from '@sinclair/typebox/value'
-import { UploadRequestSchema, validatePictureFile, validateProfilePictureFile } from './upload'
+import {
+  UPLOAD_CACHE_CONTROL,
+  UploadRequestSchema,
+  validatePictureFile,
+  validateProfilePictureFile,
+} from './upload'
 
 const FIVE_MB = 5 * 1024 * 1024
 
@@ -81,5 +86,11 @@ describe('UploadRequestSchema', () => {
     expect(Value.Check(UploadRequestSchema, { ...base, fileName: '' })).toBe(false)
     expect(Value.Check(UploadRequestSchema, { ...base, fileSize: -1 })).toBe(false)
     expect(Value.Check(UploadRequestSchema, { ...base, fileSize: 1.5 })).toBe(false)
+  })
+})
+
+describe('UPLOAD_CACHE_CONTROL (spec 2 §7, §9)', () => {
+  it('caches an uploaded picture publicly for one year', () => {
+    expect(UPLOAD_CACHE_CONTROL).toBe('public, max-age=31536000, immutable')
   })
 })

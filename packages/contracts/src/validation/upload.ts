@@ -4,6 +4,7 @@ import {
   PICTURE_MAX_BYTES,
   PROFILE_PICTURE_ALLOWED_TYPES,
   PROFILE_PICTURE_MAX_BYTES,
+  UPLOAD_CACHE_MAX_AGE_SECONDS,
 } from '../marketplace/limits'
 import { Messages } from './messages'
 
@@ -52,3 +53,11 @@ export const UploadRequestSchema = Type.Object({
   fileSize: Type.Integer({ minimum: 0 }),
 })
 export type UploadRequest = Static<typeof UploadRequestSchema>
+
+/**
+ * The Cache-Control header the browser sends with the PUT to a pre-signed address (spec 2
+ * §7: "cache control of one year"). The media service signs this exact value into the
+ * address, so the web app must send it byte for byte or storage refuses the upload. Keys are
+ * never reused (a new picture gets a new key), hence `immutable`.
+ */
+export const UPLOAD_CACHE_CONTROL = `public, max-age=${UPLOAD_CACHE_MAX_AGE_SECONDS}, immutable`

@@ -80,6 +80,11 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
       restartOnFailure: async () => true,
     },
   })
+  // Resolved on the first join: a caller awaiting this consumer knows it receives what is
+  // published from now on (a new group that starts at the end would miss earlier events).
+  const joined = new Promise<void>((resolve) => {
+    consumer.on(consumer.events.GROUP_JOIN, () => resolve())
+  })
   await consumer.connect()
   await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true })
   await consumer.run({
@@ -122,6 +127,7 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
       if (ledger) await ledger.remember(event.id, event.type)
     },
   })
+  await joined
   return consumer
 }
 

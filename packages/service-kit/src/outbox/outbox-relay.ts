@@ -27,6 +27,9 @@ export class OutboxRelay {
   private timer: NodeJS.Timeout | null = null
   private running: Promise<void> | null = null
   private wakeAgain = false
+  /** Documents named by `notify` since the last pass: drained by `_id`, no query by flag. */
+  private named = new Map<string, Set<unknown>>()
+  private sweepNext = true
   private stopped = true
   private failures = 0
 
@@ -37,9 +40,21 @@ export class OutboxRelay {
     this.schedule(0)
   }
 
-  /** Call after a write that stored events; a drain already running takes it on its next pass. */
-  notify(): void {
+  /**
+   * Call after a write that stored events; a drain already running takes it on its next pass.
+   * Naming the document lets the relay fetch it by `_id` instead of looking for every pending
+   * document, which on a server without an index on the flag (FerretDB) scans the collection.
+   * Unnamed calls, the poll timer and every retry after a failure sweep all collections.
+   */
+  notify(target?: { collection: string; id: unknown }): void {
     if (this.stopped) return
+    if (target) {
+      const ids = this.named.get(target.collection) ?? new Set<unknown>()
+      ids.add(target.id)
+      this.named.set(target.collection, ids)
+    } else {
+      this.sweepNext = true
+    }
     if (this.running) {
       this.wakeAgain = true
       return
@@ -77,6 +92,30 @@ export class OutboxRelay {
     return published
   }
 
+  /** Publishes the events of the documents named by `notify`; the rest wait for a sweep. */
+  private async drainNamed(): Promise<void> {
+    const named = this.named
+    this.named = new Map()
+    try {
+      for (const [name, ids] of named) {
+        const collection = this.options.db.collection<OutboxDoc>(name)
+        for (const id of ids) {
+          const doc = await collection.findOne({ _id: id } as never, {
+            projection: { outbox: 1, outboxPending: 1 },
+          })
+          if (!doc?.outboxPending) continue
+          const events = doc.outbox ?? []
+          if (events.length > 0) await this.publish(events)
+          await this.clear(name, doc._id, events)
+        }
+      }
+    } catch (error) {
+      // Not lost: the documents keep their outbox and the retry after a failure sweeps.
+      this.sweepNext = true
+      throw error
+    }
+  }
+
   private async publish(events: DomainEvent[]): Promise<void> {
     const byTopic = new Map<string, DomainEvent[]>()
     for (const event of events) {
@@ -110,11 +149,12 @@ export class OutboxRelay {
     })
   }
 
-  private schedule(delayMs: number): void {
+  private schedule(delayMs: number, options: { sweep?: boolean } = {}): void {
     if (this.stopped) return
     if (this.timer) clearTimeout(this.timer)
     this.timer = setTimeout(() => {
       this.timer = null
+      if (options.sweep) this.sweepNext = true
       this.running = this.tick().finally(() => {
         this.running = null
       })
@@ -125,14 +165,21 @@ export class OutboxRelay {
     try {
       do {
         this.wakeAgain = false
-        await this.drainOnce()
+        if (this.sweepNext) {
+          this.sweepNext = false
+          this.named = new Map()
+          await this.drainOnce()
+        } else {
+          await this.drainNamed()
+        }
       } while (this.wakeAgain && !this.stopped)
       if (this.failures > 0)
         this.options.logger.info({ failures: this.failures }, 'outbox relay recovered')
       this.failures = 0
-      this.schedule(this.options.pollMs)
+      this.schedule(this.options.pollMs, { sweep: true })
     } catch (error) {
       this.failures += 1
+      this.sweepNext = true
       const backoff = Math.min(this.options.pollMs * 2 ** this.failures, 5000)
       this.options.logger.warn(
         { err: error, backoffMs: backoff },

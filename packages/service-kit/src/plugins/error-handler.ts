@@ -35,12 +35,10 @@ export const errorHandlerPlugin = fp(
       return reply.code(status).send({ message: error.message, code: error.code ?? 'BAD_REQUEST' })
     })
     app.setNotFoundHandler((request, reply) =>
-      reply
-        .code(404)
-        .send({
-          message: `No route for ${request.method} ${request.url.split('?')[0]}`,
-          code: 'NOT_FOUND',
-        }),
+      reply.code(404).send({
+        message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+        code: 'NOT_FOUND',
+      }),
     )
   },
   { name: 'error-handler' },

@@ -32,8 +32,11 @@ declare module 'fastify' {
       producer: Producer
       /** Resolves once topics exist, the relay runs and every consumer has joined its group. */
       ready: Promise<void>
-      /** Wakes the outbox relay after a write that stored events. */
-      notifyOutbox(): void
+      /**
+       * Wakes the outbox relay after a write that stored events; name the document so the
+       * relay reads it by `_id` rather than looking through the collection.
+       */
+      notifyOutbox(target?: { collection: string; id: unknown }): void
       relay: OutboxRelay | null
     }
   }
@@ -106,7 +109,7 @@ export const kafkaPlugin = fp(
       producer,
       ready,
       relay,
-      notifyOutbox: () => relay?.notify(),
+      notifyOutbox: (target) => relay?.notify(target),
     })
 
     app.addReadinessCheck('kafka', async () => {

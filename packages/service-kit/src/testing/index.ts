@@ -2,3 +2,4 @@
 export { infraEnv, testMongoUrl, type InfraEnv } from './infra-env'
 export { waitFor } from './wait-for'
 export { testKeyPair, signTestToken } from './keys'
+export { startEventProbe, publishEvent } from './event-probe'

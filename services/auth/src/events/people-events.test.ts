@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { RESET_SUBJECT, cookiesOf, startAuthTestApp, uniqueIp } from '../test/auth-test-app'
 import { waitForCode } from '../test/mailbox'
 import { PASSWORD, verifiedAccount } from '../test/accounts'
-import { publishEvent, startEventProbe } from '../test/event-probe'
+import { publishEvent, startEventProbe } from '@marketplace/service-kit/testing'
 
 // The people service's events, published on the real broker as it will publish them.
 let app: FastifyInstance

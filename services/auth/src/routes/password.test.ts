@@ -10,7 +10,7 @@ import {
   uniqueIp,
 } from '../test/auth-test-app'
 import { PASSWORD, verifiedAccount } from '../test/accounts'
-import { startEventProbe } from '../test/event-probe'
+import { startEventProbe } from '@marketplace/service-kit/testing'
 import { mailsTo, waitForCode } from '../test/mailbox'
 
 // Against the real FerretDB, Kafka and SMTP servers of infra/local.

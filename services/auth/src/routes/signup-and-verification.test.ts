@@ -1,7 +1,7 @@
 import { Messages } from '@marketplace/contracts/validation'
 import type { FastifyInstance } from 'fastify'
 import { Topics } from '@marketplace/contracts/events'
-import { startEventProbe } from '../test/event-probe'
+import { startEventProbe } from '@marketplace/service-kit/testing'
 import { mailText, mailsTo, waitForCode } from '../test/mailbox'
 import {
   VERIFY_SUBJECT,

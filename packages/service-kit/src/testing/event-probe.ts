@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { Kafka, logLevel, type Consumer } from 'kafkajs'
 import type { DomainEvent } from '@marketplace/contracts/events'
-import { infraEnv, waitFor } from '@marketplace/service-kit/testing'
+import { infraEnv } from './infra-env'
+import { waitFor } from './wait-for'
 
 /**
  * Reads a topic with a group of its own and keeps every event published after it joined,
@@ -10,7 +11,7 @@ import { infraEnv, waitFor } from '@marketplace/service-kit/testing'
  */
 export async function startEventProbe(topic: string) {
   const kafka = new Kafka({
-    clientId: 'auth-test-probe',
+    clientId: 'test-probe',
     brokers: infraEnv().kafkaBrokers.split(','),
     logLevel: logLevel.NOTHING,
   })
@@ -40,7 +41,7 @@ export async function startEventProbe(topic: string) {
 /** Publishes an event as another service would (the envelope, keyed by aggregate id). */
 export async function publishEvent(topic: string, event: DomainEvent): Promise<void> {
   const kafka = new Kafka({
-    clientId: 'auth-test-publisher',
+    clientId: 'test-publisher',
     brokers: infraEnv().kafkaBrokers.split(','),
     logLevel: logLevel.NOTHING,
   })

@@ -1,0 +1,80 @@
+import {
+  TOKEN_REVOCATIONS_INDEXES,
+  authPlugin,
+  createServiceApp,
+  createTokenRevocations,
+  kafkaPlugin,
+  mongoPlugin,
+} from '@marketplace/service-kit'
+import type { JobsConfig } from './config'
+import { jobsSubscriptions } from './events/subscriptions'
+import { FeedIndex } from './feed/feed-index'
+import { createFeedSync, type FeedSync } from './feed/feed-sync'
+import { POSTS_COLLECTION } from './posts/post-document'
+import {
+  POST_TOMBSTONES_COLLECTION,
+  createPostsRepository,
+  postIndexes,
+} from './posts/posts-repository'
+import { createPostsService } from './posts/posts-service'
+import { feedRoutes } from './routes/feed-routes'
+import { postsRoutes } from './routes/posts-routes'
+
+export async function buildJobsApp(config: JobsConfig) {
+  const app = await createServiceApp({
+    serviceName: config.SERVICE_NAME,
+    logLevel: config.LOG_LEVEL,
+  })
+  await app.register(mongoPlugin, {
+    url: config.MONGO_URL,
+    indexes: [...postIndexes, ...TOKEN_REVOCATIONS_INDEXES],
+  })
+  const db = app.mongo.db
+  const tokenRevocations = createTokenRevocations(db)
+  const feed = new FeedIndex()
+
+  // The relay exists only once the Kafka plugin is registered; writes before that (none in
+  // practice) are still published by its first sweep.
+  let notifyOutbox: (target: { collection: string; id: string }) => void = () => {}
+  // The feed follows every write of this process at once (read-your-writes).
+  let feedSync: FeedSync | null = null
+  const posts = createPostsRepository(db, {
+    notifyOutbox: (target) => notifyOutbox(target),
+    postChanged: (postId, post) => feedSync?.apply(postId, post),
+  })
+  const postsService = createPostsService({
+    posts,
+    deleteRequestsOfPost: async () => {},
+  })
+  feedSync = createFeedSync({ feed, posts, logger: app.log.child({ component: 'feed' }) })
+
+  await app.register(kafkaPlugin, {
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.SERVICE_NAME,
+    outboxCollections: [POSTS_COLLECTION, POST_TOMBSTONES_COLLECTION],
+    pollMs: config.OUTBOX_POLL_MS,
+    consumers: [...jobsSubscriptions({ posts: postsService, tokenRevocations }), feedSync.consumer],
+    groupPrefix: config.KAFKA_GROUP_PREFIX,
+  })
+  notifyOutbox = (target) => app.events.notifyOutbox(target)
+  await app.register(authPlugin, {
+    publicKey: config.JWT_PUBLIC_KEY,
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    isTokenStillValid: tokenRevocations.isTokenStillValid,
+  })
+
+  // Serve only once the feed holds every post; reload after the feed's consumer group has
+  // joined, so a change made by another replica meanwhile is not missed (feed-sync.ts).
+  await feedSync.load()
+  app.events.ready
+    .then(() => feedSync.load())
+    .catch((error: unknown) => app.log.error({ err: error }, 'feed index reload failed'))
+  app.addReadinessCheck('feed', async () => {
+    if (!feedSync.isLoaded()) throw new Error('feed index loading')
+  })
+
+  await app.register(feedRoutes, { feed, pageSize: config.FEED_PAGE_SIZE })
+  await app.register(postsRoutes, { posts, service: postsService })
+  return Object.assign(app, { feed, feedSync })
+}

@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox'
+import {
+  BaseConfigSchema,
+  KafkaConfigSchema,
+  MongoConfigSchema,
+  loadConfig,
+} from '@marketplace/service-kit'
+import { FEED_PAGE_SIZE, MAX_PAGE_SIZE } from '@marketplace/contracts/marketplace'
+
+const JobsConfigSchema = Type.Composite([
+  BaseConfigSchema,
+  MongoConfigSchema,
+  KafkaConfigSchema,
+  Type.Object({
+    SERVICE_NAME: Type.String({ default: 'jobs' }),
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4003 }),
+    /** Posts per feed page (the client may ask for fewer or more with `limit`, up to the max). */
+    FEED_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: FEED_PAGE_SIZE }),
+  }),
+])
+
+export type JobsConfig = ReturnType<typeof readConfig>
+
+/** The only place the jobs service reads its environment. */
+export function readConfig(env: Record<string, string | undefined> = process.env) {
+  // The relay's periodic sweep looks for pending outboxes by a flag; on FerretDB that is a
+  // scan of every post. Writes name their document to the relay (read by _id), so the sweep
+  // only catches what a crashed process left: every 10 s is plenty.
+  return loadConfig(JobsConfigSchema, { OUTBOX_POLL_MS: '10000', ...env })
+}

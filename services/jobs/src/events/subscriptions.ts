@@ -1,0 +1,38 @@
+import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
+import type { PostsService } from '../posts/posts-service'
+
+/** Every event the jobs service reacts to (besides the feed index's own group), in one place. */
+export function jobsSubscriptions(deps: {
+  posts: PostsService
+  tokenRevocations: TokenRevocations
+  extra?: ConsumerDefinition[]
+}): ConsumerDefinition[] {
+  return [
+    {
+      groupId: 'jobs',
+      handlers: {
+        // A moderator's take-down (reports service).
+        'report.resolved': async (event) => {
+          if (event.data.targetType === 'post' && event.data.action === 'take-down') {
+            await deps.posts.takeDown(event.data.targetId)
+          }
+        },
+        // The grace period ended: the user's posts and their requests go.
+        'user.deleted': async (event) => deps.posts.deleteAllOf(event.data.userId),
+        // A worker the owner asked for this post accepted: they may see its hidden fields.
+        'people-request.decided': async (event) =>
+          deps.posts.setInvitee(
+            event.data.postId,
+            event.data.ownerId,
+            event.data.workerId,
+            event.data.status === 'accepted',
+          ),
+        'people-request.deleted': async (event) =>
+          deps.posts.setInvitee(event.data.postId, event.data.ownerId, event.data.workerId, false),
+      },
+    },
+    // Its own group, as in every service: revocations must not wait behind a failing handler.
+    { groupId: 'jobs-token-revocations', handlers: deps.tokenRevocations.handlers },
+    ...(deps.extra ?? []),
+  ]
+}

@@ -1,0 +1,197 @@
+import type { PostDocument } from '../posts/post-document'
+import { derivedFields } from '../posts/post-input'
+import { queryTerms } from '../posts/search-words'
+import { FeedIndex } from './feed-index'
+
+let sequence = 0
+function post(overrides: Partial<PostDocument> & { title: string }): PostDocument {
+  sequence += 1
+  const base = {
+    _id: sequence.toString(16).padStart(24, '0'),
+    userID: 'owner',
+    location: 'Boston MA',
+    jobStartEnd: '',
+    salary: '',
+    paymentType: ['Cash'],
+    contact: 'Email',
+    infos: '',
+    displayLocation: true,
+    displayContact: true,
+    jobPicture: null,
+    isOnline: true,
+    takenDown: false,
+    expirationDate: null,
+    acceptedRequesters: [],
+    acceptedInvitees: [],
+    createdAt: new Date(Date.UTC(2026, 0, 1) + sequence * 1000),
+    updatedAt: new Date(),
+    ...overrides,
+  }
+  return { ...derivedFields(base), ...base, ...overrides } as PostDocument
+}
+
+const ids = (posts: PostDocument[]) => posts.map((p) => p.title)
+
+describe('FeedIndex', () => {
+  it('pages newest first, or oldest first with asc, with the total of matching posts', () => {
+    const index = new FeedIndex()
+    const posts = Array.from({ length: 30 }, (_, i) => post({ title: `Post ${i}` }))
+    index.load(posts)
+    const first = index.page({ page: 1, pageSize: 12, sort: 'desc' })
+    expect(first.total).toBe(30)
+    expect(ids(first.posts)).toEqual(
+      posts
+        .slice(-12)
+        .reverse()
+        .map((p) => p.title),
+    )
+    const last = index.page({ page: 3, pageSize: 12, sort: 'desc' })
+    expect(ids(last.posts)).toEqual(['Post 5', 'Post 4', 'Post 3', 'Post 2', 'Post 1', 'Post 0'])
+    const oldest = index.page({ page: 1, pageSize: 3, sort: 'asc' })
+    expect(ids(oldest.posts)).toEqual(['Post 0', 'Post 1', 'Post 2'])
+    expect(index.page({ page: 4, pageSize: 12, sort: 'desc' }).posts).toEqual([])
+  })
+
+  it('breaks a createdAt tie by _id, so pages never repeat or skip a post', () => {
+    const index = new FeedIndex()
+    const at = new Date(Date.UTC(2026, 1, 1))
+    const same = Array.from({ length: 5 }, (_, i) => post({ title: `Same ${i}`, createdAt: at }))
+    index.load([...same].reverse())
+    const seen = [1, 2, 3].flatMap((page) =>
+      ids(index.page({ page, pageSize: 2, sort: 'desc' }).posts),
+    )
+    expect(seen).toEqual(['Same 4', 'Same 3', 'Same 2', 'Same 1', 'Same 0'])
+  })
+
+  it('combines filters, and the total counts only posts matching all of them', () => {
+    const index = new FeedIndex()
+    index.load([
+      post({ title: 'Help moving a sofa', location: 'Boston MA', paymentType: ['Cash', 'Zelle'] }),
+      post({ title: 'Moving boxes downtown', location: 'Austin TX', paymentType: ['Cash'] }),
+      post({ title: 'Movers wanted', location: 'Boston MA', paymentType: ['Venmo'] }),
+      post({ title: 'Clean my kitchen', location: 'Boston MA', paymentType: ['Cash'] }),
+    ])
+    const result = index.page({
+      category: 'Moving',
+      location: 'Boston MA',
+      payment: 'Cash',
+      page: 1,
+      pageSize: 12,
+      sort: 'desc',
+    })
+    expect(ids(result.posts)).toEqual(['Help moving a sofa'])
+    expect(result.total).toBe(1)
+    expect(index.page({ category: 'Moving', page: 1, pageSize: 12, sort: 'desc' }).total).toBe(3)
+    expect(index.page({ location: 'Nowhere', page: 1, pageSize: 12, sort: 'desc' }).total).toBe(0)
+  })
+
+  it('never matches a location or contact filter on a post that hides it', () => {
+    const index = new FeedIndex()
+    index.load([
+      post({
+        title: 'Secret place',
+        location: 'Miami FL',
+        displayLocation: false,
+        contact: 'Phone',
+        displayContact: false,
+      }),
+      post({ title: 'Open place', location: 'Miami FL', contact: 'Phone' }),
+    ])
+    expect(
+      ids(index.page({ location: 'Miami FL', page: 1, pageSize: 12, sort: 'desc' }).posts),
+    ).toEqual(['Open place'])
+    expect(
+      ids(index.page({ contact: 'Phone', page: 1, pageSize: 12, sort: 'desc' }).posts),
+    ).toEqual(['Open place'])
+    expect(index.page({ page: 1, pageSize: 12, sort: 'desc' }).total).toBe(2)
+  })
+
+  it('keeps offline, taken-down and expired posts out, and lets an expired post leave at its expiry', () => {
+    let now = new Date(Date.UTC(2026, 5, 10, 12))
+    const index = new FeedIndex(() => now)
+    index.load([
+      post({ title: 'Offline', isOnline: false }),
+      post({ title: 'Taken down', takenDown: true }),
+      post({ title: 'Expired', expiresAt: new Date(Date.UTC(2026, 5, 10)) }),
+      post({ title: 'Expires tonight', expiresAt: new Date(Date.UTC(2026, 5, 11)) }),
+      post({ title: 'Forever' }),
+    ])
+    expect(ids(index.page({ page: 1, pageSize: 12, sort: 'desc' }).posts)).toEqual([
+      'Forever',
+      'Expires tonight',
+    ])
+    now = new Date(Date.UTC(2026, 5, 11, 0, 0, 1))
+    expect(ids(index.page({ page: 1, pageSize: 12, sort: 'desc' }).posts)).toEqual(['Forever'])
+    expect(index.search(['expires'], 10)).toEqual([])
+    expect(index.categoryCounts().Uncategorized).toBe(1)
+  })
+
+  it('applies a change: moved between filter lists, removed when it goes offline or is deleted', () => {
+    const index = new FeedIndex()
+    const sofa = post({ title: 'Help moving a sofa', location: 'Boston MA' })
+    index.load([sofa])
+    index.apply(sofa._id, { ...sofa, location: 'Austin TX' })
+    expect(index.page({ location: 'Boston MA', page: 1, pageSize: 12, sort: 'desc' }).total).toBe(0)
+    expect(index.page({ location: 'Austin TX', page: 1, pageSize: 12, sort: 'desc' }).total).toBe(1)
+    index.apply(sofa._id, { ...sofa, isOnline: false })
+    expect(index.size).toBe(0)
+    index.apply(sofa._id, sofa)
+    expect(index.size).toBe(1)
+    index.apply(sofa._id, null)
+    expect(index.size).toBe(0)
+    expect(index.search(['sofa'], 10)).toEqual([])
+  })
+
+  it('searches words and word prefixes of title and infos in any case and accent, all terms required', () => {
+    const index = new FeedIndex()
+    index.load([
+      post({ title: 'Déménagement urgent', infos: 'Two flights of stairs' }),
+      post({ title: 'Dog walking', infos: 'A friendly LABRADOR' }),
+      post({ title: 'Walk my dog', infos: '' }),
+      post({ title: 'Paint a fence', infos: 'walking distance from the station' }),
+    ])
+    expect(ids(index.search(queryTerms('DEMENAG'), 10))).toEqual(['Déménagement urgent'])
+    expect(ids(index.search(queryTerms('labrador'), 10))).toEqual(['Dog walking'])
+    expect(ids(index.search(queryTerms('walk'), 10))).toEqual([
+      'Paint a fence',
+      'Walk my dog',
+      'Dog walking',
+    ])
+    expect(ids(index.search(queryTerms('  dog   WALK '), 10))).toEqual([
+      'Walk my dog',
+      'Dog walking',
+    ])
+    expect(ids(index.search(queryTerms('walk'), 2))).toEqual(['Paint a fence', 'Walk my dog'])
+    expect(index.search(queryTerms('stair x'), 10)).toEqual([])
+    expect(index.search(queryTerms('   '), 10)).toEqual([])
+    // A regex-looking query is only words: no pattern is ever built from it.
+    expect(index.search(queryTerms('.*'), 10)).toEqual([])
+  })
+
+  it('yields a post once when several of its words share the prefix', () => {
+    const index = new FeedIndex()
+    index.load([post({ title: 'Move moving movers' }), post({ title: 'Mover needed' })])
+    expect(ids(index.search(['mov'], 10))).toEqual(['Mover needed', 'Move moving movers'])
+  })
+
+  it('counts per category equal the feed total for that category', () => {
+    const index = new FeedIndex()
+    const titles = [
+      'Clean the garage',
+      'Fix a leaking faucet',
+      'Tutor my son in math',
+      'Walk my dog daily',
+      'Something odd',
+      'Mow the lawn',
+      'Deep clean',
+    ]
+    index.load(titles.map((title) => post({ title })))
+    const counts = index.categoryCounts()
+    for (const [category, count] of Object.entries(counts)) {
+      expect(index.page({ category, page: 1, pageSize: 50, sort: 'desc' }).total).toBe(count)
+    }
+    expect(counts.Cleaning).toBe(2)
+    expect(counts.Uncategorized).toBe(1)
+    expect(Object.values(counts).reduce((a, b) => a + b, 0)).toBe(index.size)
+  })
+})

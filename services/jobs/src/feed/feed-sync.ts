@@ -1,0 +1,85 @@
+import { hostname } from 'node:os'
+import { randomUUID } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import type { ConsumerDefinition } from '@marketplace/service-kit'
+import type { PostDocument } from '../posts/post-document'
+import type { PostsRepository } from '../posts/posts-repository'
+import type { FeedIndex } from './feed-index'
+
+/**
+ * Keeps this process's feed index equal to the database:
+ * - at start, a natural-order scan of the posts collection fills it;
+ * - this process's own writes apply the post they wrote at once (read-your-writes);
+ * - every other replica's writes arrive as events on a consumer group of this process's
+ *   own (each replica must see every event), and the post is read again by `_id`, so an
+ *   event only has to say which post changed, and replaying one is harmless.
+ * The group starts at the topics' ends, so a second load runs once the group has joined:
+ * a change made between the first load and the join is not missed.
+ */
+export function createFeedSync(deps: {
+  feed: FeedIndex
+  posts: PostsRepository
+  logger: FastifyBaseLogger
+}) {
+  let loaded = false
+  /** Posts changed while a load was scanning: the scan may hold an older copy of them. */
+  let changedDuringLoad: Set<string> | null = null
+
+  /** A change this process made or learned of, applied at once. */
+  function apply(postId: string, post: PostDocument | null): void {
+    deps.feed.apply(postId, post)
+    changedDuringLoad?.add(postId)
+  }
+
+  async function load(): Promise<void> {
+    const started = Date.now()
+    const batch: PostDocument[] = []
+    changedDuringLoad = new Set()
+    try {
+      await deps.posts.scanAll((posts) => batch.push(...posts))
+      deps.feed.load(batch)
+      loaded = true
+      // Read again what changed during the scan, now that the snapshot is in place.
+      for (const postId of changedDuringLoad) await refresh(postId)
+    } finally {
+      changedDuringLoad = null
+    }
+    deps.logger.info(
+      { scanned: batch.length, live: deps.feed.size, ms: Date.now() - started },
+      'feed index loaded',
+    )
+  }
+
+  async function refresh(postId: string): Promise<void> {
+    apply(postId, await deps.posts.findById(postId))
+  }
+
+  // Every event below carries the post's id; the post is read again rather than patched.
+  const byPostId = async (event: { data: { postId: string } }) => refresh(event.data.postId)
+
+  const consumer: ConsumerDefinition = {
+    // One group per process: a shared group would give each event to one replica only.
+    groupId: `jobs-feed.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
+    useLedger: false,
+    fromBeginning: false,
+    handlers: {
+      'post.created': byPostId,
+      'post.updated': byPostId,
+      'post.deleted': byPostId,
+      'job-request.decided': byPostId,
+      'job-request.deleted': byPostId,
+      'people-request.decided': byPostId,
+      'people-request.deleted': byPostId,
+    },
+  }
+
+  return {
+    load,
+    apply,
+    refresh,
+    consumer,
+    isLoaded: () => loaded,
+  }
+}
+
+export type FeedSync = ReturnType<typeof createFeedSync>

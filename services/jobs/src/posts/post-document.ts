@@ -1,0 +1,75 @@
+import type { OutboxFields } from '@marketplace/service-kit'
+
+/** The posts collection of the jobs service: one document per post, the source of truth. */
+export const POSTS_COLLECTION = 'posts'
+
+/**
+ * A post as stored (spec 1 §3, spec 2 §3). Field names follow the API so a document maps
+ * onto a response without renaming; `_id` is an ObjectId in hex, like every id we issue.
+ */
+export interface PostDocument extends OutboxFields {
+  _id: string
+  /** The owner. */
+  userID: string
+  title: string
+  location: string
+  /** Free text "when" (the form's `when`). */
+  jobStartEnd: string
+  /** Free text "how much" (the form's `howmuch`). */
+  salary: string
+  paymentType: string[]
+  contact: string
+  infos: string
+  /** false: location is only for the owner and authorized users. */
+  displayLocation: boolean
+  /** false: contact is only for the owner and authorized users. */
+  displayContact: boolean
+  /** Object key under jobImages/{userID}/, or null. */
+  jobPicture: string | null
+  category: string
+  /** true when the client chose the category; false when derived (and re-derived on edit). */
+  categoryExplicit: boolean
+  isOnline: boolean
+  /** Taken down by a moderator (report.resolved): gone for everyone but the owner. */
+  takenDown: boolean
+  /** The last day the post is live, 'YYYY-MM-DD' (it leaves the feed after that day, UTC). */
+  expirationDate: string | null
+  /** End of the expiration day (UTC) as an instant, for comparisons; null when none. */
+  expiresAt: Date | null
+  /** Requesters whose request on this post was accepted (job requests). */
+  acceptedRequesters: string[]
+  /** Workers the owner asked for this post who accepted (people requests). */
+  acceptedInvitees: string[]
+  /** Normalized words of title and infos (lower case, no accents), for search. */
+  searchWords: string[]
+  createdAt: Date
+  updatedAt: Date
+}
+
+/** Users who may see a hidden location or contact: the union of both acceptance routes. */
+export function authorizedUsersOf(
+  post: Pick<PostDocument, 'acceptedRequesters' | 'acceptedInvitees'>,
+): string[] {
+  return [...new Set([...post.acceptedRequesters, ...post.acceptedInvitees])]
+}
+
+/** Whether `viewerId` sees everything of the post (owner or authorized user). */
+export function seesPrivateFields(
+  post: Pick<PostDocument, 'userID' | 'acceptedRequesters' | 'acceptedInvitees'>,
+  viewerId: string | null | undefined,
+): boolean {
+  if (!viewerId) return false
+  return (
+    post.userID === viewerId ||
+    post.acceptedRequesters.includes(viewerId) ||
+    post.acceptedInvitees.includes(viewerId)
+  )
+}
+
+/** Live = shown in the feed and open to requests: online, not taken down, not expired. */
+export function isLive(
+  post: Pick<PostDocument, 'isOnline' | 'takenDown' | 'expiresAt'>,
+  now = new Date(),
+): boolean {
+  return post.isOnline && !post.takenDown && (post.expiresAt === null || post.expiresAt > now)
+}

@@ -1,0 +1,54 @@
+import { newEvent } from '@marketplace/service-kit'
+import type { PostDocument } from './post-document'
+import { toPostView } from './post-view'
+
+interface Context {
+  actorId: string | null
+  requestId?: string
+}
+
+/**
+ * post.created / post.updated with what a stranger may see: the view for no viewer, so a
+ * hidden location or contact is null here exactly as in a guest's response.
+ */
+export function postChangedEvent(
+  type: 'post.created' | 'post.updated',
+  post: PostDocument,
+  context: Context,
+) {
+  const view = toPostView(post, null)
+  return newEvent(type, {
+    aggregateId: post._id,
+    actorId: context.actorId,
+    requestId: context.requestId,
+    data: {
+      postId: post._id,
+      ownerId: post.userID,
+      title: view.title,
+      location: view.location,
+      jobStartEnd: view.jobStartEnd,
+      salary: view.salary,
+      paymentType: view.paymentType,
+      contact: view.contact,
+      infos: view.infos,
+      displayLocation: view.displayLocation,
+      displayContact: view.displayContact,
+      jobPicture: view.jobPicture,
+      category: view.category,
+      // Consumers show "online" as "live": a taken-down post is not.
+      isOnline: view.isOnline && !post.takenDown,
+      expirationDate: view.expirationDate,
+      createdAt: view.createdAt,
+      updatedAt: view.updatedAt,
+    },
+  })
+}
+
+export function postDeletedEvent(post: PostDocument, context: Context) {
+  return newEvent('post.deleted', {
+    aggregateId: post._id,
+    actorId: context.actorId,
+    requestId: context.requestId,
+    data: { postId: post._id, ownerId: post.userID, title: post.title },
+  })
+}

@@ -1,0 +1,62 @@
+import { authorizedUsersOf, seesPrivateFields, type PostDocument } from './post-document'
+
+/** A post as a response body: what the viewer may see, nothing more. */
+export interface PostView {
+  _id: string
+  jobID: string
+  userID: string
+  title: string
+  /** null when hidden from this viewer. */
+  location: string | null
+  jobStartEnd: string
+  salary: string
+  paymentType: string[]
+  /** null when hidden from this viewer. */
+  contact: string | null
+  infos: string
+  displayLocation: boolean
+  displayContact: boolean
+  jobPicture: string | null
+  category: string
+  isOnline: boolean
+  expirationDate: string | null
+  /**
+   * The owner gets the whole list. Anyone else gets [their own id] when authorized, else []:
+   * the web app's "owner or in authorizedUsers" check keeps working and nobody learns who
+   * else was accepted.
+   */
+  authorizedUsers: string[]
+  createdAt: string
+  updatedAt: string
+}
+
+/**
+ * The one place privacy is applied to a post (spec 1 §4, spec 2 §4): location and contact
+ * are removed on the server when the owner hid them and the viewer is neither the owner
+ * nor authorized. Every route and event goes through here.
+ */
+export function toPostView(post: PostDocument, viewerId: string | null | undefined): PostView {
+  const insider = seesPrivateFields(post, viewerId)
+  const isOwner = !!viewerId && post.userID === viewerId
+  return {
+    _id: post._id,
+    jobID: post._id,
+    userID: post.userID,
+    title: post.title,
+    location: post.displayLocation || insider ? post.location : null,
+    jobStartEnd: post.jobStartEnd,
+    salary: post.salary,
+    paymentType: post.paymentType,
+    contact: post.displayContact || insider ? post.contact : null,
+    infos: post.infos,
+    displayLocation: post.displayLocation,
+    displayContact: post.displayContact,
+    jobPicture: post.jobPicture,
+    category: post.category,
+    isOnline: post.isOnline,
+    expirationDate: post.expirationDate,
+    authorizedUsers: isOwner ? authorizedUsersOf(post) : insider && viewerId ? [viewerId] : [],
+    createdAt: post.createdAt.toISOString(),
+    updatedAt: post.updatedAt.toISOString(),
+  }
+}

@@ -1,0 +1,138 @@
+import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb'
+import type { DomainEvent } from '@marketplace/contracts/events'
+import {
+  OUTBOX_PENDING_INDEX,
+  insertWithEvents,
+  updateWithEvents,
+  type IndexDefinition,
+} from '@marketplace/service-kit'
+import { POSTS_COLLECTION, type PostDocument } from './post-document'
+
+/**
+ * Indexes, equality-sort-range (docs/posts.md lists the query each one serves). The public
+ * feed and search are served by the in-process feed index (src/feed), which is loaded by a
+ * natural-order scan; these serve the owner-scoped queries and the outbox.
+ */
+export const postIndexes: IndexDefinition[] = [
+  // GET /api/jobs/my-jobs: userID = ?, sort createdAt desc, _id desc.
+  {
+    collection: POSTS_COLLECTION,
+    keys: { userID: 1, createdAt: -1, _id: -1 },
+    options: { name: 'owner_recent' },
+  },
+  {
+    collection: POSTS_COLLECTION,
+    keys: OUTBOX_PENDING_INDEX.keys,
+    options: { name: OUTBOX_PENDING_INDEX.name },
+  },
+]
+
+export interface PostsRepository {
+  newId(): string
+  insert(post: PostDocument, events: DomainEvent[]): Promise<void>
+  findById(id: string): Promise<PostDocument | null>
+  findByIds(ids: readonly string[]): Promise<PostDocument[]>
+  findByOwner(ownerId: string): Promise<PostDocument[]>
+  /** Applies `update` to the post when `guard` still matches; answers the post after it. */
+  update(
+    id: string,
+    update: UpdateFilter<PostDocument>,
+    events: DomainEvent[],
+    guard?: Filter<PostDocument>,
+  ): Promise<PostDocument | null>
+  /** Deletes the post; its events go out through a tombstone (see `deleteWithEvents`). */
+  delete(id: string, events: DomainEvent[]): Promise<boolean>
+  /** Every post, in natural order, a batch at a time (feed index load). */
+  scanAll(onBatch: (posts: PostDocument[]) => void, batchSize?: number): Promise<number>
+}
+
+/** A deleted post's events wait here for the relay: the post document itself is gone. */
+export const POST_TOMBSTONES_COLLECTION = 'post_tombstones'
+
+export function createPostsRepository(
+  db: Db,
+  hooks: {
+    /** After a write that stored events: wakes the outbox relay for that document. */
+    notifyOutbox(target: { collection: string; id: string }): void
+    /** After every change of a post: its state now (null once deleted), for the feed index. */
+    postChanged(postId: string, post: PostDocument | null): void
+  },
+): PostsRepository {
+  const posts = db.collection<PostDocument>(POSTS_COLLECTION)
+  const tombstones = db.collection<{ _id: string; deletedAt: Date }>(POST_TOMBSTONES_COLLECTION)
+
+  return {
+    newId: () => new ObjectId().toHexString(),
+
+    async insert(post, events) {
+      await posts.insertOne(insertWithEvents(post, events))
+      hooks.notifyOutbox({ collection: POSTS_COLLECTION, id: post._id })
+      hooks.postChanged(post._id, post)
+    },
+
+    findById: (id) => posts.findOne({ _id: id }, { projection: { outbox: 0 } }),
+
+    async findByIds(ids) {
+      // One `_id` lookup each: on FerretDB only `_id` equality is pushed down, and the lists
+      // here are a page of requests at most.
+      const found = await Promise.all(
+        [...new Set(ids)].map((id) => posts.findOne({ _id: id }, { projection: { outbox: 0 } })),
+      )
+      return found.filter((post): post is PostDocument => post !== null)
+    },
+
+    findByOwner: (ownerId) =>
+      posts
+        .find({ userID: ownerId }, { projection: { outbox: 0 } })
+        .sort({ createdAt: -1, _id: -1 })
+        .toArray(),
+
+    async update(id, update, events, guard = {}) {
+      const result = await posts.findOneAndUpdate(
+        { ...guard, _id: id } as Filter<PostDocument>,
+        updateWithEvents(update, events),
+        // No projection: FerretDB's findAndModify does not implement one. The outbox is
+        // dropped here instead.
+        { returnDocument: 'after' },
+      )
+      if (result) {
+        delete result.outbox
+        delete result.outboxPending
+        if (events.length > 0) hooks.notifyOutbox({ collection: POSTS_COLLECTION, id })
+        hooks.postChanged(id, result)
+      }
+      return result
+    },
+
+    async delete(id, events) {
+      // Events first, in a document of their own: if the delete then fails the events are
+      // still true of an attempt the client will repeat, and consumers treat a deletion of a
+      // post they don't know as done.
+      if (events.length > 0) {
+        const tombstoneId = `${id}:${new ObjectId().toHexString()}`
+        await tombstones.insertOne(
+          insertWithEvents({ _id: tombstoneId, deletedAt: new Date() }, events),
+        )
+        hooks.notifyOutbox({ collection: POST_TOMBSTONES_COLLECTION, id: tombstoneId })
+      }
+      const { deletedCount } = await posts.deleteOne({ _id: id })
+      hooks.postChanged(id, null)
+      return deletedCount === 1
+    },
+
+    async scanAll(onBatch, batchSize = 1000) {
+      let total = 0
+      let batch: PostDocument[] = []
+      for await (const post of posts.find({}, { projection: { outbox: 0 }, batchSize })) {
+        batch.push(post)
+        if (batch.length >= batchSize) {
+          onBatch(batch)
+          total += batch.length
+          batch = []
+        }
+      }
+      if (batch.length > 0) onBatch(batch)
+      return total + batch.length
+    },
+  }
+}

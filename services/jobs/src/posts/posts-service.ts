@@ -1,0 +1,154 @@
+import { NotFoundError } from '@marketplace/service-kit'
+import type { PostDocument } from './post-document'
+import { derivedFields, readNewPost, readPostChanges } from './post-input'
+import { postChangedEvent, postDeletedEvent } from './post-events'
+import type { PostsRepository } from './posts-repository'
+
+interface Context {
+  callerId: string
+  requestId?: string
+}
+
+/**
+ * The post use cases: create, change, delete, and the moderation and account-deletion
+ * effects. Every change stores its event with it (outbox), and the feed index follows
+ * through the repository's hook.
+ */
+export function createPostsService(deps: {
+  posts: PostsRepository
+  /** Removes the requests on a post that is gone (requests module). */
+  deleteRequestsOfPost(postId: string): Promise<void>
+  now?: () => Date
+}) {
+  const now = deps.now ?? (() => new Date())
+
+  /** The caller's own post, or 404: someone else's post is answered as if it did not exist. */
+  async function ownPost(postId: string, callerId: string): Promise<PostDocument> {
+    const post = await deps.posts.findById(postId)
+    if (!post || post.userID !== callerId)
+      throw new NotFoundError('Post not found', 'POST_NOT_FOUND')
+    return post
+  }
+
+  async function create(body: Record<string, unknown>, context: Context): Promise<PostDocument> {
+    const at = now()
+    const fields = readNewPost(body, context.callerId, at)
+    const rest: Omit<typeof fields, 'category'> & { category?: string } = { ...fields }
+    delete rest.category // derivedFields decides it, from the choice or the words
+    const post: PostDocument = {
+      _id: deps.posts.newId(),
+      userID: context.callerId,
+      ...rest,
+      ...derivedFields(fields),
+      isOnline: true,
+      takenDown: false,
+      acceptedRequesters: [],
+      acceptedInvitees: [],
+      createdAt: at,
+      updatedAt: at,
+    }
+    await deps.posts.insert(post, [
+      postChangedEvent('post.created', post, {
+        actorId: context.callerId,
+        requestId: context.requestId,
+      }),
+    ])
+    return post
+  }
+
+  async function update(
+    postId: string,
+    body: Record<string, unknown>,
+    context: Context,
+  ): Promise<PostDocument> {
+    const current = await ownPost(postId, context.callerId)
+    const at = now()
+    const changes = readPostChanges(body, current, context.callerId, at)
+    const { category: chosen, ...rest } = changes
+    const next: PostDocument = { ...current, ...rest, updatedAt: at }
+    if (chosen !== undefined) {
+      next.category = chosen
+      next.categoryExplicit = true
+    }
+    const rederived = derivedFields({
+      title: next.title,
+      infos: next.infos,
+      expirationDate: next.expirationDate,
+      category: next.categoryExplicit ? next.category : undefined,
+    })
+    Object.assign(next, rederived)
+    // A taken-down post stays offline whatever the owner sends.
+    if (current.takenDown) next.isOnline = false
+    const set: Partial<PostDocument> = {
+      ...rest,
+      isOnline: next.isOnline,
+      category: next.category,
+      categoryExplicit: next.categoryExplicit,
+      searchWords: next.searchWords,
+      expiresAt: next.expiresAt,
+      updatedAt: at,
+    }
+    const event = postChangedEvent('post.updated', next, {
+      actorId: context.callerId,
+      requestId: context.requestId,
+    })
+    // Optimistic concurrency, guarded by updatedAt: when another edit landed since we read
+    // the post, the change is recomputed on the fresh post rather than overwriting it.
+    const saved = await deps.posts.update(postId, { $set: set }, [event], {
+      updatedAt: current.updatedAt,
+    })
+    if (!saved) return update(postId, body, context)
+    return saved
+  }
+
+  async function remove(postId: string, context: Context): Promise<void> {
+    const post = await ownPost(postId, context.callerId)
+    await deps.posts.delete(postId, [
+      postDeletedEvent(post, { actorId: context.callerId, requestId: context.requestId }),
+    ])
+    await deps.deleteRequestsOfPost(postId)
+  }
+
+  /** report.resolved with take-down: the post goes offline for good (owner still sees it). */
+  async function takeDown(postId: string): Promise<void> {
+    const post = await deps.posts.findById(postId)
+    if (!post || post.takenDown) return
+    const next = { ...post, takenDown: true, isOnline: false, updatedAt: now() }
+    await deps.posts.update(
+      postId,
+      { $set: { takenDown: true, isOnline: false, updatedAt: next.updatedAt } },
+      [postChangedEvent('post.updated', next, { actorId: null })],
+    )
+  }
+
+  /** user.deleted: the user's posts go, with their requests. */
+  async function deleteAllOf(userId: string): Promise<void> {
+    for (const post of await deps.posts.findByOwner(userId)) {
+      await deps.posts.delete(post._id, [postDeletedEvent(post, { actorId: null })])
+      await deps.deleteRequestsOfPost(post._id)
+    }
+  }
+
+  /** Access through a people request (people-request.decided / .deleted). */
+  async function setInvitee(
+    postId: string,
+    ownerId: string,
+    workerId: string,
+    granted: boolean,
+  ): Promise<void> {
+    const post = await deps.posts.findById(postId)
+    // Only the post's owner can grant access to it; anything else is a stale or forged event.
+    if (!post || post.userID !== ownerId) return
+    await deps.posts.update(
+      postId,
+      granted
+        ? { $addToSet: { acceptedInvitees: workerId } }
+        : { $pull: { acceptedInvitees: workerId } },
+      [],
+    )
+  }
+
+  return { create, update, remove, takeDown, deleteAllOf, setInvitee, ownPost }
+}
+
+export type PostsService = ReturnType<typeof createPostsService>

@@ -1,0 +1,187 @@
+import { createServer, connect, type Server } from 'node:net'
+import type { AddressInfo } from 'node:net'
+import {
+  CreateBucketCommand,
+  GetBucketCorsCommand,
+  GetBucketPolicyCommand,
+  PutBucketPolicyCommand,
+  PutObjectCommand,
+} from '@aws-sdk/client-s3'
+import { infraEnv } from '@marketplace/service-kit/testing'
+import { buildMediaApp } from '../app'
+import {
+  adminClient,
+  dropBucket,
+  pngBytes,
+  publicUrl,
+  startMediaTestApp,
+  testConfig,
+} from '../test/media-test-app'
+import { corsRules, ensureBucket } from './ensure-bucket'
+
+// Bucket setup at start, against the real MinIO of infra/local.
+describe('bucket setup', () => {
+  it('creates the bucket with read access for the two picture prefixes only, and says ready', async () => {
+    const media = await startMediaTestApp('setup')
+    try {
+      const { Policy } = await media.admin.send(
+        new GetBucketPolicyCommand({ Bucket: media.config.S3_BUCKET }),
+      )
+      const statements = JSON.parse(Policy!).Statement as Array<Record<string, unknown>>
+      expect(statements).toHaveLength(1)
+      expect(statements[0]).toMatchObject({ Effect: 'Allow' })
+      expect([statements[0]!.Action].flat()).toEqual(['s3:GetObject'])
+      expect([statements[0]!.Resource].flat().sort()).toEqual([
+        `arn:aws:s3:::${media.config.S3_BUCKET}/jobImages/*`,
+        `arn:aws:s3:::${media.config.S3_BUCKET}/userImages/*`,
+      ])
+
+      const ready = await media.app.inject({ method: 'GET', url: '/readyz' })
+      expect(ready.statusCode).toBe(200)
+      expect(ready.json()).toEqual({ status: 'ready', checks: { s3: 'ok' } })
+    } finally {
+      await media.close()
+    }
+  })
+
+  it('running it again changes nothing, and sets CORS for the app where the server supports it', async () => {
+    const config = testConfig('again')
+    const client = adminClient(config)
+    try {
+      const settings = {
+        bucket: config.S3_BUCKET,
+        region: config.S3_REGION,
+        appOrigins: config.appOrigins,
+      }
+      const first = await ensureBucket(client, settings)
+      const policyBefore = await client.send(
+        new GetBucketPolicyCommand({ Bucket: config.S3_BUCKET }),
+      )
+      const second = await ensureBucket(client, settings)
+      const policyAfter = await client.send(
+        new GetBucketPolicyCommand({ Bucket: config.S3_BUCKET }),
+      )
+      expect(first.created).toBe(true)
+      expect(second).toEqual({ created: false, corsApplied: first.corsApplied })
+      expect(policyAfter.Policy).toBe(policyBefore.Policy)
+      // MinIO has no per-bucket CORS (NotImplemented); AWS S3 and others do.
+      if (first.corsApplied) {
+        const { CORSRules } = await client.send(
+          new GetBucketCorsCommand({ Bucket: config.S3_BUCKET }),
+        )
+        expect(CORSRules).toEqual(corsRules(config.appOrigins))
+      }
+    } finally {
+      await dropBucket(client, config.S3_BUCKET)
+      client.destroy()
+    }
+  })
+
+  it('narrows an existing bucket that was readable as a whole', async () => {
+    const config = testConfig('narrow')
+    const client = adminClient(config)
+    const bucket = config.S3_BUCKET
+    try {
+      // What `mc anonymous set download` (compose's minio-init) leaves behind.
+      await client.send(new CreateBucketCommand({ Bucket: bucket }))
+      await client.send(
+        new PutBucketPolicyCommand({
+          Bucket: bucket,
+          Policy: JSON.stringify({
+            Version: '2012-10-17',
+            Statement: [
+              {
+                Effect: 'Allow',
+                Principal: '*',
+                Action: 's3:GetObject',
+                Resource: `arn:aws:s3:::${bucket}/*`,
+              },
+            ],
+          }),
+        }),
+      )
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: 'private/a.png', Body: pngBytes() }),
+      )
+      await client.send(
+        new PutObjectCommand({ Bucket: bucket, Key: 'userImages/u/a.png', Body: pngBytes() }),
+      )
+      expect((await fetch(publicUrl(config, 'private/a.png'))).status).toBe(200)
+
+      const outcome = await ensureBucket(client, {
+        bucket,
+        region: config.S3_REGION,
+        appOrigins: config.appOrigins,
+      })
+      expect(outcome.created).toBe(false)
+      expect((await fetch(publicUrl(config, 'private/a.png'))).status).toBe(403)
+      expect((await fetch(publicUrl(config, 'userImages/u/a.png'))).status).toBe(200)
+    } finally {
+      await dropBucket(client, bucket)
+      client.destroy()
+    }
+  })
+})
+
+describe('bucket setup while S3 is not up yet', () => {
+  let proxy: Server | null = null
+
+  afterEach(async () => {
+    await new Promise((resolve) => (proxy ? proxy.close(resolve) : resolve(undefined)))
+    proxy = null
+  })
+
+  it('the service stays alive, is not ready, keeps trying, and is ready once S3 answers', async () => {
+    const port = await freePort()
+    const config = testConfig('late', { S3_ENDPOINT: `http://127.0.0.1:${port}` })
+    const app = await buildMediaApp(config)
+    const client = adminClient(testConfig('late-admin'))
+    try {
+      await app.ready()
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200)
+      const notReady = await app.inject({ method: 'GET', url: '/readyz' })
+      expect(notReady.statusCode).toBe(503)
+      expect(notReady.json().checks.s3).toMatch(/^bucket not set up yet/)
+
+      // S3 "starts": a plain TCP relay to the real MinIO on the port the service was given.
+      const s3 = new URL(infraEnv().s3Endpoint)
+      proxy = createServer((socket) => {
+        const upstream = connect(Number(s3.port), s3.hostname)
+        socket.pipe(upstream).pipe(socket)
+        socket.on('error', () => upstream.destroy())
+        upstream.on('error', () => socket.destroy())
+      })
+      await new Promise<void>((resolve) => proxy!.listen(port, '127.0.0.1', resolve))
+
+      await app.storage.bucketReady
+      const ready = await app.inject({ method: 'GET', url: '/readyz' })
+      expect(ready.statusCode).toBe(200)
+    } finally {
+      await app.close()
+      await dropBucket(client, config.S3_BUCKET)
+      client.destroy()
+    }
+  })
+
+  it('closing the service ends the retries at once', async () => {
+    const port = await freePort()
+    const app = await buildMediaApp(
+      testConfig('never', { S3_ENDPOINT: `http://127.0.0.1:${port}` }),
+    )
+    await app.ready()
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const started = Date.now()
+    await app.close()
+    expect(Date.now() - started).toBeLessThan(1000)
+    await expect(app.storage.bucketReady).rejects.toThrow()
+  })
+})
+
+/** A port nothing listens on (taken from the OS, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
