@@ -66,10 +66,18 @@ export async function buildJobsApp(config: JobsConfig) {
 
   // Serve only once the feed holds every post; reload after the feed's consumer group has
   // joined, so a change made by another replica meanwhile is not missed (feed-sync.ts).
+  // Usually Kafka is up and the groups join within seconds: one load is then enough. When it
+  // is not, the service still starts, and loads again once the group has joined.
+  const joinedInTime = await Promise.race([
+    app.events.ready.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
+  ])
   await feedSync.load()
-  app.events.ready
-    .then(() => feedSync.load())
-    .catch((error: unknown) => app.log.error({ err: error }, 'feed index reload failed'))
+  if (!joinedInTime) {
+    app.events.ready
+      .then(() => feedSync.load())
+      .catch((error: unknown) => app.log.error({ err: error }, 'feed index reload failed'))
+  }
   app.addReadinessCheck('feed', async () => {
     if (!feedSync.isLoaded()) throw new Error('feed index loading')
   })
