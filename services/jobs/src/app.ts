@@ -19,6 +19,11 @@ import {
 import { createPostsService } from './posts/posts-service'
 import { feedRoutes } from './routes/feed-routes'
 import { postsRoutes } from './routes/posts-routes'
+import { requestsRoutes } from './routes/requests-routes'
+import { JOB_REQUESTS_COLLECTION, REQUEST_TOMBSTONES_COLLECTION } from './requests/request-document'
+import { createRequestsRepository, requestIndexes } from './requests/requests-repository'
+import { createRequestsService } from './requests/requests-service'
+import { createUserDirectory } from './users/user-directory'
 
 export async function buildJobsApp(config: JobsConfig) {
   const app = await createServiceApp({
@@ -27,7 +32,7 @@ export async function buildJobsApp(config: JobsConfig) {
   })
   await app.register(mongoPlugin, {
     url: config.MONGO_URL,
-    indexes: [...postIndexes, ...TOKEN_REVOCATIONS_INDEXES],
+    indexes: [...postIndexes, ...requestIndexes, ...TOKEN_REVOCATIONS_INDEXES],
   })
   const db = app.mongo.db
   const tokenRevocations = createTokenRevocations(db)
@@ -42,18 +47,34 @@ export async function buildJobsApp(config: JobsConfig) {
     notifyOutbox: (target) => notifyOutbox(target),
     postChanged: (postId, post) => feedSync?.apply(postId, post),
   })
+  const users = createUserDirectory(db)
+  const requests = createRequestsRepository(db, { notifyOutbox: (target) => notifyOutbox(target) })
+  const requestsService = createRequestsService({ requests, posts, users })
   const postsService = createPostsService({
     posts,
-    deleteRequestsOfPost: async () => {},
+    deleteRequestsOfPost: (postId) => requests.deleteOfPost(postId),
   })
   feedSync = createFeedSync({ feed, posts, logger: app.log.child({ component: 'feed' }) })
 
   await app.register(kafkaPlugin, {
     brokers: config.KAFKA_BROKERS,
     clientId: config.SERVICE_NAME,
-    outboxCollections: [POSTS_COLLECTION, POST_TOMBSTONES_COLLECTION],
+    outboxCollections: [
+      POSTS_COLLECTION,
+      POST_TOMBSTONES_COLLECTION,
+      JOB_REQUESTS_COLLECTION,
+      REQUEST_TOMBSTONES_COLLECTION,
+    ],
     pollMs: config.OUTBOX_POLL_MS,
-    consumers: [...jobsSubscriptions({ posts: postsService, tokenRevocations }), feedSync.consumer],
+    consumers: [
+      ...jobsSubscriptions({
+        posts: postsService,
+        requests: requestsService,
+        users,
+        tokenRevocations,
+      }),
+      feedSync.consumer,
+    ],
     groupPrefix: config.KAFKA_GROUP_PREFIX,
   })
   notifyOutbox = (target) => app.events.notifyOutbox(target)
@@ -84,5 +105,6 @@ export async function buildJobsApp(config: JobsConfig) {
 
   await app.register(feedRoutes, { feed, pageSize: config.FEED_PAGE_SIZE })
   await app.register(postsRoutes, { posts, service: postsService })
+  await app.register(requestsRoutes, { service: requestsService, requests, posts, users })
   return Object.assign(app, { feed, feedSync })
 }

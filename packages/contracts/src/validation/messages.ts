@@ -97,6 +97,11 @@ export const Messages = {
     notFound: 'Request not found',
     deleteFailed: 'Failed to delete request. Please try again.',
     postDetailsFailed: 'Failed to load post details. Please try again later.',
+    // ours: the server's reasons for refusing a request on a post
+    workerProfileRequired: 'You need a worker profile to send requests',
+    ownPost: 'You cannot send a request for your own post',
+    postNotAccepting: 'This post is not accepting requests',
+    invalidStatus: 'Status must be accepted, rejected or pending',
   },
   /** Reports (spec 1 §5, §8). */
   reports: {

@@ -1,11 +1,14 @@
 import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
 import type { PostsService } from '../posts/posts-service'
+import type { RequestsService } from '../requests/requests-service'
+import type { UserDirectory } from '../users/user-directory'
 
 /** Every event the jobs service reacts to (besides the feed index's own group), in one place. */
 export function jobsSubscriptions(deps: {
   posts: PostsService
+  requests: RequestsService
+  users: UserDirectory
   tokenRevocations: TokenRevocations
-  extra?: ConsumerDefinition[]
 }): ConsumerDefinition[] {
   return [
     {
@@ -17,8 +20,11 @@ export function jobsSubscriptions(deps: {
             await deps.posts.takeDown(event.data.targetId)
           }
         },
-        // The grace period ended: the user's posts and their requests go.
-        'user.deleted': async (event) => deps.posts.deleteAllOf(event.data.userId),
+        // The grace period ended: the user's posts, and every request by or to them, go.
+        'user.deleted': async (event) => {
+          await deps.requests.deleteAllOf(event.data.userId)
+          await deps.posts.deleteAllOf(event.data.userId)
+        },
         // A worker the owner asked for this post accepted: they may see its hidden fields.
         'people-request.decided': async (event) =>
           deps.posts.setInvitee(
@@ -33,6 +39,7 @@ export function jobsSubscriptions(deps: {
     },
     // Its own group, as in every service: revocations must not wait behind a failing handler.
     { groupId: 'jobs-token-revocations', handlers: deps.tokenRevocations.handlers },
-    ...(deps.extra ?? []),
+    // Requesters' names, pictures and worker status, from identity and people events.
+    { groupId: 'jobs-users', handlers: deps.users.handlers },
   ]
 }

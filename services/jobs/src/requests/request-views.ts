@@ -1,0 +1,85 @@
+import type { PostDocument } from '../posts/post-document'
+import type { PostsRepository } from '../posts/posts-repository'
+import { toPostView } from '../posts/post-view'
+import { displayName, type UserDirectory } from '../users/user-directory'
+import type { JobRequestDocument } from './request-document'
+
+/**
+ * The two lists of spec 2 §3. Received requests are read by the post's owner, who sees the
+ * requester's card and their own post. Sent requests are read by the requester, who sees the
+ * post as `toPostView` allows: hidden fields only once accepted.
+ */
+export async function receivedRequestsView(
+  requests: JobRequestDocument[],
+  deps: { posts: PostsRepository; users: UserDirectory },
+) {
+  const posts = await postsById(requests, deps.posts)
+  const users = await deps.users.find(requests.map((request) => request.requesterId))
+  return requests.map((request) => {
+    const requester = users.get(request.requesterId)
+    const post = posts.get(request.postId)
+    return {
+      _id: request._id,
+      status: request.status,
+      createdAt: request.createdAt.toISOString(),
+      updatedAt: request.updatedAt.toISOString(),
+      requester: {
+        _id: request.requesterId,
+        name: displayName(requester),
+        profilePicture: requester?.profilePicture ?? null,
+        email: requester?.email ?? '',
+        isWorker: requester?.isWorker ?? false,
+        title: requester?.title ?? '',
+        skills: requester?.skills ?? [],
+      },
+      post: {
+        _id: request.postId,
+        title: post?.title || request.postTitle || 'Unknown Job',
+        location: post?.location || 'No location',
+        salary: post?.salary ?? '',
+        picture: post?.jobPicture ?? null,
+        // The post's state as its owner toggles it (spec 2 §4).
+        status: post?.isOnline && !post.takenDown ? 'online' : 'offline',
+      },
+    }
+  })
+}
+
+export async function sentRequestsView(
+  requests: JobRequestDocument[],
+  requesterId: string,
+  deps: { posts: PostsRepository; users: UserDirectory },
+) {
+  const posts = await postsById(requests, deps.posts)
+  const owners = await deps.users.find(requests.map((request) => request.ownerId))
+  return requests.flatMap((request) => {
+    const post = posts.get(request.postId)
+    // Entries without a post are dropped (spec 2 §3).
+    if (!post || post.takenDown) return []
+    const view = toPostView(post, requesterId)
+    return [
+      {
+        _id: request._id,
+        status: request.status,
+        createdAt: request.createdAt.toISOString(),
+        post: {
+          _id: view._id,
+          title: view.title,
+          location: view.location,
+          salary: view.salary,
+          jobPicture: view.jobPicture,
+          displayLocation: view.displayLocation,
+          displayContact: view.displayContact,
+          contact: view.contact,
+          infos: view.infos,
+          owner: { _id: post.userID, name: displayName(owners.get(post.userID)) },
+        },
+      },
+    ]
+  })
+}
+
+async function postsById(requests: JobRequestDocument[], posts: PostsRepository) {
+  const found = await posts.findByIds(requests.map((request) => request.postId))
+  return new Map<string, PostDocument>(found.map((post) => [post._id, post]))
+}
