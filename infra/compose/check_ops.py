@@ -36,6 +36,10 @@ PORTS = {
     "notifications": 4006,
     "media": 4007,
 }
+
+# Services with no database and no broker: they talk to object storage only (media signs
+# upload URLs). They need the S3 settings instead of MONGO_URL and KAFKA_BROKERS.
+OBJECT_STORAGE_ONLY = {"media"}
 NODE_IMAGE = "node:20-bookworm-slim"
 
 problems: list[str] = []
@@ -267,7 +271,16 @@ def check_app_services(compose: dict) -> list[str]:
         port = PORTS[name]
         env = env_of(service)
         expected = {"SERVICE_NAME": name, "HOST": "0.0.0.0", "PORT": str(port)}
-        if name != "gateway":
+        if name in OBJECT_STORAGE_ONLY:
+            expected.update(
+                S3_ENDPOINT="http://minio:9000",
+                JWT_ISSUER="marketplace-auth",
+                JWT_AUDIENCE="marketplace",
+            )
+            for key in ("S3_PUBLIC_URL", "S3_ACCESS_KEY", "S3_SECRET_KEY", "APP_ORIGINS"):
+                if key not in env:
+                    problem(f"{where}.environment: {key} missing")
+        elif name != "gateway":
             expected.update(
                 MONGO_URL=f"mongodb://mongo:27017/{name}",
                 KAFKA_BROKERS="kafka:9092",
@@ -576,6 +589,9 @@ def check_kubernetes(compose_apps: list[str]) -> None:
                         problem(f"{where}: env {key} is {item.get('value')!r}, expected {wanted!r}")
                     if target not in services:
                         problem(f"{where}: env {key} points at Service {target!r}, which does not exist")
+        elif name in OBJECT_STORAGE_ONLY:
+            required |= {"S3_ENDPOINT", "S3_PUBLIC_URL", "S3_ACCESS_KEY", "S3_SECRET_KEY", "APP_ORIGINS",
+                         "JWT_PUBLIC_KEY", "JWT_ISSUER", "JWT_AUDIENCE"}
         else:
             required |= {"MONGO_URL", "KAFKA_BROKERS", "JWT_PUBLIC_KEY", "JWT_ISSUER", "JWT_AUDIENCE"}
             if name == "auth":
