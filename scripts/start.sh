@@ -86,12 +86,19 @@ done
 start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
   PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT"
 
+# Demo data through the product's own API, idempotent (docs/demo-data.md). SKIP_SEED=1 skips.
+if [[ ${SKIP_SEED:-0} != 1 ]]; then
+  say "seeding the demo marketplace (30 people, 210 posts; runs again harmlessly)..."
+  node scripts/seed/seed-demo.mjs --base "http://127.0.0.1:$GATEWAY_PORT" --auth http://127.0.0.1:4001 --mail "$MAIL_API_URL"
+fi
+
 cat <<DONE
 
   The marketplace is running:  http://127.0.0.1:$GATEWAY_PORT
   API health:                  http://127.0.0.1:$GATEWAY_PORT/readyz
   Mail sent by the product:    $MAIL_API_URL/api/v1/messages
   Demo administrator:          $ADMIN_EMAIL / $ADMIN_PASSWORD
+  Demo people:                 ava.turner@demo.marketplace.local (and 29 more) / Demo1234!
   Logs:                        .data/logs/   Stop everything: bash scripts/stop.sh
 
 DONE

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+// Demo data (issue 4): a living marketplace created through the product's own HTTP API, never
+// by writing to a database. 30 demo people, each with 7 posts (210 posts across categories,
+// locations, payments and contacts; some private, some expiring, some offline, a third with
+// a picture uploaded through a pre-signed URL). Idempotent: people who exist log in, posts
+// whose title the owner already has are skipped. docs/demo-data.md.
+//
+//   node scripts/seed/seed-demo.mjs [--base http://127.0.0.1:8080] [--auth http://127.0.0.1:4001] [--mail http://127.0.0.1:8025]
+import { parseArgs } from 'node:util'
+import { DEMO_PASSWORD, DEMO_USERS, COLOURS, postsOf } from './demo-data.mjs'
+import { gradientPng } from './png.mjs'
+
+const { values: args } = parseArgs({
+  options: {
+    base: { type: 'string', default: process.env.SEED_BASE_URL ?? 'http://127.0.0.1:8080' },
+    // Sign-ups and logins go to auth directly, each demo person with an address of its own
+    // (X-Forwarded-For, trusted from loopback only): the per-IP budgets that protect real
+    // users would otherwise stop a seed of 30 accounts from one machine.
+    auth: { type: 'string', default: process.env.SEED_AUTH_URL ?? 'http://127.0.0.1:4001' },
+    mail: { type: 'string', default: process.env.MAIL_API_URL ?? 'http://127.0.0.1:8025' },
+  },
+})
+const say = (message) => console.log(`[seed] ${message}`)
+
+async function call(url, { method = 'GET', body, token, ip, headers = {} } = {}) {
+  for (let attempt = 1; ; attempt += 1) {
+    const response = await fetch(url, {
+      method,
+      headers: {
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(ip ? { 'x-forwarded-for': ip } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    })
+    if ((response.status === 429 || response.status === 503) && attempt < 6) {
+      const wait = Math.min(Number(response.headers.get('retry-after') ?? 2), 30)
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000))
+      continue
+    }
+    const text = await response.text()
+    let json = null
+    try {
+      json = text ? JSON.parse(text) : null
+    } catch {}
+    return { status: response.status, body: json }
+  }
+}
+
+async function verificationCode(email) {
+  for (let i = 0; i < 40; i += 1) {
+    const found = await call(`${args.mail}/api/v1/search?query=${encodeURIComponent(`to:${email}`)}`)
+    const latest = found.body?.messages?.[0]
+    if (latest) {
+      const message = await call(`${args.mail}/api/v1/message/${latest.ID}`)
+      const code = message.body?.Text?.match(/\b(\d{6})\b/)?.[1]
+      if (code) return code
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  throw new Error(`no verification mail reached ${email}`)
+}
+
+/** Logs the person in, signing up and verifying first when needed; answers the token. */
+async function ensureUser(user, index) {
+  const ip = `10.77.${Math.floor(index / 250)}.${(index % 250) + 1}`
+  const login = () => call(`${args.auth}/api/auth/direct-login`, { method: 'POST', ip, body: { email: user.email, password: DEMO_PASSWORD } })
+  let answer = await login()
+  let created = false
+  if (answer.status === 404) {
+    const signup = await call(`${args.auth}/api/auth/signup`, {
+      method: 'POST',
+      ip,
+      body: { ...user, password: DEMO_PASSWORD, interest: 'Both', emailPreferences: false, termsAgreed: true },
+    })
+    if (signup.status !== 201) throw new Error(`sign-up of ${user.email}: ${signup.status} ${signup.body?.message}`)
+    created = true
+    answer = await login()
+  }
+  if (answer.status === 403 && answer.body?.code === 'EMAIL_NOT_VERIFIED') {
+    const confirm = await call(`${args.auth}/api/auth/confirm-signup`, {
+      method: 'POST',
+      ip,
+      body: { email: user.email, code: await verificationCode(user.email) },
+    })
+    if (confirm.status !== 200) throw new Error(`verification of ${user.email}: ${confirm.status} ${confirm.body?.message}`)
+    answer = await login()
+  }
+  if (answer.status !== 200) throw new Error(`login of ${user.email}: ${answer.status} ${answer.body?.message}`)
+  return { token: answer.body.accessToken, userId: answer.body.user._id, created }
+}
+
+let picturesWarned = false
+async function uploadPicture(token, kind) {
+  const [from, to] = COLOURS[kind] ?? COLOURS.Other
+  const png = gradientPng(480, 300, from, to)
+  const slot = await call(`${args.base}/api/upload`, {
+    method: 'POST',
+    token,
+    body: { fileName: `${kind.toLowerCase().replace(/\W+/g, '-')}.png`, fileType: 'image/png', fileSize: png.length },
+  })
+  if (slot.status !== 200 && slot.status !== 201) {
+    if (!picturesWarned) say(`upload slots unavailable (${slot.status}): posts are created without pictures`)
+    picturesWarned = true
+    return null
+  }
+  const put = await fetch(slot.body.presignedUrl, {
+    method: 'PUT',
+    headers: { 'content-type': 'image/png', 'cache-control': 'public, max-age=31536000, immutable' },
+    body: png,
+  })
+  if (!put.ok) {
+    if (!picturesWarned) say(`picture upload refused by storage (${put.status}): posts are created without pictures`)
+    picturesWarned = true
+    return null
+  }
+  return slot.body.objectKey
+}
+
+async function seedUser(user, index, totals) {
+  const { token, created } = await ensureUser(user, index)
+  if (created) totals.usersCreated += 1
+  const mine = await call(`${args.base}/api/jobs/my-jobs`, { token })
+  if (mine.status !== 200) throw new Error(`my-jobs for ${user.email}: ${mine.status} ${mine.body?.message}`)
+  const existing = new Set((Array.isArray(mine.body) ? mine.body : mine.body.jobs).map((post) => post.title))
+  for (const post of postsOf(index)) {
+    if (existing.has(post.title)) {
+      totals.postsPresent += 1
+      continue
+    }
+    const jobPicture = post.withPicture ? await uploadPicture(token, post.kind) : null
+    if (jobPicture) totals.pictures += 1
+    const made = await call(`${args.base}/api/jobs`, { method: 'POST', token, body: { ...post.body, jobPicture } })
+    if (made.status !== 201) throw new Error(`post "${post.title}": ${made.status} ${made.body?.message}`)
+    if (post.offline) await call(`${args.base}/api/jobs/${made.body._id}`, { method: 'PUT', token, body: { isOnline: false } })
+    totals.postsCreated += 1
+  }
+}
+
+async function main() {
+  const health = await fetch(`${args.base}/readyz`).catch(() => null)
+  if (!health) {
+    console.error(`[seed] the gateway does not answer at ${args.base}: start the product first (bash scripts/start.sh)`)
+    process.exit(1)
+  }
+  const started = Date.now()
+  const totals = { usersCreated: 0, postsCreated: 0, postsPresent: 0, pictures: 0 }
+  let done = 0
+  // Four people at a time: quick, and gentle with the local servers.
+  const queue = DEMO_USERS.map((user, index) => [user, index])
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        await seedUser(next[0], next[1], totals)
+        done += 1
+        if (done % 5 === 0 || done === DEMO_USERS.length) {
+          say(`${done}/${DEMO_USERS.length} people ready, ${totals.postsCreated + totals.postsPresent} posts present`)
+        }
+      }
+    }),
+  )
+  say(
+    `done in ${((Date.now() - started) / 1000).toFixed(0)} s: ${DEMO_USERS.length} demo people (${totals.usersCreated} new), ` +
+      `${totals.postsCreated} posts created, ${totals.postsPresent} already there, ${totals.pictures} pictures. ` +
+      `Sign in as ${DEMO_USERS[0].email} / ${DEMO_PASSWORD}.`,
+  )
+}
+
+main().catch((error) => {
+  console.error(`[seed] failed: ${error.message}`)
+  process.exit(1)
+})
