@@ -94,8 +94,6 @@ async function generate(db) {
         jobPicture: null,
         isOnline: next() > 0.05,
         takenDown: false,
-        acceptedRequesters: [],
-        acceptedInvitees: [],
         createdAt: at,
         updatedAt: at,
         ...fields,

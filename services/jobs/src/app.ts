@@ -24,6 +24,7 @@ import { JOB_REQUESTS_COLLECTION, REQUEST_TOMBSTONES_COLLECTION } from './reques
 import { createRequestsRepository, requestIndexes } from './requests/requests-repository'
 import { createRequestsService } from './requests/requests-service'
 import { createUserDirectory } from './users/user-directory'
+import { createPostAccess, postAccessIndexes } from './access/post-access'
 
 export async function buildJobsApp(config: JobsConfig) {
   const app = await createServiceApp({
@@ -32,7 +33,12 @@ export async function buildJobsApp(config: JobsConfig) {
   })
   await app.register(mongoPlugin, {
     url: config.MONGO_URL,
-    indexes: [...postIndexes, ...requestIndexes, ...TOKEN_REVOCATIONS_INDEXES],
+    indexes: [
+      ...postIndexes,
+      ...requestIndexes,
+      ...postAccessIndexes,
+      ...TOKEN_REVOCATIONS_INDEXES,
+    ],
   })
   const db = app.mongo.db
   const tokenRevocations = createTokenRevocations(db)
@@ -48,13 +54,22 @@ export async function buildJobsApp(config: JobsConfig) {
     postChanged: (postId, post) => feedSync?.apply(postId, post),
   })
   const users = createUserDirectory(db)
+  const access = createPostAccess(db)
+  // A grant changed here: this process's feed re-reads it at once (others learn by events).
+  const onAccessChanged = (postId: string) => {
+    feedSync
+      ?.refreshAccess(postId)
+      .catch((error: unknown) => app.log.error({ err: error }, 'feed access refresh failed'))
+  }
   const requests = createRequestsRepository(db, { notifyOutbox: (target) => notifyOutbox(target) })
-  const requestsService = createRequestsService({ requests, posts, users })
+  const requestsService = createRequestsService({ requests, posts, users, access, onAccessChanged })
   const postsService = createPostsService({
     posts,
+    access,
+    onAccessChanged,
     deleteRequestsOfPost: (postId) => requests.deleteOfPost(postId),
   })
-  feedSync = createFeedSync({ feed, posts, logger: app.log.child({ component: 'feed' }) })
+  feedSync = createFeedSync({ feed, posts, access, logger: app.log.child({ component: 'feed' }) })
 
   await app.register(kafkaPlugin, {
     brokers: config.KAFKA_BROKERS,
@@ -103,8 +118,12 @@ export async function buildJobsApp(config: JobsConfig) {
     if (!feedSync.isLoaded()) throw new Error('feed index loading')
   })
 
-  await app.register(feedRoutes, { feed, pageSize: config.FEED_PAGE_SIZE })
-  await app.register(postsRoutes, { posts, service: postsService })
-  await app.register(requestsRoutes, { service: requestsService, requests, posts, users })
+  await app.register(feedRoutes, {
+    feed,
+    pageSize: config.FEED_PAGE_SIZE,
+    accessOf: (postId: string) => feedSync?.accessOf(postId) ?? [],
+  })
+  await app.register(postsRoutes, { posts, service: postsService, access })
+  await app.register(requestsRoutes, { service: requestsService, requests, posts, users, access })
   return Object.assign(app, { feed, feedSync })
 }

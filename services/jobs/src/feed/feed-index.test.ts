@@ -21,8 +21,6 @@ function post(overrides: Partial<PostDocument> & { title: string }): PostDocumen
     isOnline: true,
     takenDown: false,
     expirationDate: null,
-    acceptedRequesters: [],
-    acceptedInvitees: [],
     createdAt: new Date(Date.UTC(2026, 0, 1) + sequence * 1000),
     updatedAt: new Date(),
     ...overrides,

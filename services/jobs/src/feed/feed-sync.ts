@@ -2,6 +2,7 @@ import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ConsumerDefinition } from '@marketplace/service-kit'
+import type { PostAccess } from '../access/post-access'
 import type { PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import type { FeedIndex } from './feed-index'
@@ -19,9 +20,12 @@ import type { FeedIndex } from './feed-index'
 export function createFeedSync(deps: {
   feed: FeedIndex
   posts: PostsRepository
+  access: PostAccess
   logger: FastifyBaseLogger
 }) {
   let loaded = false
+  /** Who may see each post's hidden fields (post-access.ts), for per-viewer feed pages. */
+  let accessByPost = new Map<string, string[]>()
   /** Posts changed while a load was scanning: the scan may hold an older copy of them. */
   let changedDuringLoad: Set<string> | null = null
 
@@ -37,7 +41,9 @@ export function createFeedSync(deps: {
     changedDuringLoad = new Set()
     try {
       await deps.posts.scanAll((posts) => batch.push(...posts))
+      const access = await deps.access.all()
       deps.feed.load(batch)
+      accessByPost = access
       loaded = true
       // Read again what changed during the scan, now that the snapshot is in place.
       for (const postId of changedDuringLoad) await refresh(postId)
@@ -50,8 +56,15 @@ export function createFeedSync(deps: {
     )
   }
 
+  async function refreshAccess(postId: string): Promise<void> {
+    const users = (await deps.access.usersOf([postId])).get(postId)
+    if (users) accessByPost.set(postId, users)
+    else accessByPost.delete(postId)
+  }
+
   async function refresh(postId: string): Promise<void> {
     apply(postId, await deps.posts.findById(postId))
+    await refreshAccess(postId)
   }
 
   // Every event below carries the post's id; the post is read again rather than patched.
@@ -77,6 +90,8 @@ export function createFeedSync(deps: {
     load,
     apply,
     refresh,
+    refreshAccess,
+    accessOf: (postId: string): readonly string[] => accessByPost.get(postId) ?? [],
     consumer,
     isLoaded: () => loaded,
   }

@@ -9,9 +9,13 @@ import { toPostView } from '../posts/post-view'
  */
 const publicJson = new WeakMap<PostDocument, string>()
 
-export function postJson(post: PostDocument, viewerId: string | null): string {
-  if (viewerId && seesPrivateFields(post, viewerId))
-    return JSON.stringify(toPostView(post, viewerId))
+export function postJson(
+  post: PostDocument,
+  viewerId: string | null,
+  authorizedUsers: readonly string[],
+): string {
+  if (viewerId && seesPrivateFields(post, viewerId, authorizedUsers))
+    return JSON.stringify(toPostView(post, viewerId, authorizedUsers))
   let json = publicJson.get(post)
   if (json === undefined) {
     json = JSON.stringify(toPostView(post, null))
@@ -20,6 +24,10 @@ export function postJson(post: PostDocument, viewerId: string | null): string {
   return json
 }
 
-export function postsJson(posts: readonly PostDocument[], viewerId: string | null): string {
-  return `[${posts.map((post) => postJson(post, viewerId)).join(',')}]`
+export function postsJson(
+  posts: readonly PostDocument[],
+  viewerId: string | null,
+  accessOf: (postId: string) => readonly string[],
+): string {
+  return `[${posts.map((post) => postJson(post, viewerId, accessOf(post._id))).join(',')}]`
 }

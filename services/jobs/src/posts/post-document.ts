@@ -36,34 +36,23 @@ export interface PostDocument extends OutboxFields {
   expirationDate: string | null
   /** End of the expiration day (UTC) as an instant, for comparisons; null when none. */
   expiresAt: Date | null
-  /** Requesters whose request on this post was accepted (job requests). */
-  acceptedRequesters: string[]
-  /** Workers the owner asked for this post who accepted (people requests). */
-  acceptedInvitees: string[]
   /** Normalized words of title and infos (lower case, no accents), for search. */
   searchWords: string[]
   createdAt: Date
   updatedAt: Date
 }
 
-/** Users who may see a hidden location or contact: the union of both acceptance routes. */
-export function authorizedUsersOf(
-  post: Pick<PostDocument, 'acceptedRequesters' | 'acceptedInvitees'>,
-): string[] {
-  return [...new Set([...post.acceptedRequesters, ...post.acceptedInvitees])]
-}
-
-/** Whether `viewerId` sees everything of the post (owner or authorized user). */
+/**
+ * Whether `viewerId` sees everything of the post: the owner, or a user in `authorizedUsers`
+ * (the post's grants, src/access/post-access.ts).
+ */
 export function seesPrivateFields(
-  post: Pick<PostDocument, 'userID' | 'acceptedRequesters' | 'acceptedInvitees'>,
+  post: Pick<PostDocument, 'userID'>,
   viewerId: string | null | undefined,
+  authorizedUsers: readonly string[],
 ): boolean {
   if (!viewerId) return false
-  return (
-    post.userID === viewerId ||
-    post.acceptedRequesters.includes(viewerId) ||
-    post.acceptedInvitees.includes(viewerId)
-  )
+  return post.userID === viewerId || authorizedUsers.includes(viewerId)
 }
 
 /** Live = shown in the feed and open to requests: online, not taken down, not expired. */

@@ -1,4 +1,4 @@
-import { authorizedUsersOf, seesPrivateFields, type PostDocument } from './post-document'
+import { seesPrivateFields, type PostDocument } from './post-document'
 
 /** A post as a response body: what the viewer may see, nothing more. */
 export interface PostView {
@@ -33,10 +33,14 @@ export interface PostView {
 /**
  * The one place privacy is applied to a post (spec 1 §4, spec 2 §4): location and contact
  * are removed on the server when the owner hid them and the viewer is neither the owner
- * nor authorized. Every route and event goes through here.
+ * nor authorized (`authorizedUsers`: the post's grants). Every route and event goes through here.
  */
-export function toPostView(post: PostDocument, viewerId: string | null | undefined): PostView {
-  const insider = seesPrivateFields(post, viewerId)
+export function toPostView(
+  post: PostDocument,
+  viewerId: string | null | undefined,
+  authorizedUsers: readonly string[] = [],
+): PostView {
+  const insider = seesPrivateFields(post, viewerId, authorizedUsers)
   const isOwner = !!viewerId && post.userID === viewerId
   return {
     _id: post._id,
@@ -55,7 +59,7 @@ export function toPostView(post: PostDocument, viewerId: string | null | undefin
     category: post.category,
     isOnline: post.isOnline,
     expirationDate: post.expirationDate,
-    authorizedUsers: isOwner ? authorizedUsersOf(post) : insider && viewerId ? [viewerId] : [],
+    authorizedUsers: isOwner ? [...authorizedUsers] : insider && viewerId ? [viewerId] : [],
     createdAt: post.createdAt.toISOString(),
     updatedAt: post.updatedAt.toISOString(),
   }

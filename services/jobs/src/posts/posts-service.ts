@@ -1,4 +1,5 @@
 import { NotFoundError } from '@marketplace/service-kit'
+import type { PostAccess } from '../access/post-access'
 import type { PostDocument } from './post-document'
 import { derivedFields, readNewPost, readPostChanges } from './post-input'
 import { postChangedEvent, postDeletedEvent } from './post-events'
@@ -16,6 +17,9 @@ interface Context {
  */
 export function createPostsService(deps: {
   posts: PostsRepository
+  access: PostAccess
+  /** After a grant changed: the feed index re-reads the post's grants. */
+  onAccessChanged(postId: string): void
   /** Removes the requests on a post that is gone (requests module). */
   deleteRequestsOfPost(postId: string): Promise<void>
   now?: () => Date
@@ -42,8 +46,6 @@ export function createPostsService(deps: {
       ...derivedFields(fields),
       isOnline: true,
       takenDown: false,
-      acceptedRequesters: [],
-      acceptedInvitees: [],
       createdAt: at,
       updatedAt: at,
     }
@@ -107,6 +109,7 @@ export function createPostsService(deps: {
       postDeletedEvent(post, { actorId: context.callerId, requestId: context.requestId }),
     ])
     await deps.deleteRequestsOfPost(postId)
+    await deps.access.deleteOfPost(postId)
   }
 
   /** report.resolved with take-down: the post goes offline for good (owner still sees it). */
@@ -126,7 +129,10 @@ export function createPostsService(deps: {
     for (const post of await deps.posts.findByOwner(userId)) {
       await deps.posts.delete(post._id, [postDeletedEvent(post, { actorId: null })])
       await deps.deleteRequestsOfPost(post._id)
+      await deps.access.deleteOfPost(post._id)
     }
+    // And whatever the user was granted on other people's posts.
+    await deps.access.deleteOfUser(userId)
   }
 
   /** Access through a people request (people-request.decided / .deleted). */
@@ -139,13 +145,9 @@ export function createPostsService(deps: {
     const post = await deps.posts.findById(postId)
     // Only the post's owner can grant access to it; anything else is a stale or forged event.
     if (!post || post.userID !== ownerId) return
-    await deps.posts.update(
-      postId,
-      granted
-        ? { $addToSet: { acceptedInvitees: workerId } }
-        : { $pull: { acceptedInvitees: workerId } },
-      [],
-    )
+    if (granted) await deps.access.grant(postId, workerId, 'invitation')
+    else await deps.access.revoke(postId, workerId, 'invitation')
+    deps.onAccessChanged(postId)
   }
 
   return { create, update, remove, takeDown, deleteAllOf, setInvitee, ownPost }

@@ -1,3 +1,4 @@
+import type { PostAccess } from '../access/post-access'
 import type { PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { toPostView } from '../posts/post-view'
@@ -48,15 +49,16 @@ export async function receivedRequestsView(
 export async function sentRequestsView(
   requests: JobRequestDocument[],
   requesterId: string,
-  deps: { posts: PostsRepository; users: UserDirectory },
+  deps: { posts: PostsRepository; users: UserDirectory; access: PostAccess },
 ) {
   const posts = await postsById(requests, deps.posts)
+  const access = await deps.access.usersOf(requests.map((request) => request.postId))
   const owners = await deps.users.find(requests.map((request) => request.ownerId))
   return requests.flatMap((request) => {
     const post = posts.get(request.postId)
     // Entries without a post are dropped (spec 2 §3).
     if (!post || post.takenDown) return []
-    const view = toPostView(post, requesterId)
+    const view = toPostView(post, requesterId, access.get(post._id))
     return [
       {
         _id: request._id,

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   newEvent,
 } from '@marketplace/service-kit'
+import type { PostAccess } from '../access/post-access'
 import { isLive } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { displayName, type UserDirectory } from '../users/user-directory'
@@ -22,12 +23,14 @@ interface Context {
  * Requests on posts (spec 1 §4, spec 2 §4): a worker asks to do a post; its owner accepts or
  * rejects, and may undo back to pending; the requester withdraws at any status and the owner
  * may delete a request on their post. Acceptance is what lets the requester see the post's
- * hidden location and contact (the post's acceptedRequesters).
+ * hidden location and contact (a grant in post-access.ts).
  */
 export function createRequestsService(deps: {
   requests: RequestsRepository
   posts: PostsRepository
   users: UserDirectory
+  access: PostAccess
+  onAccessChanged(postId: string): void
   now?: () => Date
 }) {
   const now = deps.now ?? (() => new Date())
@@ -47,13 +50,9 @@ export function createRequestsService(deps: {
 
   /** Grants or takes back the requester's view of the post's hidden fields. */
   async function setAcceptance(request: JobRequestDocument, accepted: boolean): Promise<void> {
-    await deps.posts.update(
-      request.postId,
-      accepted
-        ? { $addToSet: { acceptedRequesters: request.requesterId } }
-        : { $pull: { acceptedRequesters: request.requesterId } },
-      [],
-    )
+    if (accepted) await deps.access.grant(request.postId, request.requesterId, 'request')
+    else await deps.access.revoke(request.postId, request.requesterId, 'request')
+    deps.onAccessChanged(request.postId)
   }
 
   async function send(postId: unknown, context: Context): Promise<JobRequestDocument> {

@@ -45,7 +45,7 @@ function booleanParam(value: string | undefined, fallback: boolean): boolean {
  */
 export async function feedRoutes(
   app: FastifyInstance,
-  deps: { feed: FeedIndex; pageSize: number },
+  deps: { feed: FeedIndex; pageSize: number; accessOf: (postId: string) => readonly string[] },
 ) {
   app.get(
     '/api/jobs',
@@ -62,7 +62,7 @@ export async function feedRoutes(
           fallback: SEARCH_RESULT_LIMIT,
         })
         const posts = deps.feed.search(queryTerms(query.search), limit)
-        return `{"jobs":${postsJson(posts, viewerId)}}`
+        return `{"jobs":${postsJson(posts, viewerId, deps.accessOf)}}`
       }
       const sort = query.sort ?? 'desc'
       if (sort !== 'desc' && sort !== 'asc')
@@ -88,7 +88,7 @@ export async function feedRoutes(
         total,
         limit: pageSize,
       }
-      return `{"jobs":${postsJson(posts, viewerId)},"pagination":${JSON.stringify(pagination)}}`
+      return `{"jobs":${postsJson(posts, viewerId, deps.accessOf)},"pagination":${JSON.stringify(pagination)}}`
     },
   )
 

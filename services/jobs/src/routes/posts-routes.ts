@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { callerOf } from '@marketplace/service-kit'
 import { NotFoundError } from '@marketplace/service-kit'
+import type { PostAccess } from '../access/post-access'
 import type { PostsRepository } from '../posts/posts-repository'
 import type { PostsService } from '../posts/posts-service'
 import { toPostView } from '../posts/post-view'
@@ -9,7 +10,7 @@ import { IdParams, LooseBody, postIdOf, type LooseBodyValue } from './http-shape
 /** A post's own routes: create, the owner's list, read, change, delete. */
 export async function postsRoutes(
   app: FastifyInstance,
-  deps: { posts: PostsRepository; service: PostsService },
+  deps: { posts: PostsRepository; service: PostsService; access: PostAccess },
 ) {
   app.post(
     '/api/jobs',
@@ -27,7 +28,8 @@ export async function postsRoutes(
   app.get('/api/jobs/my-jobs', { preHandler: app.authenticate }, async (request) => {
     const caller = callerOf(request)
     const posts = await deps.posts.findByOwner(caller.userId)
-    return posts.map((post) => toPostView(post, caller.userId))
+    const access = await deps.access.usersOf(posts.map((post) => post._id))
+    return posts.map((post) => toPostView(post, caller.userId, access.get(post._id)))
   })
 
   app.get(
@@ -40,7 +42,8 @@ export async function postsRoutes(
       if (!post || (post.takenDown && post.userID !== viewerId)) {
         throw new NotFoundError('Post not found', 'POST_NOT_FOUND')
       }
-      return toPostView(post, viewerId)
+      const access = await deps.access.usersOf([post._id])
+      return toPostView(post, viewerId, access.get(post._id))
     },
   )
 
@@ -54,7 +57,8 @@ export async function postsRoutes(
         (request.body as LooseBodyValue) ?? {},
         { callerId: caller.userId, requestId: request.id },
       )
-      return toPostView(post, caller.userId)
+      const access = await deps.access.usersOf([post._id])
+      return toPostView(post, caller.userId, access.get(post._id))
     },
   )
 

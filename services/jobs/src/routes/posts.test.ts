@@ -4,6 +4,10 @@ import { newEvent } from '@marketplace/service-kit'
 import { publishEvent, startEventProbe, waitFor } from '@marketplace/service-kit/testing'
 import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 
+// A new consumer group first replays the shared broker's history (events of every earlier
+// test), so an event under test may take a while to be handled.
+const EVENT_WAIT_MS = 60_000
+
 const SECRET_PLACE = 'Harbor Lane 17 Boston MA'
 const SECRET_CONTACT = 'WhatsApp'
 
@@ -183,9 +187,7 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
       await publishEvent(Topics.peopleRequests, decided('accepted'))
       await waitFor(
         async () => (await worker.get(`/api/jobs/${post._id}`)).body.location === SECRET_PLACE,
-        {
-          what: 'access granted by people-request.decided',
-        },
+        { timeoutMs: EVENT_WAIT_MS, what: 'access granted by people-request.decided' },
       )
       expect((await worker.get(`/api/jobs/${post._id}`)).body.authorizedUsers).toEqual([workerId])
       expect((await owner.get(`/api/jobs/${post._id}`)).body.authorizedUsers).toEqual([workerId])
@@ -205,9 +207,7 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
       await publishEvent(Topics.peopleRequests, decided('rejected'))
       await waitFor(
         async () => (await worker.get(`/api/jobs/${post._id}`)).body.location === null,
-        {
-          what: 'access taken back',
-        },
+        { timeoutMs: EVENT_WAIT_MS, what: 'access taken back' },
       )
       expect((await owner.get(`/api/jobs/${post._id}`)).body.authorizedUsers).toEqual([])
     })
@@ -348,6 +348,7 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
         }),
       )
       await waitFor(async () => (await stranger.get(`/api/jobs/${post._id}`)).status === 404, {
+        timeoutMs: EVENT_WAIT_MS,
         what: 'take-down',
       })
       expect((await guest.get('/api/jobs?search=narwhal')).body.jobs).toEqual([])
@@ -371,6 +372,7 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
         }),
       )
       await waitFor(async () => (await leaver.get('/api/jobs/my-jobs')).body.length === 0, {
+        timeoutMs: EVENT_WAIT_MS,
         what: 'posts removed',
       })
       expect((await guest.get('/api/jobs?search=axolotl')).body.jobs).toEqual([])

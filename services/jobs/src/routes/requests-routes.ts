@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
 import { assertSelf, callerOf } from '@marketplace/service-kit'
+import type { PostAccess } from '../access/post-access'
 import type { PostsRepository } from '../posts/posts-repository'
 import type { RequestsRepository } from '../requests/requests-repository'
 import type { RequestsService } from '../requests/requests-service'
@@ -19,6 +20,7 @@ export async function requestsRoutes(
     requests: RequestsRepository
     posts: PostsRepository
     users: UserDirectory
+    access: PostAccess
   },
 ) {
   app.addHook('preHandler', app.authenticate)

@@ -5,6 +5,10 @@ import { publishEvent, startEventProbe, waitFor } from '@marketplace/service-kit
 import { USERS_COLLECTION } from '../users/user-directory'
 import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 
+// A new consumer group first replays the shared broker's history (events of every earlier
+// test), so an event under test may take a while to be handled.
+const EVENT_WAIT_MS = 60_000
+
 const HIDDEN_PLACE = 'Maple Court 4 Denver CO'
 
 describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
@@ -54,7 +58,7 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
         (await jobs.db
           .collection(USERS_COLLECTION)
           .findOne({ _id: userId as never, isWorker: true, firstName })) !== null,
-      { what: `${firstName}'s worker profile to reach jobs` },
+      { timeoutMs: EVENT_WAIT_MS, what: `${firstName}'s worker profile to reach jobs` },
     )
     return userId
   }
@@ -76,7 +80,7 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
     stranger = jobs.clientFor(jobs.newUserId())
     workerId = await makeWorker('Wanda')
     worker = jobs.clientFor(workerId)
-  }, 60_000)
+  }, 150_000)
   afterAll(() => jobs.stop())
 
   it('lets a worker request a live post once (409 after), and publishes job-request.created', async () => {
@@ -235,7 +239,7 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
     } finally {
       await probe.stop()
     }
-  }, 60_000)
+  }, 150_000)
 
   it('drops sent entries whose post is gone, and removes the requests of a deleted post', async () => {
     const post = await privatePost('Soon deleted post')
