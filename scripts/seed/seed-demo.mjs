@@ -48,11 +48,12 @@ async function call(url, { method = 'GET', body, token, ip, headers = {} } = {})
   }
 }
 
-async function verificationCode(email) {
+/** The code of the newest mail to `email` sent at or after `since` (older mails are stale). */
+async function verificationCode(email, since) {
   for (let i = 0; i < 40; i += 1) {
     const found = await call(`${args.mail}/api/v1/search?query=${encodeURIComponent(`to:${email}`)}`)
     const latest = found.body?.messages?.[0]
-    if (latest) {
+    if (latest && Date.parse(latest.Created) >= since - 1000) {
       const message = await call(`${args.mail}/api/v1/message/${latest.ID}`)
       const code = message.body?.Text?.match(/\b(\d{6})\b/)?.[1]
       if (code) return code
@@ -68,7 +69,9 @@ async function ensureUser(user, index) {
   const login = () => call(`${args.auth}/api/auth/direct-login`, { method: 'POST', ip, body: { email: user.email, password: DEMO_PASSWORD } })
   let answer = await login()
   let created = false
+  let codeSentAt = Date.now()
   if (answer.status === 404) {
+    codeSentAt = Date.now()
     const signup = await call(`${args.auth}/api/auth/signup`, {
       method: 'POST',
       ip,
@@ -79,10 +82,15 @@ async function ensureUser(user, index) {
     answer = await login()
   }
   if (answer.status === 403 && answer.body?.code === 'EMAIL_NOT_VERIFIED') {
+    if (!created) {
+      // Left unverified by an interrupted run: its code may have expired; ask for a new one.
+      codeSentAt = Date.now()
+      await call(`${args.auth}/api/auth/resend-confirmation`, { method: 'POST', ip, body: { email: user.email } })
+    }
     const confirm = await call(`${args.auth}/api/auth/confirm-signup`, {
       method: 'POST',
       ip,
-      body: { email: user.email, code: await verificationCode(user.email) },
+      body: { email: user.email, code: await verificationCode(user.email, codeSentAt) },
     })
     if (confirm.status !== 200) throw new Error(`verification of ${user.email}: ${confirm.status} ${confirm.body?.message}`)
     answer = await login()

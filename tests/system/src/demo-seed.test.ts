@@ -1,0 +1,117 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { MongoClient } from 'mongodb'
+import { infraEnv, testKeyPair, testMongoUrl } from '@marketplace/service-kit/testing'
+import { authOnlyEnv, freePort, startService, type RunningService } from './processes'
+
+const repoRoot = join(__dirname, '..', '..', '..')
+
+/** Runs the seed script as `start.sh` does; answers its exit code and output. */
+function runSeed(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(repoRoot, 'scripts/seed/seed-demo.mjs'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout.on('data', (chunk) => (output += chunk))
+    child.stderr.on('data', (chunk) => (output += chunk))
+    child.on('exit', (code) => resolve({ code, output }))
+  })
+}
+
+// The demo data of the README's start command, against auth, jobs, media and the gateway as
+// real processes: every post goes through the API, pictures through pre-signed uploads, and
+// a second run adds nothing.
+describe('demo seed through the product', () => {
+  const infra = infraEnv()
+  const keys = testKeyPair()
+  const databases = {
+    auth: testMongoUrl('system_seed_auth'),
+    jobs: testMongoUrl('system_seed_jobs'),
+  }
+  const services: RunningService[] = []
+  let seedArgs: string[]
+  let site: string
+  const bucket = `seed-${randomBytes(4).toString('hex')}`
+
+  beforeAll(async () => {
+    const [authPort, jobsPort, mediaPort, gatewayPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ]
+    const common = {
+      KAFKA_BROKERS: infra.kafkaBrokers,
+      KAFKA_GROUP_PREFIX: `system-seed-${randomBytes(4).toString('hex')}-`,
+      JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
+    }
+    const auth = await startService('auth-seed', 'services/auth', {
+      ...common,
+      ...authOnlyEnv(keys),
+      PORT: String(authPort),
+      MONGO_URL: databases.auth,
+    })
+    const jobs = await startService('jobs-seed', 'services/jobs', {
+      ...common,
+      PORT: String(jobsPort),
+      MONGO_URL: databases.jobs,
+    })
+    const media = await startService('media-seed', 'services/media', {
+      JWT_PUBLIC_KEY: common.JWT_PUBLIC_KEY,
+      PORT: String(mediaPort),
+      S3_ENDPOINT: infra.s3Endpoint,
+      S3_PUBLIC_URL: infra.s3Endpoint,
+      S3_REGION: infra.s3Region,
+      S3_ACCESS_KEY: infra.s3AccessKey,
+      S3_SECRET_KEY: infra.s3SecretKey,
+      S3_BUCKET: bucket,
+    })
+    const gateway = await startService('gateway-seed', 'services/gateway', {
+      PORT: String(gatewayPort),
+      AUTH_URL: auth.url,
+      JOBS_URL: jobs.url,
+      MEDIA_URL: media.url,
+    })
+    services.push(gateway, media, jobs, auth)
+    site = gateway.url
+    seedArgs = ['--base', site, '--auth', auth.url, '--mail', infra.mailApiUrl]
+  })
+
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop()))
+    for (const url of Object.values(databases)) {
+      const mongo = await new MongoClient(url).connect()
+      await mongo.db().dropDatabase()
+      await mongo.close()
+    }
+  })
+
+  it('creates 30 people and 210 posts with pictures, then nothing on a second run', async () => {
+    const first = await runSeed(seedArgs)
+    expect(first.output).toContain(
+      '30 demo people (30 new), 210 posts created, 0 already there, 70 pictures',
+    )
+    expect(first.code).toBe(0)
+
+    // 13 of the 210 are switched offline (demo-data.mjs), so the feed shows 197.
+    const feed = (await (await fetch(`${site}/api/jobs?page=1&limit=50`)).json()) as {
+      pagination: { total: number }
+      jobs: Array<{ jobPicture: string | null; displayLocation: boolean; location: string | null }>
+    }
+    expect(feed.pagination.total).toBe(197)
+    const picture = feed.jobs.find((post) => post.jobPicture)?.jobPicture
+    expect(picture).toMatch(/^jobImages\/[0-9a-f]{24}\/[0-9a-f-]{36}\.png$/)
+    // Uploaded for real, and public to anyone, as the browser reads it.
+    const image = await fetch(`${infra.s3Endpoint}/${bucket}/${picture}`)
+    expect(image.status).toBe(200)
+    expect(image.headers.get('content-type')).toBe('image/png')
+    const hidden = feed.jobs.find((post) => !post.displayLocation)
+    expect(hidden?.location).toBeNull()
+
+    const second = await runSeed(seedArgs)
+    expect(second.output).toContain('(0 new), 0 posts created, 210 already there')
+    expect(second.code).toBe(0)
+  })
+})
