@@ -47,34 +47,46 @@ describe('demo seed through the product', () => {
       KAFKA_GROUP_PREFIX: `system-seed-${randomBytes(4).toString('hex')}-`,
       JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
     }
-    const auth = await startService('auth-seed', 'services/auth', {
-      ...common,
-      ...authOnlyEnv(keys),
-      PORT: String(authPort),
-      MONGO_URL: databases.auth,
-    })
-    const jobs = await startService('jobs-seed', 'services/jobs', {
-      ...common,
-      PORT: String(jobsPort),
-      MONGO_URL: databases.jobs,
-    })
-    const media = await startService('media-seed', 'services/media', {
-      JWT_PUBLIC_KEY: common.JWT_PUBLIC_KEY,
-      PORT: String(mediaPort),
-      S3_ENDPOINT: infra.s3Endpoint,
-      S3_PUBLIC_URL: infra.s3Endpoint,
-      S3_REGION: infra.s3Region,
-      S3_ACCESS_KEY: infra.s3AccessKey,
-      S3_SECRET_KEY: infra.s3SecretKey,
-      S3_BUCKET: bucket,
-    })
-    const gateway = await startService('gateway-seed', 'services/gateway', {
-      PORT: String(gatewayPort),
-      AUTH_URL: auth.url,
-      JOBS_URL: jobs.url,
-      MEDIA_URL: media.url,
-    })
-    services.push(gateway, media, jobs, auth)
+    // Each process is remembered as soon as it runs, so a later failure still stops it.
+    const started = async (service: Promise<RunningService>) => {
+      services.unshift(await service)
+      return services[0]!
+    }
+    const auth = await started(
+      startService('auth-seed', 'services/auth', {
+        ...common,
+        ...authOnlyEnv(keys),
+        PORT: String(authPort),
+        MONGO_URL: databases.auth,
+      }),
+    )
+    const jobs = await started(
+      startService('jobs-seed', 'services/jobs', {
+        ...common,
+        PORT: String(jobsPort),
+        MONGO_URL: databases.jobs,
+      }),
+    )
+    const media = await started(
+      startService('media-seed', 'services/media', {
+        JWT_PUBLIC_KEY: common.JWT_PUBLIC_KEY,
+        PORT: String(mediaPort),
+        S3_ENDPOINT: infra.s3Endpoint,
+        S3_PUBLIC_URL: infra.s3Endpoint,
+        S3_REGION: infra.s3Region,
+        S3_ACCESS_KEY: infra.s3AccessKey,
+        S3_SECRET_KEY: infra.s3SecretKey,
+        S3_BUCKET: bucket,
+      }),
+    )
+    const gateway = await started(
+      startService('gateway-seed', 'services/gateway', {
+        PORT: String(gatewayPort),
+        AUTH_URL: auth.url,
+        JOBS_URL: jobs.url,
+        MEDIA_URL: media.url,
+      }),
+    )
     site = gateway.url
     seedArgs = ['--base', site, '--auth', auth.url, '--mail', infra.mailApiUrl]
   })

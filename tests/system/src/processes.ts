@@ -48,6 +48,8 @@ export async function startService(
   child.stdout?.pipe(log)
   child.stderr?.pipe(log)
   const url = `http://127.0.0.1:${port}`
+  // A service that never became healthy is stopped here: nobody else holds its handle, and
+  // a live child would keep jest (and CI) from exiting.
   await waitFor(
     async () => {
       if (child.exitCode !== null)
@@ -55,7 +57,10 @@ export async function startService(
       return (await fetch(`${url}/healthz`)).ok
     },
     { timeoutMs: 30_000, what: `${name} to answer /healthz` },
-  )
+  ).catch((error: unknown) => {
+    child.kill('SIGKILL')
+    throw error
+  })
   return {
     name,
     url,
