@@ -18,7 +18,9 @@ PIDS=$DATA/pids
 LOGS=$DATA/logs
 BIN=$CACHE/bin
 KAFKA_LIBS=$CACHE/kafka-$KAFKA_VERSION-libs
-FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION
+# The wrapper's own sources are part of the cache key: a change to them rebuilds the binary.
+FERRETDB_WRAPPER_REV=$(cat "$HERE"/ferretdb-sqlite/*.go "$HERE"/ferretdb-sqlite/go.mod | sha1sum | cut -c1-10)
+FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION-$FERRETDB_WRAPPER_REV
 MINIO_BIN=$BIN/minio-$MINIO_VERSION
 NODE_TOOLS=$HERE/node
 

@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -23,17 +25,41 @@ func main() {
 	if err := os.MkdirAll(abs, 0o755); err != nil {
 		log.Fatal(err)
 	}
+	// FerretDB itself listens on a private Unix socket; clients reach it through the write
+	// serializer on the public address (write_serializer.go says why). The socket lives in
+	// the temp directory because a data directory deep in a checkout can exceed the 108-byte
+	// limit of a socket path.
+	socket := filepath.Join(os.TempDir(), fmt.Sprintf("marketplace-ferretdb-%d.sock", os.Getpid()))
+	_ = os.Remove(socket)
+	defer os.Remove(socket)
+
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: *addr},
+		Listener:  ferretdb.ListenerConfig{Unix: socket},
 		Handler:   "sqlite",
 		SQLiteURL: "file:" + abs + "/",
 	})
 	if err != nil {
 		log.Fatal(err)
 	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log.Printf("ferretdb(sqlite) on %s, data %s", *addr, abs)
+
+	serializer := &writeSerializer{dial: func() (net.Conn, error) { return net.Dial("unix", socket) }}
+	go func() {
+		if err := serializer.serve(ln); err != nil {
+			log.Fatal(err)
+		}
+	}()
+	go func() {
+		<-ctx.Done()
+		ln.Close()
+	}()
+
+	log.Printf("ferretdb(sqlite) on %s (writes serialized), data %s", *addr, abs)
 	if err := f.Run(ctx); err != nil {
 		log.Fatal(err)
 	}

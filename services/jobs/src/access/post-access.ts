@@ -3,10 +3,9 @@ import type { IndexDefinition } from '@marketplace/service-kit'
 
 /**
  * Who may see a post's hidden location and contact besides its owner: one document per
- * (post, user, route), addressed by `_id`. Granting is an insert and taking back a delete.
- * Both are atomic on FerretDB, where an update of the post document itself is a
- * read-modify-write that races the outbox relay's own write to the same post and can undo
- * an acceptance (docs/local-infrastructure.md).
+ * (post, user, route), addressed by `_id`. Granting is an insert and taking back a delete, so
+ * a grant never rewrites the post (whose document also carries its outbox), and each route
+ * is taken back on its own: a withdrawn request leaves an invitation's grant in place.
  */
 export const POST_ACCESS_COLLECTION = 'post_access'
 
