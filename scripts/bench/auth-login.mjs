@@ -10,12 +10,10 @@
 // in the same run: login p50 divided by the time of one argon2 verification.
 import { createRequire } from 'node:module'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { readFileSync, existsSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { infraEnv, repoRoot as root } from './infra-env.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const authDir = join(root, 'services', 'auth')
 const requireFromAuth = createRequire(join(authDir, 'package.json'))
 const autocannon = createRequire(join(root, 'package.json'))('autocannon')
@@ -28,17 +26,6 @@ const { values: args } = parseArgs({
   },
 })
 const log = (message) => console.log(`[bench] ${message}`)
-
-function infraEnv() {
-  const file = join(root, '.data', 'infra.env')
-  if (!existsSync(file)) throw new Error('Run "bash infra/local/infra.sh up" first (.data/infra.env is missing)')
-  const env = {}
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const match = line.match(/^([A-Z0-9_]+)=(.*)$/)
-    if (match) env[match[1]] = match[2].replace(/^'(.*)'$/, '$1')
-  }
-  return env
-}
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]

@@ -13,12 +13,11 @@
 import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { infraEnv, repoRoot as root } from './infra-env.mjs'
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 const jobsDir = join(root, 'services', 'jobs')
 const gatewayDir = join(root, 'services', 'gateway')
 const requireFromJobs = createRequire(join(jobsDir, 'package.json'))
@@ -35,17 +34,6 @@ const { values: args } = parseArgs({
 })
 const POSTS = Number(args.posts)
 const log = (message) => console.log(`[bench] ${message}`)
-
-function infraEnv() {
-  const file = join(root, '.data', 'infra.env')
-  if (!existsSync(file)) throw new Error('Run "bash infra/local/infra.sh up" first (.data/infra.env is missing)')
-  const env = {}
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    const match = line.match(/^([A-Z0-9_]+)=(.*)$/)
-    if (match) env[match[1]] = match[2].replace(/^'(.*)'$/, '$1')
-  }
-  return env
-}
 
 // ---- data: believable posts from a small vocabulary, deterministic (seeded) ----
 const TITLES = [

@@ -65,6 +65,17 @@ function PublicPostSchema() {
   })
 }
 
+/** `ownerId` asked `workerId` to do post `postId` (people requests). */
+function PeopleRequestSchema() {
+  return Type.Object({
+    requestId: Type.String(),
+    postId: Type.String(),
+    ownerId: Type.String(),
+    workerId: Type.String(),
+    status: RequestStatusSchema(),
+  })
+}
+
 function JobRequestSchema() {
   return Type.Object({
     requestId: Type.String(),
@@ -210,26 +221,14 @@ export const Events = {
     'people-request.decided',
     1,
     Topics.peopleRequests,
-    Type.Object({
-      requestId: Type.String(),
-      postId: Type.String(),
-      ownerId: Type.String(),
-      workerId: Type.String(),
-      status: RequestStatusSchema(),
-    }),
+    PeopleRequestSchema(),
   ),
   /** A people request was withdrawn or deleted: any access it gave is taken back. */
   peopleRequestDeleted: defineEvent(
     'people-request.deleted',
     1,
     Topics.peopleRequests,
-    Type.Object({
-      requestId: Type.String(),
-      postId: Type.String(),
-      ownerId: Type.String(),
-      workerId: Type.String(),
-      status: RequestStatusSchema(),
-    }),
+    PeopleRequestSchema(),
   ),
   /** A moderator closed a report (reports service); `take-down` removes the target. */
   reportResolved: defineEvent(

@@ -81,10 +81,6 @@ export class FeedIndex {
     if (post && isLive(post, this.now())) this.addEntry(post)
   }
 
-  has(postId: string): boolean {
-    return this.byId.has(postId)
-  }
-
   page(query: FeedQuery): FeedPage {
     this.sweepExpired()
     const active = activeFilters(query)

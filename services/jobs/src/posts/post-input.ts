@@ -5,20 +5,20 @@ import type { PostDocument } from './post-document'
 import { distinctWords, wordsOf } from './search-words'
 
 /** Fields a client may set on a post, with the API's names. */
-export interface PostFields {
-  title: string
-  location: string
-  jobStartEnd: string
-  salary: string
-  paymentType: string[]
-  contact: string
-  infos: string
-  displayLocation: boolean
-  displayContact: boolean
-  jobPicture: string | null
-  expirationDate: string | null
-  category?: string
-}
+export type PostFields = Pick<
+  PostDocument,
+  | 'title'
+  | 'location'
+  | 'jobStartEnd'
+  | 'salary'
+  | 'paymentType'
+  | 'contact'
+  | 'infos'
+  | 'displayLocation'
+  | 'displayContact'
+  | 'jobPicture'
+  | 'expirationDate'
+> & { category?: string }
 
 type Body = Record<string, unknown>
 

@@ -150,7 +150,7 @@ export function createPostsService(deps: {
     deps.onAccessChanged(postId)
   }
 
-  return { create, update, remove, takeDown, deleteAllOf, setInvitee, ownPost }
+  return { create, update, remove, takeDown, deleteAllOf, setInvitee }
 }
 
 export type PostsService = ReturnType<typeof createPostsService>

@@ -161,7 +161,7 @@ export function createRequestsService(deps: {
     }
   }
 
-  return { send, decide, remove, deleteAllOf, requestFor }
+  return { send, decide, remove, deleteAllOf }
 }
 
 export type RequestsService = ReturnType<typeof createRequestsService>
