@@ -30,6 +30,7 @@ export {
   type OutboxFields,
 } from './outbox/outbox-fields'
 export { OutboxRelay } from './outbox/outbox-relay'
+export { insertTombstone } from './outbox/tombstones'
 export { newEvent } from './events/new-event'
 export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'
 export { createKafka, ensureTopics, DEAD_LETTER_TOPIC } from './events/kafka-client'
@@ -41,3 +42,4 @@ export {
   type TokenRevocations,
   type TokenRevocationsOptions,
 } from './sessions/token-revocations'
+export * from './http/feed-query'

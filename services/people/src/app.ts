@@ -8,7 +8,23 @@ import {
 } from '@marketplace/service-kit'
 import type { PeopleConfig } from './config'
 import { peopleSubscriptions } from './events/subscriptions'
-import { createProfilesRepository, profileIndexes } from './repositories/profiles-repository'
+import { createPeopleFeed, createPeopleFeedSync, type PeopleFeedSync } from './feed/people-feed'
+import { createKnownPosts, knownPostIndexes } from './posts/known-posts'
+import { PROFILES_COLLECTION } from './profiles/profile-document'
+import { createProfilesRepository, profileIndexes } from './profiles/profiles-repository'
+import { createProfilesService } from './profiles/profiles-service'
+import {
+  PEOPLE_REQUESTS_COLLECTION,
+  PEOPLE_REQUEST_TOMBSTONES_COLLECTION,
+} from './requests/people-request-document'
+import {
+  createPeopleRequestsRepository,
+  peopleRequestIndexes,
+} from './requests/people-requests-repository'
+import { createPeopleRequestsService } from './requests/people-requests-service'
+import { peopleRequestsRoutes } from './routes/people-requests-routes'
+import { peopleRoutes } from './routes/people-routes'
+import { usersRoutes } from './routes/users-routes'
 
 export async function buildPeopleApp(config: PeopleConfig) {
   const app = await createServiceApp({
@@ -17,24 +33,80 @@ export async function buildPeopleApp(config: PeopleConfig) {
   })
   await app.register(mongoPlugin, {
     url: config.MONGO_URL,
-    indexes: [...profileIndexes, ...TOKEN_REVOCATIONS_INDEXES],
+    indexes: [
+      ...profileIndexes,
+      ...peopleRequestIndexes,
+      ...knownPostIndexes,
+      ...TOKEN_REVOCATIONS_INDEXES,
+    ],
   })
-  const profiles = createProfilesRepository(app.mongo.db)
+  const db = app.mongo.db
   // Tokens issued before a password change, reset or deletion request (user.tokens-revoked).
-  const tokenRevocations = createTokenRevocations(app.mongo.db)
+  const tokenRevocations = createTokenRevocations(db)
+  const feed = createPeopleFeed()
+
+  // The relay exists only once the Kafka plugin is registered; writes before that are still
+  // published by its first sweep.
+  let notifyOutbox: (target: { collection: string; id: string }) => void = () => {}
+  // The feed follows every write of this process at once (read-your-writes).
+  let feedSync: PeopleFeedSync | null = null
+  const profiles = createProfilesRepository(db, {
+    notifyOutbox: (target) => notifyOutbox(target),
+    profileChanged: (userId, profile) => feedSync?.apply(userId, profile),
+  })
+  const profilesService = createProfilesService({ profiles })
+  const knownPosts = createKnownPosts(db)
+  const requests = createPeopleRequestsRepository(db, {
+    notifyOutbox: (target) => notifyOutbox(target),
+  })
+  const requestsService = createPeopleRequestsService({ requests, profiles, posts: knownPosts })
+  feedSync = createPeopleFeedSync({
+    feed,
+    profiles,
+    logger: app.log.child({ component: 'people-feed' }),
+  })
+
   await app.register(kafkaPlugin, {
     brokers: config.KAFKA_BROKERS,
     clientId: config.SERVICE_NAME,
-    outboxCollections: [],
+    outboxCollections: [
+      PROFILES_COLLECTION,
+      PEOPLE_REQUESTS_COLLECTION,
+      PEOPLE_REQUEST_TOMBSTONES_COLLECTION,
+    ],
     pollMs: config.OUTBOX_POLL_MS,
-    consumers: peopleSubscriptions({ profiles, tokenRevocations }),
+    consumers: [
+      ...peopleSubscriptions({ profiles, profilesService, knownPosts, tokenRevocations }),
+      feedSync.consumer,
+    ],
     groupPrefix: config.KAFKA_GROUP_PREFIX,
   })
+  notifyOutbox = (target) => app.events.notifyOutbox(target)
   await app.register(authPlugin, {
     publicKey: config.JWT_PUBLIC_KEY,
     issuer: config.JWT_ISSUER,
     audience: config.JWT_AUDIENCE,
     isTokenStillValid: tokenRevocations.isTokenStillValid,
   })
-  return app
+
+  // Serve once the feed holds every profile; load again after the feed's group has joined,
+  // so a change another replica made meanwhile is not missed (as in the jobs service).
+  const joinedInTime = await Promise.race([
+    app.events.ready.then(() => true),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 15_000).unref()),
+  ])
+  await feedSync.load()
+  if (!joinedInTime) {
+    app.events.ready
+      .then(() => feedSync?.load())
+      .catch((error: unknown) => app.log.error({ err: error }, 'people feed reload failed'))
+  }
+  app.addReadinessCheck('people-feed', async () => {
+    if (!feedSync?.isLoaded()) throw new Error('people feed loading')
+  })
+
+  await app.register(usersRoutes, { profiles, service: profilesService })
+  await app.register(peopleRoutes, { feed, pageSize: config.FEED_PAGE_SIZE })
+  await app.register(peopleRequestsRoutes, { service: requestsService, requests, profiles })
+  return Object.assign(app, { feed, feedSync })
 }

@@ -5,6 +5,7 @@ import {
   MongoConfigSchema,
   loadConfig,
 } from '@marketplace/service-kit'
+import { FEED_PAGE_SIZE, MAX_PAGE_SIZE } from '@marketplace/contracts/marketplace'
 
 const PeopleConfigSchema = Type.Composite([
   BaseConfigSchema,
@@ -13,6 +14,8 @@ const PeopleConfigSchema = Type.Composite([
   Type.Object({
     SERVICE_NAME: Type.String({ default: 'people' }),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4002 }),
+    /** Workers per feed page (the client may ask for fewer or more with `limit`, up to the max). */
+    FEED_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: FEED_PAGE_SIZE }),
   }),
 ])
 
@@ -20,5 +23,7 @@ export type PeopleConfig = ReturnType<typeof readConfig>
 
 /** The only place the people service reads its environment. */
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig(PeopleConfigSchema, env)
+  // Writes name their document to the outbox relay (read by _id); the periodic sweep, a scan
+  // on FerretDB, only catches what a crashed process left: every 10 s is plenty.
+  return loadConfig(PeopleConfigSchema, { OUTBOX_POLL_MS: '10000', ...env })
 }

@@ -65,13 +65,19 @@ function PublicPostSchema() {
   })
 }
 
-/** `ownerId` asked `workerId` to do post `postId` (people requests). */
+/**
+ * `ownerId` asked `workerId` to do post `postId` (people requests), with the names and the
+ * post title the notifications show.
+ */
 function PeopleRequestSchema() {
   return Type.Object({
     requestId: Type.String(),
     postId: Type.String(),
+    postTitle: Type.String(),
     ownerId: Type.String(),
+    ownerName: Type.String(),
     workerId: Type.String(),
+    workerName: Type.String(),
     status: RequestStatusSchema(),
   })
 }
@@ -162,6 +168,8 @@ export const Events = {
       title: Type.Optional(Type.String()),
       skills: Type.Optional(Type.Array(Type.String())),
       profilePicture: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      /** Whether the worker is listed in the people feed (the Online/Offline switch). */
+      isOnline: Type.Optional(Type.Boolean()),
     }),
   ),
   /** The user asked to delete the account: the 30-day grace period starts (spec 2 §1). */
@@ -212,6 +220,13 @@ export const Events = {
       JobRequestSchema(),
       Type.Object({ deletedBy: Type.Union([Type.Literal('owner'), Type.Literal('requester')]) }),
     ]),
+  ),
+  /** A post owner asked a worker to do one of their posts (people service). */
+  peopleRequestCreated: defineEvent(
+    'people-request.created',
+    1,
+    Topics.peopleRequests,
+    PeopleRequestSchema(),
   ),
   /**
    * A person asked for a post answered (people service). `ownerId` asked `workerId` to do

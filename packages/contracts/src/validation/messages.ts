@@ -102,6 +102,12 @@ export const Messages = {
     ownPost: 'You cannot send a request for your own post',
     postNotAccepting: 'This post is not accepting requests',
     invalidStatus: 'Status must be accepted, rejected or pending',
+    // ours: the server's reasons for refusing a request to a person
+    notYourPost: 'You can only request people for your own posts',
+    cannotRequestYourself: 'You cannot send a request to yourself',
+    personNotWorker: 'This person has no worker profile',
+    decisionStatus: 'Status must be accepted or rejected',
+    alreadyDecided: 'This request was already answered; it can only be deleted',
   },
   /** Reports (spec 1 §5, §8). */
   reports: {

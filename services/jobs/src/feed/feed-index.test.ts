@@ -1,6 +1,6 @@
 import type { PostDocument } from '../posts/post-document'
 import { derivedFields } from '../posts/post-input'
-import { queryTerms } from '../posts/search-words'
+import { queryTerms } from '@marketplace/contracts/marketplace'
 import { FeedIndex } from './feed-index'
 
 let sequence = 0

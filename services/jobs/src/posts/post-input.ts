@@ -1,8 +1,12 @@
 import { Messages, validatePostPayload } from '@marketplace/contracts/validation'
 import { BadRequestError, ForbiddenError } from '@marketplace/service-kit'
-import { deriveCategory, isCategory } from './categories'
+import {
+  deriveCategory,
+  distinctWords,
+  isCategory,
+  wordsOf,
+} from '@marketplace/contracts/marketplace'
 import type { PostDocument } from './post-document'
-import { distinctWords, wordsOf } from './search-words'
 
 /** Fields a client may set on a post, with the API's names. */
 export type PostFields = Pick<

@@ -2,6 +2,7 @@ import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
   OUTBOX_PENDING_INDEX,
+  insertTombstone,
   insertWithEvents,
   updateWithEvents,
   type IndexDefinition,
@@ -59,7 +60,6 @@ export function createPostsRepository(
   },
 ): PostsRepository {
   const posts = db.collection<PostDocument>(POSTS_COLLECTION)
-  const tombstones = db.collection<{ _id: string; deletedAt: Date }>(POST_TOMBSTONES_COLLECTION)
 
   return {
     newId: () => new ObjectId().toHexString(),
@@ -105,16 +105,9 @@ export function createPostsRepository(
     },
 
     async delete(id, events) {
-      // Events first, in a document of their own: if the delete then fails the events are
-      // still true of an attempt the client will repeat, and consumers treat a deletion of a
-      // post they don't know as done.
-      if (events.length > 0) {
-        const tombstoneId = `${id}:${new ObjectId().toHexString()}`
-        await tombstones.insertOne(
-          insertWithEvents({ _id: tombstoneId, deletedAt: new Date() }, events),
-        )
+      const tombstoneId = await insertTombstone(db, POST_TOMBSTONES_COLLECTION, id, events)
+      if (tombstoneId)
         hooks.notifyOutbox({ collection: POST_TOMBSTONES_COLLECTION, id: tombstoneId })
-      }
       const { deletedCount } = await posts.deleteOne({ _id: id })
       hooks.postChanged(id, null)
       return deletedCount === 1

@@ -2,6 +2,7 @@ import { MongoServerError, ObjectId, type Db, type UpdateFilter } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
   OUTBOX_PENDING_INDEX,
+  insertTombstone,
   insertWithEvents,
   updateWithEvents,
   type IndexDefinition,
@@ -47,7 +48,6 @@ export function createRequestsRepository(
   hooks: { notifyOutbox(target: { collection: string; id: string }): void },
 ) {
   const requests = db.collection<JobRequestDocument>(JOB_REQUESTS_COLLECTION)
-  const tombstones = db.collection<{ _id: string; deletedAt: Date }>(REQUEST_TOMBSTONES_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
 
   return {
@@ -93,14 +93,9 @@ export function createRequestsRepository(
     },
 
     async delete(id: string, events: DomainEvent[]): Promise<boolean> {
-      const tombstoneId = `${id}:${new ObjectId().toHexString()}`
-      if (events.length > 0) {
-        await tombstones.insertOne(
-          insertWithEvents({ _id: tombstoneId, deletedAt: new Date() }, events),
-        )
-      }
+      const tombstoneId = await insertTombstone(db, REQUEST_TOMBSTONES_COLLECTION, id, events)
       const { deletedCount } = await requests.deleteOne({ _id: id })
-      if (events.length > 0)
+      if (tombstoneId)
         hooks.notifyOutbox({ collection: REQUEST_TOMBSTONES_COLLECTION, id: tombstoneId })
       return deletedCount === 1
     },

@@ -5,7 +5,8 @@ import type { PostAccess } from '../access/post-access'
 import type { PostsRepository } from '../posts/posts-repository'
 import type { PostsService } from '../posts/posts-service'
 import { toPostView } from '../posts/post-view'
-import { IdParams, LooseBody, postIdOf, type LooseBodyValue } from './http-shapes'
+import { LooseBody, type LooseBodyValue } from '@marketplace/service-kit'
+import { IdParams, postIdOf } from './http-shapes'
 
 /** A post's own routes: create, the owner's list, read, change, delete. */
 export async function postsRoutes(

@@ -182,7 +182,16 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
         newEvent('people-request.decided', {
           aggregateId: `req-${post._id}`,
           actorId: workerId,
-          data: { requestId: `req-${post._id}`, postId: post._id, ownerId, workerId, status },
+          data: {
+            requestId: `req-${post._id}`,
+            postId: post._id,
+            postTitle: 'Move a fridge',
+            ownerId,
+            ownerName: 'Olga Owner',
+            workerId,
+            workerName: 'Wanda Worker',
+            status,
+          },
         })
       await publishEvent(Topics.peopleRequests, decided('accepted'))
       await waitFor(
@@ -198,8 +207,11 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
         data: {
           requestId: 'forged',
           postId: post._id,
+          postTitle: 'Move a fridge',
           ownerId: jobs.newUserId(),
+          ownerName: 'Mallory Forger',
           workerId: 'intruder',
+          workerName: 'Ivan Intruder',
           status: 'accepted',
         },
       })

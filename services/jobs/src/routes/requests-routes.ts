@@ -7,7 +7,7 @@ import type { RequestsRepository } from '../requests/requests-repository'
 import type { RequestsService } from '../requests/requests-service'
 import { receivedRequestsView, sentRequestsView } from '../requests/request-views'
 import type { UserDirectory } from '../users/user-directory'
-import { LooseBody, type LooseBodyValue } from './http-shapes'
+import { LooseBody, type LooseBodyValue } from '@marketplace/service-kit'
 
 const UserParams = Type.Object({ userId: Type.String() })
 const RequestParams = Type.Object({ requestId: Type.String() })

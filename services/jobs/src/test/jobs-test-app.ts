@@ -1,111 +1,13 @@
-import { randomBytes } from 'node:crypto'
-import type { AddressInfo } from 'node:net'
-import { ObjectId } from 'mongodb'
-import {
-  infraEnv,
-  signTestToken,
-  testKeyPair,
-  testMongoUrl,
-} from '@marketplace/service-kit/testing'
+import { startServiceTestApp } from '@marketplace/service-kit/testing'
 import { buildJobsApp } from '../app'
 import { readConfig } from '../config'
 
 export type JobsApp = Awaited<ReturnType<typeof buildJobsApp>>
+export type { HttpAnswer } from '@marketplace/service-kit/testing'
 
-export interface HttpAnswer<T = unknown> {
-  status: number
-  body: T
-  text: string
-}
-
-/**
- * The jobs app as server.ts builds it, on a random port, against the real FerretDB and
- * Kafka. `startReplica` builds a second process-like instance on the same database, to check
- * what one replica learns from another through events.
- */
-export async function startJobsTestApp(name: string, env: Record<string, string> = {}) {
-  const keys = testKeyPair()
-  // monitorCommands: tests may count what the service asks the database.
-  const mongoUrl = `${testMongoUrl(name)}&monitorCommands=true`
-  const groupPrefix = `test-${name}-${randomBytes(4).toString('hex')}-`
-  const apps: JobsApp[] = []
-
-  async function start(): Promise<{ app: JobsApp; baseUrl: string }> {
-    const app = await buildJobsApp(
-      readConfig({
-        MONGO_URL: mongoUrl,
-        KAFKA_BROKERS: infraEnv().kafkaBrokers,
-        KAFKA_GROUP_PREFIX: groupPrefix,
-        JWT_PUBLIC_KEY: keys.publicKey,
-        LOG_LEVEL: 'silent',
-        ...env,
-      }),
-    )
-    // Real HTTP rather than app.inject (the jest config does not compile light-my-request's
-    // ESM-only dependency), which also exercises the server as deployed.
-    await app.listen({ host: '127.0.0.1', port: 0 })
-    await app.events.ready
-    apps.push(app)
-    return { app, baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
-  }
-
-  const primary = await start()
-
-  const tokenFor = (userId: string) => {
-    const now = Math.floor(Date.now() / 1000)
-    return signTestToken(keys.privateKey, {
-      sub: userId,
-      roles: ['2000'],
-      iss: 'marketplace-auth',
-      aud: 'marketplace',
-      iat: now - 1,
-      exp: now + 900,
-    })
-  }
-
-  /** A client for one user (or a guest when userId is null) against one instance. */
-  function clientFor(userId: string | null, baseUrl = primary.baseUrl) {
-    const headers = (extra: Record<string, string> = {}) => ({
-      ...(userId ? { authorization: `Bearer ${tokenFor(userId)}` } : {}),
-      ...extra,
-    })
-    async function call<T>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {
-      const response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-      const text = await response.text()
-      return { status: response.status, text, body: (text ? JSON.parse(text) : null) as T }
-    }
-    /* eslint-disable @typescript-eslint/no-explicit-any -- tests read bodies loosely; each
-       assertion states the shape it expects */
-    return {
-      userId,
-      get: <T = any>(path: string) => call<T>('GET', path),
-      post: <T = any>(path: string, body: unknown) => call<T>('POST', path, body),
-      put: <T = any>(path: string, body: unknown) => call<T>('PUT', path, body),
-      patch: <T = any>(path: string, body: unknown) => call<T>('PATCH', path, body),
-      delete: <T = any>(path: string) => call<T>('DELETE', path),
-    }
-    /* eslint-enable @typescript-eslint/no-explicit-any */
-  }
-
-  return {
-    app: primary.app,
-    baseUrl: primary.baseUrl,
-    db: primary.app.mongo.db,
-    newUserId: () => new ObjectId().toHexString(),
-    clientFor,
-    tokenFor,
-    startReplica: start,
-    async stop() {
-      // Close every instance before dropping: FerretDB must not see a drop during requests.
-      for (const app of apps.slice(1)) await app.close()
-      await primary.app.mongo.db.dropDatabase()
-      await primary.app.close()
-    },
-  }
+/** The jobs app as server.ts builds it, against the real servers (service-test-app.ts). */
+export function startJobsTestApp(name: string, env: Record<string, string> = {}) {
+  return startServiceTestApp(name, (base) => buildJobsApp(readConfig({ ...base, ...env })))
 }
 
 export type JobsTestApp = Awaited<ReturnType<typeof startJobsTestApp>>

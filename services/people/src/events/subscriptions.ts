@@ -1,10 +1,14 @@
 import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
-import type { ProfilesRepository } from '../repositories/profiles-repository'
+import type { KnownPosts } from '../posts/known-posts'
+import type { ProfilesRepository } from '../profiles/profiles-repository'
+import type { ProfilesService } from '../profiles/profiles-service'
 import { userRegisteredHandler } from './user-registered.handler'
 
-/** Every event the people service reacts to, wired in one place. */
+/** Every event the people service reacts to (besides the feed's own group), in one place. */
 export function peopleSubscriptions(deps: {
   profiles: ProfilesRepository
+  profilesService: ProfilesService
+  knownPosts: KnownPosts
   tokenRevocations: TokenRevocations
 }): ConsumerDefinition[] {
   return [
@@ -12,8 +16,26 @@ export function peopleSubscriptions(deps: {
       groupId: 'people',
       handlers: {
         'user.registered': userRegisteredHandler(deps.profiles),
+        // The owner of a post the worker requested may see the worker's hidden contacts
+        // while the request exists (spec 2 §5).
+        'job-request.created': async ({ data }) =>
+          deps.profilesService.setContactViewer(
+            data.requesterId,
+            data.ownerId,
+            data.requestId,
+            true,
+          ),
+        'job-request.deleted': async ({ data }) =>
+          deps.profilesService.setContactViewer(
+            data.requesterId,
+            data.ownerId,
+            data.requestId,
+            false,
+          ),
       },
     },
+    // Posts people requests may name: their owner, title and whether they are online.
+    { groupId: 'people-posts', handlers: deps.knownPosts.handlers },
     // A group of its own: a profile event that keeps failing must not hold revocations back
     // on the same partition, and a new group reads the topic from the beginning, so the
     // cut-offs of users revoked before this group existed are known too.

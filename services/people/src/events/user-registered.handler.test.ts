@@ -1,7 +1,7 @@
 import { MongoClient, type Db } from 'mongodb'
 import { newEvent } from '@marketplace/service-kit'
 import { testMongoUrl } from '@marketplace/service-kit/testing'
-import { createProfilesRepository } from '../repositories/profiles-repository'
+import { createProfilesRepository } from '../profiles/profiles-repository'
 import { userRegisteredHandler } from './user-registered.handler'
 
 // Against the real MongoDB-protocol server of infra/local.

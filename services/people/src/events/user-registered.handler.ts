@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
-import type { ProfilesRepository } from '../repositories/profiles-repository'
+import type { ProfilesRepository } from '../profiles/profiles-repository'
 
 /** A new account gets its (empty) user profile; the worker profile comes later, by choice. */
 export function userRegisteredHandler(profiles: ProfilesRepository) {
@@ -9,11 +9,11 @@ export function userRegisteredHandler(profiles: ProfilesRepository) {
       _id: data.userId,
       firstName: data.firstName,
       lastName: data.lastName,
+      email: data.email,
       phoneNumber: data.phoneNumber,
       dateOfBirth: data.dateOfBirth,
       interest: data.interest,
       emailPreferences: data.emailPreferences,
-      isWorker: false,
       registeredAt: new Date(event.occurredAt),
     })
   }

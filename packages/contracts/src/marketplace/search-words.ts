@@ -1,5 +1,5 @@
 /**
- * Search words: the text of a post cut into normalized words, so search is case- and
+ * Search words: a text (of a post, of a worker profile) cut into normalized words, so search is case- and
  * accent-insensitive and never needs a regular expression: "Déménagement!" → ["demenagement"].
  * The same function cuts the query, so both sides agree.
  */

@@ -1,10 +1,11 @@
 /**
- * Post categories. The creation form has no category (spec 1 §4), so the server derives one
- * from the title and infos with this keyword table; an explicit category from the client is
- * accepted too. The first category with a matching keyword wins, in the table's order, and
- * title matches beat infos matches ("Help moving my home office PC" is Moving, not Tech).
- * Keywords are matched against whole normalized words (see search-words.ts), a trailing
- * `*` meaning "any word starting with".
+ * Categories of posts and of workers. Neither form has a category (spec 1 §4), so the server
+ * derives one with this keyword table: for a post from its title, then its infos; for a
+ * worker from the profile's title, then its skills. An explicit category from the client is
+ * accepted for posts too. The first category with a matching keyword wins, in the table's
+ * order, and title matches beat the second text's ("Help moving my home office PC" is Moving,
+ * not Tech). Keywords are matched against whole normalized words (see search-words.ts), a
+ * trailing `*` meaning "any word starting with".
  */
 export const UNCATEGORIZED = 'Uncategorized'
 
@@ -172,10 +173,10 @@ function categoryOfWords(words: readonly string[]): Category | null {
   return null
 }
 
-/** The derived category: title first, then infos, else "Uncategorized". */
+/** The derived category: title first, then the other words (infos, skills), else "Uncategorized". */
 export function deriveCategory(
   titleWords: readonly string[],
-  infosWords: readonly string[],
+  otherWords: readonly string[],
 ): Category {
-  return categoryOfWords(titleWords) ?? categoryOfWords(infosWords) ?? UNCATEGORIZED
+  return categoryOfWords(titleWords) ?? categoryOfWords(otherWords) ?? UNCATEGORIZED
 }

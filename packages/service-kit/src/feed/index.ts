@@ -1,0 +1,2 @@
+export { FeedIndex, type FeedSchema, type FeedQuery, type FeedPage } from './feed-index'
+export { OrderedList, feedOrder, type FeedItem } from './feed-order'

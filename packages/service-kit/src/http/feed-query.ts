@@ -1,0 +1,131 @@
+import { Type } from '@sinclair/typebox'
+import {
+  ALL_FILTER,
+  MAX_PAGE_SIZE,
+  SEARCH_RESULT_LIMIT,
+  UNCATEGORIZED,
+  queryTerms,
+} from '@marketplace/contracts/marketplace'
+import { BadRequestError } from '../errors'
+
+/**
+ * The query strings of the two public feeds (GET /api/jobs and GET /api/people, spec 1 §7)
+ * and of their category lists, read the same way by both services.
+ */
+export const FeedQuerystring = Type.Object({
+  category: Type.Optional(Type.String({ maxLength: 100 })),
+  location: Type.Optional(Type.String({ maxLength: 100 })),
+  payment: Type.Optional(Type.String({ maxLength: 100 })),
+  contact: Type.Optional(Type.String({ maxLength: 100 })),
+  page: Type.Optional(Type.String({ maxLength: 10 })),
+  limit: Type.Optional(Type.String({ maxLength: 10 })),
+  sort: Type.Optional(Type.String({ maxLength: 10 })),
+  search: Type.Optional(Type.String({ maxLength: 200 })),
+})
+export type FeedQuerystringValue = typeof FeedQuerystring.static
+
+export const CategoriesQuerystring = Type.Object({
+  includeEmpty: Type.Optional(Type.String()),
+  includeUncategorized: Type.Optional(Type.String()),
+})
+export type CategoriesQuerystringValue = typeof CategoriesQuerystring.static
+
+/**
+ * Bodies are read by the use cases, not by JSON schema, so a missing or mistyped field gets
+ * the product's message ("Title and Location are required for preview"), not the validator's.
+ */
+export const LooseBody = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])
+export type LooseBodyValue = Record<string, unknown> | null | undefined
+
+/** A whole number from a query string, with a person-readable 400 when it is not one. */
+export function integerParam(
+  value: unknown,
+  name: string,
+  { min, max, fallback }: { min: number; max: number; fallback: number },
+): number {
+  if (value === undefined || value === '') return fallback
+  const number = typeof value === 'number' ? value : Number(value)
+  if (!Number.isInteger(number) || number < min || number > max) {
+    throw new BadRequestError(
+      `${name} must be a whole number from ${min} to ${max}`,
+      'INVALID_QUERY',
+    )
+  }
+  return number
+}
+
+export function booleanParam(value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback
+  if (value === 'true') return true
+  if (value === 'false') return false
+  throw new BadRequestError('Use true or false', 'INVALID_QUERY')
+}
+
+/** "All" and an empty value both mean "no filter" (the client sends neither, spec 1 §7). */
+export function filterValue(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  const trimmed = value.trim()
+  return trimmed === '' || trimmed === ALL_FILTER ? undefined : trimmed
+}
+
+export type FeedRequest =
+  | { kind: 'search'; terms: string[]; limit: number }
+  | {
+      kind: 'page'
+      filters: { category?: string; location?: string; payment?: string; contact?: string }
+      page: number
+      pageSize: number
+      sort: 'desc' | 'asc'
+    }
+
+/** A feed query string read into a search or a page, with a 400 for any bad value. */
+export function readFeedQuery(query: FeedQuerystringValue, defaultPageSize: number): FeedRequest {
+  if (query.search !== undefined) {
+    const limit = integerParam(query.limit, 'limit', {
+      min: 1,
+      max: MAX_PAGE_SIZE,
+      fallback: SEARCH_RESULT_LIMIT,
+    })
+    return { kind: 'search', terms: queryTerms(query.search), limit }
+  }
+  const sort = query.sort ?? 'desc'
+  if (sort !== 'desc' && sort !== 'asc')
+    throw new BadRequestError('sort must be desc or asc', 'INVALID_QUERY')
+  return {
+    kind: 'page',
+    filters: {
+      category: filterValue(query.category),
+      location: filterValue(query.location),
+      payment: filterValue(query.payment),
+      contact: filterValue(query.contact),
+    },
+    page: integerParam(query.page, 'page', { min: 1, max: 100_000, fallback: 1 }),
+    pageSize: integerParam(query.limit, 'limit', {
+      min: 1,
+      max: MAX_PAGE_SIZE,
+      fallback: defaultPageSize,
+    }),
+    sort,
+  }
+}
+
+/** The pagination block of a feed answer. */
+export function paginationOf(page: number, pageSize: number, total: number) {
+  return { page, totalPages: Math.max(1, Math.ceil(total / pageSize)), total, limit: pageSize }
+}
+
+/** The category list's counts, without empty categories or Uncategorized unless asked. */
+export function categoryCountsFor(
+  all: Record<string, number>,
+  query: CategoriesQuerystringValue,
+): { categories: string[]; counts: Record<string, number> } {
+  const includeEmpty = booleanParam(query.includeEmpty, false)
+  const includeUncategorized = booleanParam(query.includeUncategorized, true)
+  const counts: Record<string, number> = {}
+  for (const [category, count] of Object.entries(all)) {
+    if (!includeUncategorized && category === UNCATEGORIZED) continue
+    if (!includeEmpty && count === 0) continue
+    counts[category] = count
+  }
+  return { categories: Object.keys(counts), counts }
+}

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
+import { ObjectId, type Db } from 'mongodb'
+import { infraEnv, testMongoUrl } from './infra-env'
+import { signTestToken, testKeyPair } from './keys'
+
+/** What the helper needs of a service app built by the service kit. */
+export interface TestableApp {
+  listen(options: { host: string; port: number }): Promise<string>
+  close(): Promise<unknown>
+  server: { address(): unknown }
+  mongo: { db: Db }
+  events: { ready: Promise<unknown> }
+}
+
+export interface HttpAnswer<T = unknown> {
+  status: number
+  body: T
+  text: string
+}
+
+/**
+ * A service app as its server.ts builds it, on a random port, against the real FerretDB and
+ * Kafka of infra/local, with its own database and consumer groups. `build` gets the
+ * environment (Mongo, Kafka, a test JWT key) and reads its config from it. `startReplica`
+ * builds a second process-like instance on the same database, to check what one replica
+ * learns from another through events.
+ */
+export async function startServiceTestApp<App extends TestableApp>(
+  name: string,
+  build: (env: Record<string, string>) => Promise<App>,
+) {
+  const keys = testKeyPair()
+  // monitorCommands: tests may count what the service asks the database.
+  const mongoUrl = `${testMongoUrl(name)}&monitorCommands=true`
+  const groupPrefix = `test-${name}-${randomBytes(4).toString('hex')}-`
+  const apps: App[] = []
+
+  async function start(): Promise<{ app: App; baseUrl: string }> {
+    const app = await build({
+      MONGO_URL: mongoUrl,
+      KAFKA_BROKERS: infraEnv().kafkaBrokers,
+      KAFKA_GROUP_PREFIX: groupPrefix,
+      JWT_PUBLIC_KEY: keys.publicKey,
+      LOG_LEVEL: 'silent',
+    })
+    // Real HTTP rather than app.inject (the jest config does not compile light-my-request's
+    // ESM-only dependency), which also exercises the server as deployed.
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    await app.events.ready
+    apps.push(app)
+    return { app, baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
+  }
+
+  const primary = await start()
+
+  const tokenFor = (userId: string) => {
+    const now = Math.floor(Date.now() / 1000)
+    return signTestToken(keys.privateKey, {
+      sub: userId,
+      roles: ['2000'],
+      iss: 'marketplace-auth',
+      aud: 'marketplace',
+      iat: now - 1,
+      exp: now + 900,
+    })
+  }
+
+  /** A client for one user (or a guest when userId is null) against one instance. */
+  function clientFor(userId: string | null, baseUrl = primary.baseUrl) {
+    const headers = (extra: Record<string, string> = {}) => ({
+      ...(userId ? { authorization: `Bearer ${tokenFor(userId)}` } : {}),
+      ...extra,
+    })
+    async function call<T>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {
+      const response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      const text = await response.text()
+      return { status: response.status, text, body: (text ? JSON.parse(text) : null) as T }
+    }
+    /* eslint-disable @typescript-eslint/no-explicit-any -- tests read bodies loosely; each
+       assertion states the shape it expects */
+    return {
+      userId,
+      get: <T = any>(path: string) => call<T>('GET', path),
+      post: <T = any>(path: string, body: unknown) => call<T>('POST', path, body),
+      put: <T = any>(path: string, body: unknown) => call<T>('PUT', path, body),
+      patch: <T = any>(path: string, body: unknown) => call<T>('PATCH', path, body),
+      delete: <T = any>(path: string) => call<T>('DELETE', path),
+    }
+    /* eslint-enable @typescript-eslint/no-explicit-any */
+  }
+
+  return {
+    app: primary.app,
+    baseUrl: primary.baseUrl,
+    db: primary.app.mongo.db,
+    newUserId: () => new ObjectId().toHexString(),
+    clientFor,
+    tokenFor,
+    startReplica: start,
+    async stop() {
+      // Close every instance before dropping: FerretDB must not see a drop during requests.
+      for (const app of apps.slice(1)) await app.close()
+      await primary.app.mongo.db.dropDatabase()
+      await primary.app.close()
+    },
+  }
+}

@@ -1,0 +1,59 @@
+import { ageFromDateOfBirth } from '@marketplace/contracts/validation'
+import {
+  fullName,
+  seesHiddenContacts,
+  type ProfileDocument,
+  type WorkerContact,
+} from './profile-document'
+
+/**
+ * A person as anyone else sees them (spec 1 §3 "Person", docs/people.md "What a stranger
+ * sees"): names, age (never the date of birth), and the public worker profile. Never the
+ * e-mail, the phone number, the date of birth, pending deletion or who may see the hidden
+ * contacts; hidden contacts only for the viewers `seesHiddenContacts` admits.
+ */
+export function toPersonView(profile: ProfileDocument, viewerId: string | null, now = new Date()) {
+  const worker = profile.worker
+  const contacts: WorkerContact[] = worker
+    ? seesHiddenContacts(profile, viewerId)
+      ? worker.contacts
+      : worker.contacts.filter((contact) => contact.visibility === 'public')
+    : []
+  return {
+    _id: profile._id,
+    firstName: profile.firstName,
+    lastName: profile.lastName,
+    name: fullName(profile),
+    age: ageFromDateOfBirth(profile.dateOfBirth, now),
+    isWorker: profile.isWorker,
+    title: worker?.title ?? '',
+    skills: worker?.skills ?? [],
+    availability: worker?.availability ?? '',
+    paymentType: worker?.paymentType ?? '',
+    location: worker?.location ?? '',
+    infos: worker?.infos ?? '',
+    contacts,
+    profilePicture: worker?.profilePicture ?? null,
+    isOnline: worker ? worker.isOnline !== false : false,
+    category: worker?.category ?? null,
+  }
+}
+
+export type PersonView = ReturnType<typeof toPersonView>
+
+/**
+ * The user's own profile (GET /api/users/{own id}): the account fields, the whole worker
+ * profile with every contact, and the deletion date while the grace period runs.
+ */
+export function toSelfView(profile: ProfileDocument, now = new Date()) {
+  return {
+    ...toPersonView(profile, profile._id, now),
+    email: profile.email,
+    phoneNumber: profile.phoneNumber,
+    dateOfBirth: profile.dateOfBirth,
+    interest: profile.interest ?? null,
+    emailPreferences: profile.emailPreferences,
+    createdAt: profile.createdAt,
+    deletion: profile.deletion ? { purgeAfter: profile.deletion.purgeAfter } : null,
+  }
+}

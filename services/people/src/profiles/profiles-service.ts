@@ -1,0 +1,157 @@
+import type { DomainEvent } from '@marketplace/contracts/events'
+import { newEvent, NotFoundError } from '@marketplace/service-kit'
+import type { ProfileDocument, WorkerProfile } from './profile-document'
+import { readAccountUpdate, readWorkerProfile, readWorkerStatus } from './profile-input'
+import type { ProfilesRepository } from './profiles-repository'
+import { workerCategory, workerSearchWords } from './worker-fields'
+
+interface Context {
+  callerId: string
+  requestId?: string
+}
+
+/**
+ * The profile use cases: account edit, worker profile, online switch, and who may see hidden
+ * contacts. Each change is stored with its event (outbox) under an optimistic guard on
+ * `updatedAt`: when another edit landed since the profile was read, the change is computed
+ * again on the fresh profile, so derived fields (category, search words) never go stale.
+ */
+export function createProfilesService(deps: { profiles: ProfilesRepository; now?: () => Date }) {
+  const now = deps.now ?? (() => new Date())
+
+  async function existing(userId: string): Promise<ProfileDocument> {
+    const profile = await deps.profiles.findById(userId)
+    // Sign-up creates the profile from user.registered a moment later; until then, or after
+    // a deletion, there is nothing to change.
+    if (!profile) throw new NotFoundError('User not found', 'USER_NOT_FOUND')
+    return profile
+  }
+
+  function workerEvent(profile: ProfileDocument, context: Context) {
+    return newEvent('worker-profile.updated', {
+      aggregateId: profile._id,
+      actorId: context.callerId,
+      requestId: context.requestId,
+      data: {
+        userId: profile._id,
+        isWorker: profile.isWorker,
+        title: profile.worker?.title,
+        skills: profile.worker?.skills,
+        profilePicture: profile.worker?.profilePicture ?? null,
+        isOnline: profile.worker?.isOnline,
+      },
+    })
+  }
+
+  /** Writes `change(current)` guarded by the `updatedAt` read; retries on a lost race. */
+  async function guardedUpdate(
+    userId: string,
+    change: (current: ProfileDocument) => {
+      set: Partial<ProfileDocument>
+      events: (next: ProfileDocument) => DomainEvent[]
+    },
+  ): Promise<ProfileDocument> {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const current = await existing(userId)
+      const { set, events } = change(current)
+      const at = now()
+      const next = { ...current, ...set, updatedAt: at }
+      const saved = await deps.profiles.update(
+        userId,
+        { $set: { ...set, updatedAt: at } },
+        events(next),
+        // Profiles from before updatedAt existed carry none: the guard then asks for none.
+        current.updatedAt ? { updatedAt: current.updatedAt } : { updatedAt: { $exists: false } },
+      )
+      if (saved) return saved
+    }
+    throw new Error(`profile ${userId} kept changing during an update`)
+  }
+
+  async function updateAccount(
+    userId: string,
+    body: unknown,
+    context: Context,
+  ): Promise<ProfileDocument> {
+    const update = readAccountUpdate(body)
+    return guardedUpdate(userId, (current) => {
+      const set: Partial<ProfileDocument> = { ...update }
+      if (current.worker) {
+        set.worker = { ...current.worker, searchWords: workerSearchWords(update, current.worker) }
+      }
+      return {
+        set,
+        events: (next) => [
+          newEvent('user.profile-updated', {
+            aggregateId: userId,
+            actorId: context.callerId,
+            requestId: context.requestId,
+            data: {
+              userId,
+              firstName: next.firstName,
+              lastName: next.lastName,
+              phoneNumber: next.phoneNumber,
+            },
+          }),
+        ],
+      }
+    })
+  }
+
+  /** Creates or replaces the worker profile; creating it makes the user a worker. */
+  async function saveWorkerProfile(
+    userId: string,
+    body: unknown,
+    context: Context,
+  ): Promise<ProfileDocument> {
+    const current = await existing(userId)
+    const fields = readWorkerProfile(body, userId, current.worker)
+    return guardedUpdate(userId, (fresh) => {
+      const worker: WorkerProfile = {
+        ...fields,
+        category: workerCategory(fields.title, fields.skills),
+        searchWords: workerSearchWords(fresh, fields),
+      }
+      return { set: { isWorker: true, worker }, events: (next) => [workerEvent(next, context)] }
+    })
+  }
+
+  async function setWorkerStatus(
+    userId: string,
+    body: unknown,
+    context: Context,
+  ): Promise<ProfileDocument> {
+    const isOnline = readWorkerStatus(body)
+    return guardedUpdate(userId, (current) => {
+      if (!current.worker) {
+        throw new NotFoundError('Create your worker profile first', 'WORKER_PROFILE_MISSING')
+      }
+      return {
+        set: { worker: { ...current.worker, isOnline } },
+        events: (next) => [workerEvent(next, context)],
+      }
+    })
+  }
+
+  /**
+   * job-request.created / .deleted: the owner of a post the worker requested may see the
+   * worker's hidden contacts while the request exists (spec 2 §5).
+   */
+  async function setContactViewer(
+    workerId: string,
+    ownerId: string,
+    jobRequestId: string,
+    allowed: boolean,
+  ): Promise<void> {
+    const entry = `${ownerId}:${jobRequestId}`
+    await deps.profiles.update(
+      workerId,
+      allowed ? { $addToSet: { contactViewers: entry } } : { $pull: { contactViewers: entry } },
+      [],
+    )
+  }
+
+  return { updateAccount, saveWorkerProfile, setWorkerStatus, setContactViewer }
+}
+
+export type ProfilesService = ReturnType<typeof createProfilesService>

@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify'
+import { Type } from '@sinclair/typebox'
+import { LooseBody, NotFoundError, assertSelf } from '@marketplace/service-kit'
+import { toPersonView, toSelfView } from '../profiles/profile-views'
+import type { ProfilesRepository } from '../profiles/profiles-repository'
+import type { ProfilesService } from '../profiles/profiles-service'
+
+const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) })
+const UserIdParams = Type.Object({ userId: Type.String({ maxLength: 64 }) })
+
+/**
+ * /api/users/*: a profile as its owner or as anyone else sees it, and the owner's edits.
+ * A `{userId}` that is not the caller's is refused with 403 (assertSelf) before anything is
+ * read.
+ */
+export async function usersRoutes(
+  app: FastifyInstance,
+  deps: { profiles: ProfilesRepository; service: ProfilesService },
+) {
+  app.addHook('preHandler', app.authenticate)
+
+  app.get('/api/users/:id', { schema: { params: IdParams } }, async (request) => {
+    const { id } = request.params as { id: string }
+    const viewerId = request.caller!.userId
+    const profile = await deps.profiles.findById(id)
+    // A profile in its deletion grace period is gone for everyone but its owner.
+    if (!profile || (profile.deletion && id !== viewerId)) {
+      throw new NotFoundError('User not found', 'USER_NOT_FOUND')
+    }
+    return id === viewerId ? toSelfView(profile) : toPersonView(profile, viewerId)
+  })
+
+  app.put('/api/users/:id', { schema: { params: IdParams, body: LooseBody } }, async (request) => {
+    const caller = assertSelf(request, (request.params as { id: string }).id)
+    const saved = await deps.service.updateAccount(caller.userId, request.body, {
+      callerId: caller.userId,
+      requestId: request.id,
+    })
+    return toSelfView(saved)
+  })
+
+  app.put(
+    '/api/users/:userId/worker-profile',
+    { schema: { params: UserIdParams, body: LooseBody } },
+    async (request) => {
+      const caller = assertSelf(request, (request.params as { userId: string }).userId)
+      const saved = await deps.service.saveWorkerProfile(caller.userId, request.body, {
+        callerId: caller.userId,
+        requestId: request.id,
+      })
+      return toSelfView(saved)
+    },
+  )
+
+  app.patch(
+    '/api/users/:userId/worker-status',
+    { schema: { params: UserIdParams, body: LooseBody } },
+    async (request) => {
+      const caller = assertSelf(request, (request.params as { userId: string }).userId)
+      const saved = await deps.service.setWorkerStatus(caller.userId, request.body, {
+        callerId: caller.userId,
+        requestId: request.id,
+      })
+      return toSelfView(saved)
+    },
+  )
+}
