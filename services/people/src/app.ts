@@ -7,6 +7,7 @@ import {
   mongoPlugin,
 } from '@marketplace/service-kit'
 import type { PeopleConfig } from './config'
+import { createAccountPurge } from './deletion/account-purge'
 import { peopleSubscriptions } from './events/subscriptions'
 import { createPeopleFeed, createPeopleFeedSync, type PeopleFeedSync } from './feed/people-feed'
 import { createKnownPosts, knownPostIndexes } from './posts/known-posts'
@@ -54,12 +55,21 @@ export async function buildPeopleApp(config: PeopleConfig) {
     notifyOutbox: (target) => notifyOutbox(target),
     profileChanged: (userId, profile) => feedSync?.apply(userId, profile),
   })
-  const profilesService = createProfilesService({ profiles })
+  const profilesService = createProfilesService({
+    profiles,
+    gracePeriodMs: config.DELETION_GRACE_MS,
+  })
   const knownPosts = createKnownPosts(db)
   const requests = createPeopleRequestsRepository(db, {
     notifyOutbox: (target) => notifyOutbox(target),
   })
   const requestsService = createPeopleRequestsService({ requests, profiles, posts: knownPosts })
+  const purge = createAccountPurge({
+    profiles,
+    requests,
+    knownPosts,
+    logger: app.log.child({ component: 'account-purge' }),
+  })
   feedSync = createPeopleFeedSync({
     feed,
     profiles,
@@ -76,7 +86,7 @@ export async function buildPeopleApp(config: PeopleConfig) {
     ],
     pollMs: config.OUTBOX_POLL_MS,
     consumers: [
-      ...peopleSubscriptions({ profiles, profilesService, knownPosts, tokenRevocations }),
+      ...peopleSubscriptions({ profiles, profilesService, knownPosts, purge, tokenRevocations }),
       feedSync.consumer,
     ],
     groupPrefix: config.KAFKA_GROUP_PREFIX,
@@ -105,8 +115,11 @@ export async function buildPeopleApp(config: PeopleConfig) {
     if (!feedSync?.isLoaded()) throw new Error('people feed loading')
   })
 
+  const stopPurge = purge.schedule(config.PURGE_INTERVAL_MS)
+  app.addHook('onClose', async () => stopPurge())
+
   await app.register(usersRoutes, { profiles, service: profilesService })
   await app.register(peopleRoutes, { feed, pageSize: config.FEED_PAGE_SIZE })
   await app.register(peopleRequestsRoutes, { service: requestsService, requests, profiles })
-  return Object.assign(app, { feed, feedSync })
+  return Object.assign(app, { feed, feedSync, purge })
 }

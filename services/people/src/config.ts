@@ -5,7 +5,11 @@ import {
   MongoConfigSchema,
   loadConfig,
 } from '@marketplace/service-kit'
-import { FEED_PAGE_SIZE, MAX_PAGE_SIZE } from '@marketplace/contracts/marketplace'
+import {
+  ACCOUNT_DELETION_GRACE_DAYS,
+  FEED_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+} from '@marketplace/contracts/marketplace'
 
 const PeopleConfigSchema = Type.Composite([
   BaseConfigSchema,
@@ -16,6 +20,13 @@ const PeopleConfigSchema = Type.Composite([
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4002 }),
     /** Workers per feed page (the client may ask for fewer or more with `limit`, up to the max). */
     FEED_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: FEED_PAGE_SIZE }),
+    /** How long a deleted account can still be kept (spec 2 §1: 30 days). Tests shorten it. */
+    DELETION_GRACE_MS: Type.Integer({
+      minimum: 0,
+      default: ACCOUNT_DELETION_GRACE_DAYS * 24 * 60 * 60 * 1000,
+    }),
+    /** How often accounts whose grace period is over are looked for. */
+    PURGE_INTERVAL_MS: Type.Integer({ minimum: 100, default: 60 * 60 * 1000 }),
   }),
 ])
 

@@ -183,10 +183,14 @@ export const Events = {
       purgeAfter: Type.String({ format: 'date-time' }),
     }),
   ),
+  /**
+   * "Keep my account" during the grace period. Emitted by auth, which alone can check the
+   * password of an account that can no longer log in (docs/people.md, account deletion).
+   */
   userDeletionCancelled: defineEvent(
     'user.deletion-cancelled',
     1,
-    Topics.peopleUsers,
+    Topics.authUsers,
     Type.Object({ userId: Type.String() }),
   ),
   /** The grace period ended: every service deletes or anonymises the user's data. */

@@ -196,7 +196,12 @@ export const Messages = {
     emailVerified: 'Email verified successfully',
     emailNotVerified:
       'Please verify your email before logging in. Enter the code we sent you, or ask for a new one.',
-    accountDeletionPending: 'This account is scheduled for deletion and cannot be used to log in.',
+    accountDeletionPending:
+      'This account is scheduled for deletion and cannot be used to log in. Choose "Keep my account" to cancel the deletion.',
+    // ours: "Keep my account" during the 30-day grace period (docs/people.md)
+    keepAccountButton: 'Keep my account',
+    noDeletionPending: 'This account is not scheduled for deletion',
+    deletionGraceOver: 'The 30-day grace period is over; this account is being deleted.',
     resetCodeSent:
       'If an account exists for this email, a password reset code has been sent to it.',
     passwordRules:

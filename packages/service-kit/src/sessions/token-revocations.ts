@@ -149,6 +149,12 @@ export function createTokenRevocations(
       'user.tokens-revoked': async (event) => {
         await record(event.data.userId, new Date(event.data.validAfter))
       },
+      // The grace period is over: nothing of the user may stay. Their tokens were revoked when
+      // the deletion was asked for, 30 days ago, and have long expired (15 minutes).
+      'user.deleted': async (event) => {
+        await revocations.deleteMany({ userId: event.data.userId })
+        cache.delete(event.data.userId)
+      },
     },
   }
 }

@@ -16,17 +16,17 @@ export interface LoginInput {
 }
 
 /**
- * POST /api/auth/direct-login (spec 1 §4, §8). The spec's client tells "User not found"
- * (404) from "Invalid email or password" (401), which reveals whether an address has an
- * account; sign-up's 409 reveals it anyway. We keep the answers and blunt the enumeration:
- * both paths spend one argon2 verification (uniform timing) and both are rate-limited per
- * address and per account. See docs/identity.md.
+ * The e-mail and password of a login form, checked (spec 1 §4, §8). The spec's client tells
+ * "User not found" (404) from "Invalid email or password" (401), which reveals whether an
+ * address has an account; sign-up's 409 reveals it anyway. We keep the answers and blunt the
+ * enumeration: both paths spend one argon2 verification (uniform timing) and both are
+ * rate-limited per address and per account. See docs/identity.md.
  */
-export async function logIn(
+export async function checkPassword(
   deps: AuthDependencies,
   input: LoginInput,
   context: RequestContext,
-): Promise<IssuedSession> {
+) {
   const email = normalizeEmail(text(input.email))
   const password = text(input.password)
   if (!email || !password) {
@@ -42,6 +42,20 @@ export async function logIn(
   if (!(await deps.hasher.verify(account.passwordHash, password))) {
     throw new UnauthorizedError(Messages.login.invalidCredentials, 'INVALID_CREDENTIALS')
   }
+  // Forgive earlier failed attempts; with none to forgive, skip the two writes.
+  const forgive = async () => {
+    if ((spent.loginAccount ?? 0) > 1) await deps.rateLimits.reset('loginAccount', email)
+  }
+  return { account, forgive }
+}
+
+/** POST /api/auth/direct-login: a session for a verified account not being deleted. */
+export async function logIn(
+  deps: AuthDependencies,
+  input: LoginInput,
+  context: RequestContext,
+): Promise<IssuedSession> {
+  const { account, forgive } = await checkPassword(deps, input, context)
   // Only someone who knows the password learns the account's state.
   if (!account.verified) {
     throw new ForbiddenError(Messages.auth.emailNotVerified, 'EMAIL_NOT_VERIFIED')
@@ -49,7 +63,6 @@ export async function logIn(
   if (account.deletionRequestedAt) {
     throw new ForbiddenError(Messages.auth.accountDeletionPending, 'ACCOUNT_DELETION_PENDING')
   }
-  // Forgive earlier failed attempts; with none to forgive, skip the two writes.
-  if ((spent.loginAccount ?? 0) > 1) await deps.rateLimits.reset('loginAccount', email)
+  await forgive()
   return deps.sessions.start(account, input.persist === true)
 }

@@ -19,9 +19,9 @@ interface Deps {
  */
 export function userDeletionRequestedHandler(deps: Deps): EventHandler<'user.deletion-requested'> {
   return async (event) => {
-    const { userId, requestedAt } = event.data
+    const { userId, requestedAt, purgeAfter } = event.data
     const at = revocationCutOff(new Date(requestedAt))
-    await deps.credentials.markDeletionRequested(userId, at, [
+    await deps.credentials.markDeletionRequested(userId, at, new Date(purgeAfter), [
       newEvent('user.tokens-revoked', {
         aggregateId: userId,
         actorId: event.actorId,
@@ -31,13 +31,6 @@ export function userDeletionRequestedHandler(deps: Deps): EventHandler<'user.del
     ])
     deps.notifyOutbox()
     await deps.sessions.revokeAllOfUser(userId, 'deletion-requested')
-  }
-}
-
-/** user.deletion-cancelled: the account may log in again. */
-export function userDeletionCancelledHandler(deps: Deps): EventHandler<'user.deletion-cancelled'> {
-  return async (event) => {
-    await deps.credentials.clearDeletionRequested(event.data.userId)
   }
 }
 

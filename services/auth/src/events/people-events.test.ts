@@ -30,6 +30,16 @@ async function login(email: string) {
   return { status: response.statusCode, body: response.json(), cookies: cookiesOf(response) }
 }
 
+async function keepAccount(email: string, password = PASSWORD) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/auth/keep-account',
+    payload: { email, password },
+    headers: { 'x-forwarded-for': uniqueIp(), origin: ORIGIN },
+  })
+  return { status: response.statusCode, body: response.json() }
+}
+
 const refresh = (cookies: Record<string, string>) =>
   app.inject({
     method: 'POST',
@@ -108,18 +118,45 @@ it('during the deletion grace period: no login, no renewal, tokens revoked; canc
     const revoked = await probe.waitForEvent('user.tokens-revoked', userId)
     expect(revoked.data).toMatchObject({ userId, reason: 'deletion-requested' })
 
-    await publishEvent(
-      Topics.peopleUsers,
-      newEvent('user.deletion-cancelled', {
-        aggregateId: userId,
-        actorId: userId,
-        data: { userId },
-      }),
-    )
+    // "Keep my account": the password is the proof, as for a login.
+    expect((await keepAccount(email, 'Wrong-pass1!')).status).toBe(401)
+    const kept = await keepAccount(email)
+    expect(kept.status).toBe(200)
+    expect(kept.body.user._id).toBe(userId)
+    expect(typeof kept.body.accessToken).toBe('string')
+    const cancelled = await probe.waitForEvent('user.deletion-cancelled', userId)
+    expect(cancelled.data).toEqual({ userId })
+    const again = await keepAccount(email)
+    expect(again.status).toBe(409)
+    expect(again.body.code).toBe('NO_DELETION_PENDING')
     await waitFor(async () => (await login(email)).status === 200)
   } finally {
     await probe.stop()
   }
+})
+
+it('refuses "Keep my account" once the grace period is over', async () => {
+  const { email, userId } = await accountWithId('grace-over')
+  const requestedAt = new Date(Date.now() - 31 * 86_400_000)
+  await publishEvent(
+    Topics.peopleUsers,
+    newEvent('user.deletion-requested', {
+      aggregateId: userId,
+      actorId: userId,
+      data: {
+        userId,
+        requestedAt: requestedAt.toISOString(),
+        purgeAfter: new Date(Date.now() - 86_400_000).toISOString(),
+      },
+    }),
+  )
+  await waitFor(async () => (await login(email)).status === 403)
+  const late = await keepAccount(email)
+  expect(late.status).toBe(403)
+  expect(late.body).toEqual({
+    message: Messages.auth.deletionGraceOver,
+    code: 'DELETION_GRACE_OVER',
+  })
 })
 
 it('user.deleted removes every trace of the user from the auth database', async () => {

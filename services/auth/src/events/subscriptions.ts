@@ -5,11 +5,7 @@ import type { CodesRepository } from '../repositories/codes-repository'
 import type { CredentialsRepository } from '../repositories/credentials-repository'
 import type { SessionsRepository } from '../repositories/sessions-repository'
 import type { RateLimits } from '../rate-limits/rate-limits'
-import {
-  userDeletedHandler,
-  userDeletionCancelledHandler,
-  userDeletionRequestedHandler,
-} from './account-deletion.handlers'
+import { userDeletedHandler, userDeletionRequestedHandler } from './account-deletion.handlers'
 import {
   userProfileUpdatedHandler,
   workerProfileUpdatedHandler,
@@ -40,7 +36,6 @@ export function authSubscriptions(deps: {
         'user.profile-updated': userProfileUpdatedHandler(deps.credentials),
         'worker-profile.updated': workerProfileUpdatedHandler(deps.credentials),
         'user.deletion-requested': userDeletionRequestedHandler(deletion),
-        'user.deletion-cancelled': userDeletionCancelledHandler(deletion),
         'user.deleted': userDeletedHandler(deletion),
       },
     },

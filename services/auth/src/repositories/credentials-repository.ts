@@ -30,6 +30,8 @@ export interface CredentialDoc extends OutboxFields {
   passwordChangedAt?: Date
   /** Set while the account is in its deletion grace period: no logins, no sessions. */
   deletionRequestedAt?: Date
+  /** When the grace period ends: "Keep my account" works until then. */
+  deletionPurgeAfter?: Date
 }
 
 export type NewCredential = Omit<CredentialDoc, keyof OutboxFields>
@@ -126,18 +128,36 @@ export function createCredentialsRepository(db: Db) {
       await credentials.updateOne({ _id: userId }, { $set: fields })
     },
 
-    async markDeletionRequested(userId: string, at: Date, events: DomainEvent[]): Promise<void> {
+    async markDeletionRequested(
+      userId: string,
+      at: Date,
+      purgeAfter: Date,
+      events: DomainEvent[],
+    ): Promise<void> {
       await credentials.updateOne(
         { _id: userId },
         updateWithEvents<CredentialDoc>(
-          { $set: { deletionRequestedAt: at, tokensValidAfter: at } },
+          {
+            $set: { deletionRequestedAt: at, deletionPurgeAfter: purgeAfter, tokensValidAfter: at },
+          },
           events,
         ),
       )
     },
 
-    async clearDeletionRequested(userId: string): Promise<void> {
-      await credentials.updateOne({ _id: userId }, { $unset: { deletionRequestedAt: '' } })
+    /**
+     * "Keep my account": lifts the deletion together with user.deletion-cancelled, guarded so
+     * that of two parallel attempts one stores the event. Answers whether this call did.
+     */
+    async cancelDeletion(userId: string, events: DomainEvent[]): Promise<boolean> {
+      const result = await credentials.updateOne(
+        { _id: userId, deletionRequestedAt: { $exists: true } },
+        updateWithEvents<CredentialDoc>(
+          { $unset: { deletionRequestedAt: '', deletionPurgeAfter: '' } },
+          events,
+        ),
+      )
+      return result.modifiedCount === 1
     },
 
     async addRole(userId: string, role: string): Promise<void> {

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { Messages } from '@marketplace/contracts/validation'
 import { ForbiddenError } from '@marketplace/service-kit'
 import type { AuthDependencies } from '../domain/auth-dependencies'
+import { keepAccount } from '../domain/keep-account'
 import { logIn } from '../domain/log-in'
 import { safeEqual } from '../lib/safe-equal'
 import {
@@ -36,6 +37,26 @@ export async function sessionRoutes(
     },
     async (request, reply) => {
       const session = await logIn(deps, (request.body as LooseBodyValue) ?? {}, contextOf(request))
+      setSessionCookies(request, reply, session)
+      return { user: session.user, accessToken: session.accessToken }
+    },
+  )
+
+  // "Keep my account" during the deletion grace period: answers like a login.
+  app.post(
+    '/api/auth/keep-account',
+    {
+      schema: {
+        body: LooseBody,
+        response: { 200: Type.Object({ user: UserAnswerSchema, accessToken: Type.String() }) },
+      },
+    },
+    async (request, reply) => {
+      const session = await keepAccount(
+        deps,
+        (request.body as LooseBodyValue) ?? {},
+        contextOf(request),
+      )
       setSessionCookies(request, reply, session)
       return { user: session.user, accessToken: session.accessToken }
     },

@@ -1,4 +1,5 @@
 import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
+import type { AccountPurge } from '../deletion/account-purge'
 import type { KnownPosts } from '../posts/known-posts'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
 import type { ProfilesService } from '../profiles/profiles-service'
@@ -9,6 +10,7 @@ export function peopleSubscriptions(deps: {
   profiles: ProfilesRepository
   profilesService: ProfilesService
   knownPosts: KnownPosts
+  purge: AccountPurge
   tokenRevocations: TokenRevocations
 }): ConsumerDefinition[] {
   return [
@@ -16,6 +18,11 @@ export function peopleSubscriptions(deps: {
       groupId: 'people',
       handlers: {
         'user.registered': userRegisteredHandler(deps.profiles),
+        // "Keep my account": auth checked the password (docs/people.md, account deletion).
+        'user.deletion-cancelled': async ({ data }) =>
+          deps.profilesService.cancelDeletion(data.userId),
+        // The grace period is over (our own purge emitted it): what this service holds goes.
+        'user.deleted': async ({ data }) => deps.purge.removeUser(data.userId),
         // The owner of a post the worker requested may see the worker's hidden contacts
         // while the request exists (spec 2 §5).
         'job-request.created': async ({ data }) =>

@@ -32,6 +32,8 @@ export interface WorkerProfile {
 export interface PendingDeletion {
   requestedAt: Date
   purgeAfter: Date
+  /** Set by the purge that emitted user.deleted (claims it: one replica emits). */
+  purgeStartedAt?: Date
 }
 
 /** One user's profile, keyed by the user id the auth service gave the account. */

@@ -99,6 +99,26 @@ export function createProfilesRepository(
       return result
     },
 
+    /** Profiles whose grace period is over and whose purge has not started. */
+    dueForPurge: (now: Date) =>
+      profiles
+        .find(
+          { 'deletion.purgeAfter': { $lte: now }, 'deletion.purgeStartedAt': { $exists: false } },
+          { projection: { _id: 1 } },
+        )
+        .toArray(),
+
+    /** Profiles some owner may see the hidden contacts of (user.deleted cleans them). */
+    withContactViewers: () =>
+      profiles
+        .find({ contactViewers: { $exists: true } }, { projection: { contactViewers: 1 } })
+        .toArray(),
+
+    async delete(userId: string): Promise<void> {
+      await profiles.deleteOne({ _id: userId })
+      hooks.profileChanged(userId, null)
+    },
+
     /** Every profile, in natural order, a batch at a time (feed index load). */
     async scanAll(onBatch: (batch: ProfileDocument[]) => void, batchSize = 1000): Promise<number> {
       let total = 0

@@ -16,7 +16,12 @@ interface Context {
  * `updatedAt`: when another edit landed since the profile was read, the change is computed
  * again on the fresh profile, so derived fields (category, search words) never go stale.
  */
-export function createProfilesService(deps: { profiles: ProfilesRepository; now?: () => Date }) {
+export function createProfilesService(deps: {
+  profiles: ProfilesRepository
+  /** How long a deleted account can still be kept (30 days, spec 2 §1). */
+  gracePeriodMs: number
+  now?: () => Date
+}) {
   const now = deps.now ?? (() => new Date())
 
   async function existing(userId: string): Promise<ProfileDocument> {
@@ -151,7 +156,54 @@ export function createProfilesService(deps: { profiles: ProfilesRepository; now?
     )
   }
 
-  return { updateAccount, saveWorkerProfile, setWorkerStatus, setContactViewer }
+  /**
+   * DELETE /api/users/{id}: the grace period starts (spec 2 §1). The profile leaves every
+   * feed at once; auth ends every session on user.deletion-requested. Asking again changes
+   * nothing and answers the same date.
+   */
+  async function requestDeletion(userId: string, context: Context): Promise<ProfileDocument> {
+    const current = await existing(userId)
+    if (current.deletion) return current
+    return guardedUpdate(userId, (current) => {
+      if (current.deletion) return { set: {}, events: () => [] }
+      const requestedAt = now()
+      const deletion = {
+        requestedAt,
+        purgeAfter: new Date(requestedAt.getTime() + deps.gracePeriodMs),
+      }
+      return {
+        set: { deletion },
+        events: () => [
+          newEvent('user.deletion-requested', {
+            aggregateId: userId,
+            actorId: context.callerId,
+            requestId: context.requestId,
+            data: {
+              userId,
+              requestedAt: deletion.requestedAt.toISOString(),
+              purgeAfter: deletion.purgeAfter.toISOString(),
+            },
+          }),
+        ],
+      }
+    })
+  }
+
+  /** user.deletion-cancelled (auth, after "Keep my account" with the password). */
+  async function cancelDeletion(userId: string): Promise<void> {
+    const current = await deps.profiles.findById(userId)
+    if (!current?.deletion) return
+    await guardedUpdate(userId, () => ({ set: { deletion: null }, events: () => [] }))
+  }
+
+  return {
+    updateAccount,
+    saveWorkerProfile,
+    setWorkerStatus,
+    setContactViewer,
+    requestDeletion,
+    cancelDeletion,
+  }
 }
 
 export type ProfilesService = ReturnType<typeof createProfilesService>

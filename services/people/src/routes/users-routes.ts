@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from '@sinclair/typebox'
+import { Messages } from '@marketplace/contracts/validation'
 import { LooseBody, NotFoundError, assertSelf } from '@marketplace/service-kit'
 import { toPersonView, toSelfView } from '../profiles/profile-views'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
@@ -28,6 +29,19 @@ export async function usersRoutes(
       throw new NotFoundError('User not found', 'USER_NOT_FOUND')
     }
     return id === viewerId ? toSelfView(profile) : toPersonView(profile, viewerId)
+  })
+
+  // Account deletion (spec 2 §2.7): the 30-day grace period starts; auth ends the sessions.
+  app.delete('/api/users/:id', { schema: { params: IdParams } }, async (request) => {
+    const caller = assertSelf(request, (request.params as { id: string }).id)
+    const profile = await deps.service.requestDeletion(caller.userId, {
+      callerId: caller.userId,
+      requestId: request.id,
+    })
+    return {
+      message: Messages.account.deleted,
+      purgeAfter: profile.deletion?.purgeAfter.toISOString() ?? null,
+    }
   })
 
   app.put('/api/users/:id', { schema: { params: IdParams, body: LooseBody } }, async (request) => {
