@@ -51,7 +51,12 @@ describe('identity through the gateway', () => {
   }
   const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
 
-  async function call(method: string, path: string, body?: object, headers: Record<string, string> = {}) {
+  async function call(
+    method: string,
+    path: string,
+    body?: object,
+    headers: Record<string, string> = {},
+  ) {
     const response = await fetch(`${site}${path}`, {
       method,
       headers: {
@@ -87,7 +92,9 @@ describe('identity through the gateway', () => {
         const search = await fetch(`${infra.mailApiUrl}/api/v1/search?query=to:${email}`)
         const [mail] = ((await search.json()) as { messages: Array<{ ID: string }> }).messages
         if (!mail) return undefined
-        const full = (await (await fetch(`${infra.mailApiUrl}/api/v1/message/${mail.ID}`)).json()) as {
+        const full = (await (
+          await fetch(`${infra.mailApiUrl}/api/v1/message/${mail.ID}`)
+        ).json()) as {
           Text: string
         }
         return full.Text.match(/\b(\d{6})\b/)?.[1]
@@ -98,14 +105,24 @@ describe('identity through the gateway', () => {
 
     const login = await call('POST', '/api/auth/direct-login', { email, password, persist: true })
     expect(login.status).toBe(200)
-    const { user, accessToken } = (await login.json()) as { user: { email: string }; accessToken: string }
+    const { user, accessToken } = (await login.json()) as {
+      user: { email: string }
+      accessToken: string
+    }
     expect(user.email).toBe(email)
     expect(accessToken.split('.')).toHaveLength(3)
     expect([...jar.keys()].sort()).toEqual(['XSRF-TOKEN', 'refresh_token'])
 
     // Renewal needs the page's own origin (seen through the gateway) and the XSRF header.
     const xsrf = { 'x-xsrf-token': jar.get('XSRF-TOKEN')! }
-    expect((await call('POST', '/api/auth/refresh', undefined, { ...xsrf, origin: 'https://evil.example' })).status).toBe(403)
+    expect(
+      (
+        await call('POST', '/api/auth/refresh', undefined, {
+          ...xsrf,
+          origin: 'https://evil.example',
+        })
+      ).status,
+    ).toBe(403)
     const renewed = await call('POST', '/api/auth/refresh', undefined, xsrf)
     expect(renewed.status).toBe(200)
     expect(await renewed.json()).toMatchObject({ roles: ['2000'], user: { email } })

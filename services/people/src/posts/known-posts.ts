@@ -6,7 +6,7 @@ import type { IndexDefinition } from '@marketplace/service-kit'
  * What the people service knows of posts (from post.created / .updated / .deleted): enough to
  * check that a people request names a post of the caller's that is online, and to show its
  * title. A deleted post is kept as a marker, so an older event replayed after the deletion
- * cannot bring it back; user.deleted removes the owner's entries.
+ * cannot bring it back; user.deleted removes the owner's entries, markers included.
  */
 export const KNOWN_POSTS_COLLECTION = 'known_posts'
 
@@ -63,18 +63,12 @@ export function createKnownPosts(db: Db) {
     handlers: {
       'post.created': changed,
       'post.updated': changed,
+      // Marks a known post; an unknown one stays unknown (after its owner's purge, the jobs
+      // service's own cascade deletes their posts, and nothing of them may come back here).
       'post.deleted': async (event: DomainEvent<'post.deleted'>) => {
-        await posts.replaceOne(
+        await posts.updateOne(
           { _id: event.data.postId },
-          {
-            ownerId: event.data.ownerId,
-            title: event.data.title,
-            isOnline: false,
-            expirationDate: null,
-            deleted: true,
-            updatedAt: new Date(event.occurredAt),
-          },
-          { upsert: true },
+          { $set: { deleted: true, isOnline: false, updatedAt: new Date(event.occurredAt) } },
         )
       },
     },
