@@ -10,18 +10,16 @@
 // in the same run: gateway ÷ direct throughput, and page 50 or search ÷ page 1 latency.
 // It also times the same feed query asked of the database, which is why the feed is served
 // from the in-process index (docs/posts.md).
-import { spawn } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { infraEnv, repoRoot as root } from './infra-env.mjs'
+import { log, measure, report, seededRandom, startProcess } from './feed-bench-lib.mjs'
 
 const jobsDir = join(root, 'services', 'jobs')
 const gatewayDir = join(root, 'services', 'gateway')
 const requireFromJobs = createRequire(join(jobsDir, 'package.json'))
-const autocannon = createRequire(join(root, 'package.json'))('autocannon')
 const { MongoClient, ObjectId } = requireFromJobs('mongodb')
 
 const { values: args } = parseArgs({
@@ -33,7 +31,6 @@ const { values: args } = parseArgs({
   },
 })
 const POSTS = Number(args.posts)
-const log = (message) => console.log(`[bench] ${message}`)
 
 // ---- data: believable posts from a small vocabulary, deterministic (seeded) ----
 const TITLES = [
@@ -51,14 +48,9 @@ const LOCATIONS = ['Remote', 'New York NY', 'Los Angeles CA', 'Chicago IL', 'San
 const PAYMENTS = ['Zelle', 'Cash App', 'Venmo', 'Cash', 'PayPal', 'Bank Transfer']
 const CONTACTS = ['Email', 'Phone', 'WhatsApp', 'Telegram']
 
-function random(seed) {
-  let state = seed >>> 0
-  return () => ((state = (state * 1664525 + 1013904223) >>> 0) / 2 ** 32)
-}
-
 async function generate(db) {
   const { derivedFields } = requireFromJobs('./dist/posts/post-input.js')
-  const next = random(42)
+  const next = seededRandom(42)
   const pick = (list) => list[Math.floor(next() * list.length)]
   const posts = db.collection('posts')
   const owners = Array.from({ length: 2000 }, () => new ObjectId().toHexString())
@@ -102,45 +94,6 @@ async function timeDatabaseQuery(db) {
     times.push(performance.now() - started)
   }
   return times[0]
-}
-
-function startProcess(name, dir, env, port) {
-  const child = spawn(process.execPath, ['dist/server.js'], {
-    cwd: dir,
-    env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  })
-  return {
-    child,
-    async ready(timeoutMs = 300_000) {
-      const until = Date.now() + timeoutMs
-      while (Date.now() < until) {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`)
-        try {
-          const response = await fetch(`http://127.0.0.1:${port}/readyz`)
-          if (response.ok) return
-        } catch {}
-        await new Promise((resolve) => setTimeout(resolve, 500))
-      }
-      throw new Error(`${name} not ready`)
-    },
-  }
-}
-
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  // utime and stime are fields 14 and 15 of stat; here 0-based after "pid (comm) ".
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // USER_HZ is 100 on Linux
-}
-
-function run(url, duration = Number(args.duration)) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url, connections: Number(args.connections), duration, pipelining: 1 },
-      (error, result) => (error ? reject(error) : resolve(result)),
-    )
-  })
 }
 
 async function main() {
@@ -187,49 +140,16 @@ async function main() {
       ['feed page 50', '/api/jobs?page=50&sort=desc'],
       ['search', '/api/jobs?search=clean&limit=10'],
     ]
-    const results = []
-    for (const [name, path] of scenarios) {
-      for (const [via, base] of [['direct', 'http://127.0.0.1:4903'], ['gateway', 'http://127.0.0.1:4980']]) {
-        await run(`${base}${path}`, 2) // warm-up: JIT, connection pools
-        log(`${name} via ${via}: ${args.connections} connections, ${args.duration} s...`)
-        const before = { jobs: cpuMs(jobs.child.pid), gateway: cpuMs(gateway.child.pid) }
-        const result = await run(`${base}${path}`)
-        const served = result.requests.total
-        results.push({
-          jobsCpuMsPerRequest: (cpuMs(jobs.child.pid) - before.jobs) / served,
-          gatewayCpuMsPerRequest: (cpuMs(gateway.child.pid) - before.gateway) / served,
-          scenario: name,
-          via,
-          requestsPerSecond: result.requests.average,
-          p50: result.latency.p50,
-          p99: result.latency.p99,
-          errors: result.errors + result.non2xx,
-        })
-      }
-    }
-    console.log('\n| scenario | via | req/s | p50 ms | p99 ms | errors | jobs CPU ms/req | gateway CPU ms/req |\n|---|---|---|---|---|---|---|---|')
-    for (const r of results) {
-      console.log(
-        `| ${r.scenario} | ${r.via} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.jobsCpuMsPerRequest.toFixed(3)} | ${r.gatewayCpuMsPerRequest.toFixed(3)} |`,
-      )
-    }
-    const find = (scenario, via) => results.find((r) => r.scenario === scenario && r.via === via)
-    console.log('\n| ratio | value |\n|---|---|')
-    for (const [name] of scenarios) {
-      console.log(`| ${name}: gateway ÷ direct req/s | ${(find(name, 'gateway').requestsPerSecond / find(name, 'direct').requestsPerSecond).toFixed(2)} |`)
-    }
-    for (const name of ['feed page 50', 'search']) {
-      console.log(`| ${name} ÷ page 1, direct p99 | ${(find(name, 'direct').p99 / Math.max(1, find('feed page 1', 'direct').p99)).toFixed(2)} |`)
-    }
-    for (const [name] of scenarios) {
-      const viaGateway = find(name, 'gateway')
-      console.log(`| ${name}: gateway CPU ÷ jobs CPU per proxied request | ${(viaGateway.gatewayCpuMsPerRequest / viaGateway.jobsCpuMsPerRequest).toFixed(2)} |`)
-    }
-    console.log(`| database page-1 query ÷ direct page-1 p50 | ${(databaseMs / Math.max(1, find('feed page 1', 'direct').p50)).toFixed(0)} |`)
-    const worstP99 = Math.max(...results.filter((r) => r.via === 'direct').map((r) => r.p99))
-    console.log(`\nTarget p99 ≤ 50 ms direct: ${worstP99 <= 50 ? 'met' : 'NOT met'} (worst ${worstP99} ms).`)
-    const worstRatio = Math.min(...scenarios.map(([name]) => find(name, 'gateway').requestsPerSecond / find(name, 'direct').requestsPerSecond))
-    console.log(`Target gateway ≥ 70 % of direct: ${worstRatio >= 0.7 ? 'met' : 'NOT met'} (worst ${(worstRatio * 100).toFixed(0)} %).`)
+    const results = await measure({
+      service: jobs,
+      servicePort: 4903,
+      gateway,
+      gatewayPort: 4980,
+      scenarios,
+      connections: Number(args.connections),
+      duration: Number(args.duration),
+    })
+    report({ serviceName: 'jobs', results, scenarios, databaseMs })
   } finally {
     for (const child of processes) child.kill('SIGTERM')
     await new Promise((resolve) => setTimeout(resolve, 1000))

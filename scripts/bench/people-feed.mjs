@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// People benchmark (issue 5): people feed page 1, page 50 and search at 50 connections,
+// direct to the people service and through the gateway, in one run, over 100,000 generated
+// workers in the real FerretDB of infra/local. Same format and targets as posts-feed.mjs.
+//
+//   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/people... --filter=@marketplace/gateway...
+//   node scripts/bench/people-feed.mjs [--workers 100000] [--duration 10] [--connections 50] [--keep]
+import { createRequire } from 'node:module'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { infraEnv, repoRoot as root } from './infra-env.mjs'
+import { log, measure, report, seededRandom, startProcess } from './feed-bench-lib.mjs'
+
+const peopleDir = join(root, 'services', 'people')
+const gatewayDir = join(root, 'services', 'gateway')
+const requireFromPeople = createRequire(join(peopleDir, 'package.json'))
+const { MongoClient, ObjectId } = requireFromPeople('mongodb')
+
+const { values: args } = parseArgs({
+  options: {
+    workers: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const WORKERS = Number(args.workers)
+
+// ---- data: believable workers from a small vocabulary, deterministic (seeded) ----
+const FIRST = ['Ana', 'Ben', 'Chloe', 'David', 'Emma', 'Felix', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olivia', 'Paul', 'Rosa', 'Sam', 'Tara', 'Victor']
+const LAST = ['Adams', 'Baker', 'Clark', 'Diaz', 'Evans', 'Garcia', 'Hughes', 'Ito', 'Jensen', 'Khan', 'Lopez', 'Moreau', 'Nguyen', 'Okafor', 'Patel', 'Quinn', 'Rossi', 'Silva', 'Tanaka', 'Walsh']
+const TITLES = [
+  ['House mover', ['Lifting', 'Packing', 'Driving']], ['Cleaner', ['Deep cleaning', 'Laundry']],
+  ['Handyman', ['Plumbing', 'Painting', 'Furniture assembly']], ['IT helper', ['Wifi', 'Laptops', 'Printers']],
+  ['Math tutor', ['Algebra', 'Geometry']], ['Dog walker', ['Dogs', 'Cats']], ['Courier', ['Bike', 'Parcels']],
+  ['Event staff', ['Bartending', 'Photography']], ['Gardener', ['Lawn', 'Hedges']], ['Assistant', ['Errands', 'Queueing']],
+]
+const LOCATIONS = ['Remote', 'New York NY', 'Los Angeles CA', 'Chicago IL', 'San Francisco CA', 'Boston MA', 'Seattle WA', 'Austin TX', 'Atlanta GA', 'Miami FL', 'Denver CO']
+const PAYMENTS = ['Cash', 'Zelle', 'Venmo or cash', 'PayPal', 'Bank transfer', 'Cash App']
+
+async function generate(db) {
+  const { workerCategory, workerSearchWords } = requireFromPeople('./dist/profiles/worker-fields.js')
+  const next = seededRandom(7)
+  const pick = (list) => list[Math.floor(next() * list.length)]
+  const profiles = db.collection('profiles')
+  const start = Date.now() - WORKERS * 60_000
+  const started = Date.now()
+  for (let done = 0; done < WORKERS; ) {
+    const batch = []
+    for (let i = 0; i < 1000 && done < WORKERS; i += 1, done += 1) {
+      const names = { firstName: pick(FIRST), lastName: `${pick(LAST)}${done % 7 === 0 ? '-' + pick(LAST) : ''}` }
+      const [title, skills] = pick(TITLES)
+      const at = new Date(start + done * 60_000)
+      const worker = {
+        title,
+        skills,
+        availability: 'Weekends',
+        paymentType: pick(PAYMENTS),
+        location: pick(LOCATIONS),
+        infos: 'Reliable and on time.',
+        contacts: [{ value: `worker${done}@example.com`, visibility: next() > 0.5 ? 'public' : 'hidden' }],
+        profilePicture: null,
+        isOnline: next() > 0.05,
+      }
+      batch.push({
+        _id: new ObjectId().toHexString(),
+        ...names,
+        email: `worker${done}@example.com`,
+        phoneNumber: '(212) 555-0100',
+        dateOfBirth: `${1960 + Math.floor(next() * 40)}-0${1 + Math.floor(next() * 9)}-15`,
+        interest: 'Both',
+        emailPreferences: false,
+        isWorker: true,
+        worker: { ...worker, category: workerCategory(title, skills), searchWords: workerSearchWords(names, worker) },
+        createdAt: at,
+        updatedAt: at,
+        registeredAt: at,
+      })
+    }
+    await profiles.insertMany(batch, { ordered: false })
+    if (done % 20_000 === 0 || done === WORKERS) log(`generated ${done}/${WORKERS} workers (${((Date.now() - started) / 1000).toFixed(0)} s)`)
+  }
+}
+
+/** The same page-1 feed query asked of the database, for comparison (one run). */
+async function timeDatabaseQuery(db) {
+  const started = performance.now()
+  await db.collection('profiles').find({ isWorker: true, 'worker.isOnline': true, 'worker.category': 'Moving' }).sort({ createdAt: -1, _id: -1 }).limit(12).toArray()
+  return performance.now() - started
+}
+
+async function main() {
+  const infra = infraEnv()
+  const database = `bench_people_${randomBytes(4).toString('hex')}`
+  const mongoUrl = `${infra.MONGO_URL_BASE}/${database}?${infra.MONGO_URL_OPTIONS}`
+  const client = new MongoClient(mongoUrl)
+  await client.connect()
+  const db = client.db(database)
+  const processes = []
+  try {
+    log(`generating ${WORKERS} workers into ${database} (FerretDB)...`)
+    await generate(db)
+    log('timing the page-1 query asked of the database instead...')
+    const databaseMs = await timeDatabaseQuery(db)
+    log(`database: ${databaseMs.toFixed(0)} ms for one filtered, sorted page of 12`)
+
+    const { publicKey } = generateKeyPairSync('ed25519')
+    const people = startProcess('people', peopleDir, {
+      SERVICE_NAME: 'people',
+      MONGO_URL: mongoUrl,
+      KAFKA_BROKERS: infra.KAFKA_BROKERS,
+      KAFKA_GROUP_PREFIX: `${database}-`,
+      JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    }, 4902)
+    processes.push(people.child)
+    log('starting the people service (it loads the feed index from the database)...')
+    const started = Date.now()
+    await people.ready()
+    log(`people ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    const gateway = startProcess('gateway', gatewayDir, {
+      SERVICE_NAME: 'gateway',
+      PEOPLE_URL: 'http://127.0.0.1:4902',
+      // The limiter still runs on every request; only its budget is out of the way.
+      RATE_LIMIT_MAX: '100000000',
+    }, 4980)
+    processes.push(gateway.child)
+    await gateway.ready()
+
+    const firstPage = await (await fetch('http://127.0.0.1:4902/api/people?page=1')).json()
+    log(`feed: ${firstPage.pagination.total} listed workers, ${firstPage.pagination.totalPages} pages`)
+    const scenarios = [
+      ['feed page 1', '/api/people?page=1&sort=desc'],
+      ['feed page 50', '/api/people?page=50&sort=desc'],
+      ['search', '/api/people?search=mov&limit=10'],
+    ]
+    const results = await measure({
+      service: people,
+      servicePort: 4902,
+      gateway,
+      gatewayPort: 4980,
+      scenarios,
+      connections: Number(args.connections),
+      duration: Number(args.duration),
+    })
+    report({ serviceName: 'people', results, scenarios, databaseMs })
+  } finally {
+    for (const child of processes) child.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    if (!args.keep) await db.dropDatabase()
+    await client.close()
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exit(1)
+})
