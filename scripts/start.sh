@@ -88,7 +88,7 @@ start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
 
 # Demo data through the product's own API, idempotent (docs/demo-data.md). SKIP_SEED=1 skips.
 if [[ ${SKIP_SEED:-0} != 1 ]]; then
-  say "seeding the demo marketplace (30 people, 210 posts; runs again harmlessly)..."
+  say "seeding the demo marketplace (30 people, 20 workers, 210 posts; runs again harmlessly)..."
   node scripts/seed/seed-demo.mjs --base "http://127.0.0.1:$GATEWAY_PORT" --auth http://127.0.0.1:4001 --mail "$MAIL_API_URL"
 fi
 

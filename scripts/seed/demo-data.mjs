@@ -100,3 +100,47 @@ function futureDate(days) {
   date.setUTCDate(date.getUTCDate() + days)
   return date.toISOString().slice(0, 10)
 }
+
+/** [title, skills, colour kind] of the demo workers; a worker picks one by their index. */
+const WORKER_KINDS = [
+  ['Mover with a van', ['Lifting', 'Packing', 'Driving'], 'Moving'],
+  ['Home cleaner', ['Deep cleaning', 'Windows', 'Laundry'], 'Cleaning'],
+  ['Handyman', ['Furniture assembly', 'Painting', 'Small repairs'], 'Handyman'],
+  ['IT helper', ['Wifi setup', 'Laptops', 'Printers'], 'Tech'],
+  ['Math and science tutor', ['Algebra', 'Physics', 'Homework help'], 'Tutoring'],
+  ['Dog walker and pet sitter', ['Dogs', 'Cats', 'Feeding'], 'Pet care'],
+  ['Bike courier', ['Parcels', 'Groceries', 'Same-day delivery'], 'Delivery'],
+  ['Event helper', ['Bartending', 'Serving', 'Photography'], 'Events'],
+  ['Gardener', ['Lawn mowing', 'Hedges', 'Planting'], 'Gardening'],
+  ['Personal assistant', ['Errands', 'Queueing', 'Organizing'], 'Other'],
+]
+const AVAILABILITY = ['Weekends', 'Evenings after 6 pm', 'Weekdays', 'Flexible', 'Mornings']
+const WORKER_PAYMENTS = ['Cash or Venmo', 'Zelle', 'PayPal', 'Cash', 'Cash App or Zelle', 'Bank Transfer']
+
+/**
+ * The worker profile of demo person `index`, or null: two people in three are workers, and
+ * one worker in ten is switched offline. Half of them show their contacts to everyone; the
+ * others only to owners of posts they requested (spec 2 §5).
+ */
+export function workerProfileOf(index) {
+  if (index % 3 === 2) return null
+  const [title, skills, kind] = WORKER_KINDS[index % WORKER_KINDS.length]
+  const user = DEMO_USERS[index]
+  const visibility = index % 2 === 0 ? 'public' : 'hidden'
+  return {
+    kind,
+    offline: index % 10 === 4,
+    body: {
+      title,
+      skills,
+      availability: AVAILABILITY[index % AVAILABILITY.length],
+      paymentType: WORKER_PAYMENTS[index % WORKER_PAYMENTS.length],
+      location: LOCATIONS[(index * 5) % LOCATIONS.length],
+      infos: `Hi, I'm ${user.firstname}. Reliable, on time, and happy to help.`,
+      contacts: [
+        { value: user.email, visibility },
+        { value: `(555) ${user.phoneNumber.slice(3, 6)}-${user.phoneNumber.slice(6)}`, visibility },
+      ],
+    },
+  }
+}

@@ -7,7 +7,7 @@
 //
 //   node scripts/seed/seed-demo.mjs [--base http://127.0.0.1:8080] [--auth http://127.0.0.1:4001] [--mail http://127.0.0.1:8025]
 import { parseArgs } from 'node:util'
-import { DEMO_PASSWORD, DEMO_USERS, COLOURS, postsOf } from './demo-data.mjs'
+import { DEMO_PASSWORD, DEMO_USERS, COLOURS, postsOf, workerProfileOf } from './demo-data.mjs'
 import { gradientPng } from './png.mjs'
 
 const { values: args } = parseArgs({
@@ -100,10 +100,10 @@ async function ensureUser(user, index) {
 }
 
 let picturesWarned = false
-async function uploadPicture(token, kind) {
+async function uploadPicture(token, kind, { profile = false } = {}) {
   const [from, to] = COLOURS[kind] ?? COLOURS.Other
-  const png = gradientPng(480, 300, from, to)
-  const slot = await call(`${args.base}/api/upload`, {
+  const png = profile ? gradientPng(256, 256, to, from) : gradientPng(480, 300, from, to)
+  const slot = await call(`${args.base}/api/upload${profile ? '/user-profile-picture' : ''}`, {
     method: 'POST',
     token,
     body: { fileName: `${kind.toLowerCase().replace(/\W+/g, '-')}.png`, fileType: 'image/png', fileSize: png.length },
@@ -126,9 +126,39 @@ async function uploadPicture(token, kind) {
   return slot.body.objectKey
 }
 
+/** The worker profile, once: the people service makes the profile from user.registered. */
+async function ensureWorkerProfile(token, userId, index, totals) {
+  const planned = workerProfileOf(index)
+  if (!planned) return
+  let own
+  for (let attempt = 0; attempt < 60; attempt += 1) {
+    own = await call(`${args.base}/api/users/${userId}`, { token })
+    if (own.status !== 404) break
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+  if (own.status !== 200) throw new Error(`profile of ${DEMO_USERS[index].email}: ${own.status} ${own.body?.message}`)
+  if (own.body.isWorker) {
+    totals.workersPresent += 1
+    return
+  }
+  const profilePicture = await uploadPicture(token, planned.kind, { profile: true })
+  if (profilePicture) totals.pictures += 1
+  const saved = await call(`${args.base}/api/users/${userId}/worker-profile`, {
+    method: 'PUT',
+    token,
+    body: { ...planned.body, ...(profilePicture ? { profilePicture } : {}) },
+  })
+  if (saved.status !== 200) throw new Error(`worker profile of ${DEMO_USERS[index].email}: ${saved.status} ${saved.body?.message}`)
+  if (planned.offline) {
+    await call(`${args.base}/api/users/${userId}/worker-status`, { method: 'PATCH', token, body: { isOnline: false } })
+  }
+  totals.workersCreated += 1
+}
+
 async function seedUser(user, index, totals) {
-  const { token, created } = await ensureUser(user, index)
+  const { token, userId, created } = await ensureUser(user, index)
   if (created) totals.usersCreated += 1
+  await ensureWorkerProfile(token, userId, index, totals)
   const mine = await call(`${args.base}/api/jobs/my-jobs`, { token })
   if (mine.status !== 200) throw new Error(`my-jobs for ${user.email}: ${mine.status} ${mine.body?.message}`)
   const existing = new Set((Array.isArray(mine.body) ? mine.body : mine.body.jobs).map((post) => post.title))
@@ -153,7 +183,7 @@ async function main() {
     process.exit(1)
   }
   const started = Date.now()
-  const totals = { usersCreated: 0, postsCreated: 0, postsPresent: 0, pictures: 0 }
+  const totals = { usersCreated: 0, workersCreated: 0, workersPresent: 0, postsCreated: 0, postsPresent: 0, pictures: 0 }
   let done = 0
   // Four people at a time: quick, and gentle with the local servers.
   const queue = DEMO_USERS.map((user, index) => [user, index])
@@ -170,6 +200,7 @@ async function main() {
   )
   say(
     `done in ${((Date.now() - started) / 1000).toFixed(0)} s: ${DEMO_USERS.length} demo people (${totals.usersCreated} new), ` +
+      `${totals.workersCreated} worker profiles created (${totals.workersPresent} already there), ` +
       `${totals.postsCreated} posts created, ${totals.postsPresent} already there, ${totals.pictures} pictures. ` +
       `Sign in as ${DEMO_USERS[0].email} / ${DEMO_PASSWORD}.`,
   )

@@ -29,6 +29,7 @@ describe('demo seed through the product', () => {
   const databases = {
     auth: testMongoUrl('system_seed_auth'),
     jobs: testMongoUrl('system_seed_jobs'),
+    people: testMongoUrl('system_seed_people'),
   }
   const services: RunningService[] = []
   let seedArgs: string[]
@@ -36,7 +37,8 @@ describe('demo seed through the product', () => {
   const bucket = `seed-${randomBytes(4).toString('hex')}`
 
   beforeAll(async () => {
-    const [authPort, jobsPort, mediaPort, gatewayPort] = [
+    const [authPort, peoplePort, jobsPort, mediaPort, gatewayPort] = [
+      await freePort(),
       await freePort(),
       await freePort(),
       await freePort(),
@@ -58,6 +60,13 @@ describe('demo seed through the product', () => {
         ...authOnlyEnv(keys),
         PORT: String(authPort),
         MONGO_URL: databases.auth,
+      }),
+    )
+    const people = await started(
+      startService('people-seed', 'services/people', {
+        ...common,
+        PORT: String(peoplePort),
+        MONGO_URL: databases.people,
       }),
     )
     const jobs = await started(
@@ -83,6 +92,7 @@ describe('demo seed through the product', () => {
       startService('gateway-seed', 'services/gateway', {
         PORT: String(gatewayPort),
         AUTH_URL: auth.url,
+        PEOPLE_URL: people.url,
         JOBS_URL: jobs.url,
         MEDIA_URL: media.url,
       }),
@@ -100,12 +110,26 @@ describe('demo seed through the product', () => {
     }
   })
 
-  it('creates 30 people and 210 posts with pictures, then nothing on a second run', async () => {
+  it('creates 30 people, 20 workers and 210 posts with pictures, then nothing on a second run', async () => {
     const first = await runSeed(seedArgs)
     expect(first.output).toContain(
-      '30 demo people (30 new), 210 posts created, 0 already there, 70 pictures',
+      '30 demo people (30 new), 20 worker profiles created (0 already there), 210 posts created, 0 already there, 90 pictures',
     )
     expect(first.code).toBe(0)
+
+    // Two workers in three; 2 of the 20 switched offline (demo-data.mjs), so 18 are listed.
+    const workers = (await (await fetch(`${site}/api/people?limit=50`)).json()) as {
+      pagination: { total: number }
+      people: Array<{ profilePicture: string | null; contacts: unknown[]; title: string }>
+    }
+    expect(workers.pagination.total).toBe(18)
+    expect(workers.people[0]?.profilePicture).toMatch(
+      /^userImages\/[0-9a-f]{24}\/[0-9a-f-]{36}\.png$/,
+    )
+    // A guest sees the public contacts only: half the workers hide theirs.
+    expect(workers.people.filter((person) => person.contacts.length === 0).length).toBeGreaterThan(
+      0,
+    )
 
     // 13 of the 210 are switched offline (demo-data.mjs), so the feed shows 197.
     const feed = (await (await fetch(`${site}/api/jobs?page=1&limit=50`)).json()) as {
@@ -123,7 +147,9 @@ describe('demo seed through the product', () => {
     expect(hidden?.location).toBeNull()
 
     const second = await runSeed(seedArgs)
-    expect(second.output).toContain('(0 new), 0 posts created, 210 already there')
+    expect(second.output).toContain(
+      '(0 new), 0 worker profiles created (20 already there), 0 posts created, 210 already there',
+    )
     expect(second.code).toBe(0)
   })
 })
