@@ -37,8 +37,9 @@ PORTS = {
     "media": 4007,
 }
 
-# Services with no database and no broker: they talk to object storage only (media signs
-# upload URLs). They need the S3 settings instead of MONGO_URL and KAFKA_BROKERS.
+# Services with no database: they keep their data in object storage (media signs upload URLs
+# and deletes a purged user's pictures). They need the S3 settings instead of MONGO_URL, and
+# the broker for user.deleted.
 OBJECT_STORAGE_ONLY = {"media"}
 NODE_IMAGE = "node:20-bookworm-slim"
 
@@ -274,6 +275,7 @@ def check_app_services(compose: dict) -> list[str]:
         if name in OBJECT_STORAGE_ONLY:
             expected.update(
                 S3_ENDPOINT="http://minio:9000",
+                KAFKA_BROKERS="kafka:9092",
                 JWT_ISSUER="marketplace-auth",
                 JWT_AUDIENCE="marketplace",
             )
@@ -591,7 +593,7 @@ def check_kubernetes(compose_apps: list[str]) -> None:
                         problem(f"{where}: env {key} points at Service {target!r}, which does not exist")
         elif name in OBJECT_STORAGE_ONLY:
             required |= {"S3_ENDPOINT", "S3_PUBLIC_URL", "S3_ACCESS_KEY", "S3_SECRET_KEY", "APP_ORIGINS",
-                         "JWT_PUBLIC_KEY", "JWT_ISSUER", "JWT_AUDIENCE"}
+                         "KAFKA_BROKERS", "JWT_PUBLIC_KEY", "JWT_ISSUER", "JWT_AUDIENCE"}
         else:
             required |= {"MONGO_URL", "KAFKA_BROKERS", "JWT_PUBLIC_KEY", "JWT_ISSUER", "JWT_AUDIENCE"}
             if name == "auth":

@@ -1,5 +1,6 @@
-import { authPlugin, createServiceApp } from '@marketplace/service-kit'
+import { authPlugin, createServiceApp, kafkaPlugin } from '@marketplace/service-kit'
 import type { MediaConfig } from './config'
+import { userDeletedHandler } from './events/user-deleted.handler'
 import { uploadRoutes } from './routes/upload-routes'
 import { setUpStorage } from './storage/storage'
 
@@ -10,6 +11,26 @@ export async function buildMediaApp(config: MediaConfig) {
     logLevel: config.LOG_LEVEL,
   })
   setUpStorage(app, config)
+  await app.register(kafkaPlugin, {
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.SERVICE_NAME,
+    outboxCollections: [],
+    pollMs: config.OUTBOX_POLL_MS,
+    consumers: [
+      {
+        groupId: 'media',
+        // Deleting what is already gone changes nothing: no ledger (and no database) needed.
+        useLedger: false,
+        handlers: {
+          'user.deleted': userDeletedHandler({
+            deleteUnderPrefix: (prefix) => app.storage.deleteUnderPrefix(prefix),
+            logger: app.log.child({ component: 'user-deleted' }),
+          }),
+        },
+      },
+    ],
+    groupPrefix: config.KAFKA_GROUP_PREFIX,
+  })
   // No revocation check here (people and auth have one): a slot only lets the caller put a
   // picture under their own prefix for a few minutes, and the service that stores the key
   // checks the token again.

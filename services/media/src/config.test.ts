@@ -7,6 +7,7 @@ const required = {
   S3_PUBLIC_URL: 'http://127.0.0.1:9000',
   S3_ACCESS_KEY: 'access',
   S3_SECRET_KEY: 'secret',
+  KAFKA_BROKERS: 'kafka:9092',
 }
 
 describe('media configuration', () => {

@@ -1,10 +1,17 @@
 import { Type } from '@sinclair/typebox'
-import { BaseConfigSchema, ConfigError, loadConfig } from '@marketplace/service-kit'
+import {
+  BaseConfigSchema,
+  ConfigError,
+  KafkaConfigSchema,
+  loadConfig,
+} from '@marketplace/service-kit'
 
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s/?#]+$' })
 
+// Kafka only to hear user.deleted: media has no database, so no outbox and no ledger.
 const MediaConfigSchema = Type.Composite([
   BaseConfigSchema,
+  KafkaConfigSchema,
   Type.Object({
     SERVICE_NAME: Type.String({ default: 'media' }),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4007 }),

@@ -1,12 +1,14 @@
 import { randomBytes } from 'node:crypto'
 import { MongoClient, type Db } from 'mongodb'
+import { UPLOAD_CACHE_CONTROL } from '@marketplace/contracts/validation'
 import { infraEnv, testKeyPair, testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
 import { authOnlyEnv, freePort, startService, type RunningService } from './processes'
 
 // Account deletion end to end, every part a real process behind the gateway: the user asks
 // to delete the account, the grace period (seconds here, 30 days in production) runs out,
 // people emits user.deleted, and every service removes what it holds. Then every collection
-// of every service's database is read, and none may mention the user.
+// of every service's database is read, and none may mention the user; and the user's
+// picture is gone from the bucket.
 describe('account deletion cascade', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
@@ -17,10 +19,11 @@ describe('account deletion cascade', () => {
   }
   const services: RunningService[] = []
   let site: string
+  const bucket = `purge-${randomBytes(4).toString('hex')}`
 
   beforeAll(async () => {
-    const ports = await Promise.all([freePort(), freePort(), freePort(), freePort()])
-    const [authPort, peoplePort, jobsPort, gatewayPort] = ports
+    const ports = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()])
+    const [authPort, peoplePort, jobsPort, mediaPort, gatewayPort] = ports
     const common = {
       KAFKA_BROKERS: infra.kafkaBrokers,
       KAFKA_GROUP_PREFIX: `system-purge-${randomBytes(4).toString('hex')}-`,
@@ -55,12 +58,25 @@ describe('account deletion cascade', () => {
         MONGO_URL: databases.jobs,
       }),
     )
+    const media = await started(
+      startService('media-purge', 'services/media', {
+        ...common,
+        PORT: String(mediaPort),
+        S3_ENDPOINT: infra.s3Endpoint,
+        S3_PUBLIC_URL: infra.s3Endpoint,
+        S3_REGION: infra.s3Region,
+        S3_ACCESS_KEY: infra.s3AccessKey,
+        S3_SECRET_KEY: infra.s3SecretKey,
+        S3_BUCKET: bucket,
+      }),
+    )
     const gateway = await started(
       startService('gateway-purge', 'services/gateway', {
         PORT: String(gatewayPort),
         AUTH_URL: auth.url,
         PEOPLE_URL: people.url,
         JOBS_URL: jobs.url,
+        MEDIA_URL: media.url,
       }),
     )
     site = gateway.url
@@ -172,6 +188,31 @@ describe('account deletion cascade', () => {
       )
       expect(saved.status).toBe(200)
     }
+    // The leaver's profile picture, uploaded as the web app does it.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+      'base64',
+    )
+    const slot = await call('POST', '/api/upload/user-profile-picture', leaver.token, {
+      fileName: 'me.png',
+      fileType: 'image/png',
+      fileSize: png.length,
+    })
+    expect(slot.status).toBe(200)
+    const upload = await fetch(slot.body.presignedUrl as string, {
+      method: 'PUT',
+      // The signature covers these three, as the web app sends them (docs/media.md).
+      headers: {
+        'content-type': 'image/png',
+        'content-length': String(png.length),
+        'cache-control': UPLOAD_CACHE_CONTROL,
+      },
+      body: png,
+    })
+    expect(upload.ok).toBe(true)
+    const pictureUrl = `${infra.s3Endpoint}/${bucket}/${slot.body.objectKey as string}`
+    expect((await fetch(pictureUrl)).status).toBe(200)
+
     // The leaver posts; the worker requests it and is accepted; the leaver asks the worker
     // for it too; and the leaver requests the worker's own post.
     const leaversPost = await call('POST', '/api/jobs', leaver.token, {
@@ -248,6 +289,11 @@ describe('account deletion cascade', () => {
       )
     })
     expect(left).toEqual([])
+    // And media removed the leaver's pictures from the bucket.
+    await waitFor(async () => (await fetch(pictureUrl)).status === 404, {
+      timeoutMs: 60_000,
+      what: "the leaver's profile picture removed",
+    })
     const login = await call('POST', '/api/auth/direct-login', undefined, {
       email: leaver.email,
       password: leaver.password,

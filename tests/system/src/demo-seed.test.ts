@@ -78,7 +78,7 @@ describe('demo seed through the product', () => {
     )
     const media = await started(
       startService('media-seed', 'services/media', {
-        JWT_PUBLIC_KEY: common.JWT_PUBLIC_KEY,
+        ...common,
         PORT: String(mediaPort),
         S3_ENDPOINT: infra.s3Endpoint,
         S3_PUBLIC_URL: infra.s3Endpoint,

@@ -60,10 +60,18 @@ export const kafkaPlugin = fp(
     })
     const consumers: Consumer[] = []
     let closing = false
+    // A service without a database (media) has no outbox and keeps no ledger; one that
+    // asks for either must register the mongodb plugin first.
+    const database = () => {
+      if (!app.hasDecorator('mongo')) {
+        throw new Error('the kafka plugin needs the mongodb plugin for an outbox or a ledger')
+      }
+      return app.mongo.db
+    }
     const relay =
       options.outboxCollections.length > 0
         ? new OutboxRelay({
-            db: app.mongo.db,
+            db: database(),
             collections: options.outboxCollections,
             producer,
             logger: app.log.child({ component: 'outbox-relay' }),
@@ -86,7 +94,7 @@ export const kafkaPlugin = fp(
                 groupId: (options.groupPrefix ?? '') + definition.groupId,
                 handlers: definition.handlers,
                 logger: app.log,
-                db: definition.useLedger === false ? undefined : app.mongo.db,
+                db: definition.useLedger === false ? undefined : database(),
                 fromBeginning: definition.fromBeginning,
               }),
             )
@@ -130,5 +138,5 @@ export const kafkaPlugin = fp(
       await producer.disconnect()
     })
   },
-  { name: 'kafka', dependencies: ['health', 'mongodb'] },
+  { name: 'kafka', dependencies: ['health'] },
 )

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { HeadBucketCommand } from '@aws-sdk/client-s3'
 import type { FastifyInstance } from 'fastify'
 import type { MediaConfig } from '../config'
+import { deleteUnderPrefix } from './delete-prefix'
 import { ensureBucket } from './ensure-bucket'
 import { createPutSigner, type PutSigner } from './put-signer'
 import { createS3Client } from './s3-client'
@@ -13,6 +14,8 @@ declare module 'fastify' {
       signPut: PutSigner
       /** Resolves once the bucket, its policy and its CORS rules are in place. */
       bucketReady: Promise<void>
+      /** Deletes every object under a key prefix of the bucket; answers how many. */
+      deleteUnderPrefix(prefix: string): Promise<number>
     }
   }
 }
@@ -74,6 +77,7 @@ export function setUpStorage(app: FastifyInstance, config: MediaConfig): void {
       expiresInSeconds: config.UPLOAD_URL_TTL_SECONDS,
     }),
     bucketReady,
+    deleteUnderPrefix: (prefix: string) => deleteUnderPrefix(internal, config.S3_BUCKET, prefix),
   })
 
   app.addReadinessCheck('s3', async () => {

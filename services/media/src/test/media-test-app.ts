@@ -30,6 +30,8 @@ export function testConfig(label: string, env: Record<string, string> = {}): Med
     S3_ACCESS_KEY: infra.s3AccessKey,
     S3_SECRET_KEY: infra.s3SecretKey,
     S3_BUCKET: testBucketName(label),
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    KAFKA_GROUP_PREFIX: `test-media-${randomBytes(4).toString('hex')}-`,
     LOG_LEVEL: 'silent',
     ...env,
   })

@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { UPLOAD_KEY_PREFIXES } from '@marketplace/contracts/marketplace'
+import type { EventHandler } from '@marketplace/service-kit'
+
+/**
+ * user.deleted (the 30-day grace period is over, docs/people.md): the user's uploads go, the
+ * profile pictures under userImages/{userId}/ and the post pictures under jobImages/{userId}/.
+ * Upload slots put every object under its uploader's id (docs/media.md), so the two prefixes
+ * hold everything the user ever uploaded, and nothing of anyone else.
+ */
+export function userDeletedHandler(deps: {
+  deleteUnderPrefix(prefix: string): Promise<number>
+  logger: FastifyBaseLogger
+}): EventHandler<'user.deleted'> {
+  return async ({ data }) => {
+    let deleted = 0
+    for (const root of [UPLOAD_KEY_PREFIXES.user, UPLOAD_KEY_PREFIXES.job]) {
+      deleted += await deps.deleteUnderPrefix(`${root}${data.userId}/`)
+    }
+    deps.logger.info({ userId: data.userId, deleted }, "a deleted user's pictures removed")
+  }
+}

@@ -1,0 +1,30 @@
+import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3'
+
+/**
+ * Deletes every object under `prefix`, a listing page (at most 1,000 keys) at a time, and
+ * answers how many went. Deleting what is already gone is not an error, so running it again
+ * (a redelivered event) is harmless.
+ */
+export async function deleteUnderPrefix(
+  client: S3Client,
+  bucket: string,
+  prefix: string,
+): Promise<number> {
+  let deleted = 0
+  for (;;) {
+    // Always the first page: the objects of the previous page are gone by now.
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))
+    const keys = (page.Contents ?? []).flatMap((object) =>
+      object.Key ? [{ Key: object.Key }] : [],
+    )
+    if (keys.length === 0) return deleted
+    const result = await client.send(
+      new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }),
+    )
+    if (result.Errors && result.Errors.length > 0) {
+      const first = result.Errors[0]!
+      throw new Error(`S3 refused to delete ${first.Key}: ${first.Code} ${first.Message}`)
+    }
+    deleted += keys.length
+  }
+}
