@@ -1,2 +1,3 @@
 export { FeedIndex, type FeedSchema, type FeedQuery, type FeedPage } from './feed-index'
 export { OrderedList, feedOrder, type FeedItem } from './feed-order'
+export { createOrderedApply } from './ordered-apply'

@@ -2,6 +2,7 @@ import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ConsumerDefinition } from '@marketplace/service-kit'
+import { createOrderedApply } from '@marketplace/service-kit/feed'
 import type { PostAccess } from '../access/post-access'
 import type { PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
@@ -29,11 +30,13 @@ export function createFeedSync(deps: {
   /** Posts changed while a load was scanning: the scan may hold an older copy of them. */
   let changedDuringLoad: Set<string> | null = null
 
-  /** A change this process made or learned of, applied at once. */
-  function apply(postId: string, post: PostDocument | null): void {
+  // An older re-read never undoes a newer change (service-kit ordered-apply.ts).
+  const ordered = createOrderedApply<PostDocument>((postId, post) => {
     deps.feed.apply(postId, post)
     changedDuringLoad?.add(postId)
-  }
+  })
+  /** A change this process made or learned of, applied at once. */
+  const apply = ordered.apply
 
   async function load(): Promise<void> {
     const started = Date.now()
@@ -63,7 +66,7 @@ export function createFeedSync(deps: {
   }
 
   async function refresh(postId: string): Promise<void> {
-    apply(postId, await deps.posts.findById(postId))
+    await ordered.refresh(postId, () => deps.posts.findById(postId))
     await refreshAccess(postId)
   }
 

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
 import type { ConsumerDefinition } from '@marketplace/service-kit'
-import { FeedIndex, type FeedSchema } from '@marketplace/service-kit/feed'
+import { FeedIndex, createOrderedApply, type FeedSchema } from '@marketplace/service-kit/feed'
 import { isListed, type ProfileDocument } from '../profiles/profile-document'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
 import { contactOptionsOf, paymentOptionsIn } from '../profiles/worker-fields'
@@ -51,13 +51,15 @@ export function createPeopleFeedSync(deps: {
   let loaded = false
   let changedDuringLoad: Set<string> | null = null
 
-  function apply(userId: string, profile: ProfileDocument | null): void {
+  // An older re-read never undoes a newer change (service-kit ordered-apply.ts).
+  const ordered = createOrderedApply<ProfileDocument>((userId, profile) => {
     deps.feed.apply(userId, profile)
     changedDuringLoad?.add(userId)
-  }
+  })
+  const apply = ordered.apply
 
   async function refresh(userId: string): Promise<void> {
-    apply(userId, await deps.profiles.findById(userId))
+    await ordered.refresh(userId, () => deps.profiles.findById(userId))
   }
 
   async function load(): Promise<void> {
