@@ -87,6 +87,7 @@ export const kafkaPlugin = fp(
           relay?.start()
           // A retry resumes after the consumers already running, never starts one twice.
           for (const definition of options.consumers.slice(consumers.length)) {
+            if (closing) return
             consumers.push(
               await startEventConsumer({
                 kafka,
@@ -133,6 +134,10 @@ export const kafkaPlugin = fp(
     // Graceful order: stop taking events, finish the relay's current pass, then disconnect.
     app.addHook('onClose', async () => {
       closing = true
+      // A consumer still joining its group cannot be interrupted: let the start-up finish
+      // (bounded, for a broker that does not answer) so it is in `consumers` and disconnected
+      // below, instead of joining after the process believes it has shut down.
+      await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
       await Promise.all(consumers.map((consumer) => consumer.disconnect()))
       await relay?.stop()
       await producer.disconnect()
