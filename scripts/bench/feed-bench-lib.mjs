@@ -3,10 +3,11 @@
 // the ratios the issues name. Absolute times drift on a shared machine; ratios taken in the
 // same run do not.
 import { spawn } from 'node:child_process'
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { repoRoot } from './infra-env.mjs'
+import { infraEnv, repoRoot } from './infra-env.mjs'
 
 const autocannon = createRequire(join(repoRoot, 'package.json'))('autocannon')
 
@@ -111,4 +112,76 @@ export function report({ serviceName, results, scenarios, databaseMs }) {
   console.log(`\nTarget p99 ≤ 50 ms direct: ${worstP99 <= 50 ? 'met' : 'NOT met'} (worst ${worstP99} ms).`)
   const worstRatio = Math.min(...scenarios.map(([name]) => find(name, 'gateway').requestsPerSecond / find(name, 'direct').requestsPerSecond))
   console.log(`Target gateway ≥ 70 % of direct: ${worstRatio >= 0.7 ? 'met' : 'NOT met'} (worst ${(worstRatio * 100).toFixed(0)} %).`)
+}
+
+/**
+ * The whole run of a feed benchmark: a fresh database filled by `generate(db)`, the same page
+ * asked of FerretDB (`timeDatabaseQuery(db)`, ms), the service and the gateway as processes,
+ * then `measure` and `report`. `MongoClient` comes from the service's own dependencies.
+ */
+export async function runFeedBenchmark({
+  serviceName, // 'jobs' or 'people': the folder under services/, the upstream the gateway names
+  port,
+  MongoClient,
+  generate,
+  timeDatabaseQuery,
+  firstPagePath,
+  scenarios,
+  args,
+}) {
+  const infra = infraEnv()
+  const database = `bench_${serviceName}_${randomBytes(4).toString('hex')}`
+  const mongoUrl = `${infra.MONGO_URL_BASE}/${database}?${infra.MONGO_URL_OPTIONS}`
+  const client = new MongoClient(mongoUrl)
+  await client.connect()
+  const db = client.db(database)
+  const processes = []
+  const gatewayPort = 4980
+  try {
+    log(`generating data into ${database} (FerretDB)...`)
+    await generate(db)
+    log('timing the page-1 query asked of the database instead...')
+    const databaseMs = await timeDatabaseQuery(db)
+    log(`database: ${databaseMs.toFixed(0)} ms for one filtered, sorted page of 12`)
+
+    const { publicKey } = generateKeyPairSync('ed25519')
+    const service = startProcess(serviceName, join(repoRoot, 'services', serviceName), {
+      SERVICE_NAME: serviceName,
+      MONGO_URL: mongoUrl,
+      KAFKA_BROKERS: infra.KAFKA_BROKERS,
+      KAFKA_GROUP_PREFIX: `${database}-`,
+      JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    }, port)
+    processes.push(service.child)
+    log(`starting the ${serviceName} service (it loads the feed index from the database)...`)
+    const started = Date.now()
+    await service.ready()
+    log(`${serviceName} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    const gateway = startProcess('gateway', join(repoRoot, 'services', 'gateway'), {
+      SERVICE_NAME: 'gateway',
+      [`${serviceName.toUpperCase()}_URL`]: `http://127.0.0.1:${port}`,
+      // The limiter still runs on every request; only its budget is out of the way.
+      RATE_LIMIT_MAX: '100000000',
+    }, gatewayPort)
+    processes.push(gateway.child)
+    await gateway.ready()
+
+    const firstPage = await (await fetch(`http://127.0.0.1:${port}${firstPagePath}`)).json()
+    log(`feed: ${firstPage.pagination.total} listed, ${firstPage.pagination.totalPages} pages`)
+    const results = await measure({
+      service,
+      servicePort: port,
+      gateway,
+      gatewayPort,
+      scenarios,
+      connections: Number(args.connections),
+      duration: Number(args.duration),
+    })
+    report({ serviceName, results, scenarios, databaseMs })
+  } finally {
+    for (const child of processes) child.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    if (!args.keep) await db.dropDatabase()
+    await client.close()
+  }
 }

@@ -6,14 +6,12 @@
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/people... --filter=@marketplace/gateway...
 //   node scripts/bench/people-feed.mjs [--workers 100000] [--duration 10] [--connections 50] [--keep]
 import { createRequire } from 'node:module'
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { infraEnv, repoRoot as root } from './infra-env.mjs'
-import { log, measure, report, seededRandom, startProcess } from './feed-bench-lib.mjs'
+import { repoRoot as root } from './infra-env.mjs'
+import { log, runFeedBenchmark, seededRandom } from './feed-bench-lib.mjs'
 
 const peopleDir = join(root, 'services', 'people')
-const gatewayDir = join(root, 'services', 'gateway')
 const requireFromPeople = createRequire(join(peopleDir, 'package.json'))
 const { MongoClient, ObjectId } = requireFromPeople('mongodb')
 
@@ -90,69 +88,20 @@ async function timeDatabaseQuery(db) {
   return performance.now() - started
 }
 
-async function main() {
-  const infra = infraEnv()
-  const database = `bench_people_${randomBytes(4).toString('hex')}`
-  const mongoUrl = `${infra.MONGO_URL_BASE}/${database}?${infra.MONGO_URL_OPTIONS}`
-  const client = new MongoClient(mongoUrl)
-  await client.connect()
-  const db = client.db(database)
-  const processes = []
-  try {
-    log(`generating ${WORKERS} workers into ${database} (FerretDB)...`)
-    await generate(db)
-    log('timing the page-1 query asked of the database instead...')
-    const databaseMs = await timeDatabaseQuery(db)
-    log(`database: ${databaseMs.toFixed(0)} ms for one filtered, sorted page of 12`)
-
-    const { publicKey } = generateKeyPairSync('ed25519')
-    const people = startProcess('people', peopleDir, {
-      SERVICE_NAME: 'people',
-      MONGO_URL: mongoUrl,
-      KAFKA_BROKERS: infra.KAFKA_BROKERS,
-      KAFKA_GROUP_PREFIX: `${database}-`,
-      JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    }, 4902)
-    processes.push(people.child)
-    log('starting the people service (it loads the feed index from the database)...')
-    const started = Date.now()
-    await people.ready()
-    log(`people ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
-    const gateway = startProcess('gateway', gatewayDir, {
-      SERVICE_NAME: 'gateway',
-      PEOPLE_URL: 'http://127.0.0.1:4902',
-      // The limiter still runs on every request; only its budget is out of the way.
-      RATE_LIMIT_MAX: '100000000',
-    }, 4980)
-    processes.push(gateway.child)
-    await gateway.ready()
-
-    const firstPage = await (await fetch('http://127.0.0.1:4902/api/people?page=1')).json()
-    log(`feed: ${firstPage.pagination.total} listed workers, ${firstPage.pagination.totalPages} pages`)
-    const scenarios = [
-      ['feed page 1', '/api/people?page=1&sort=desc'],
-      ['feed page 50', '/api/people?page=50&sort=desc'],
-      ['search', '/api/people?search=mov&limit=10'],
-    ]
-    const results = await measure({
-      service: people,
-      servicePort: 4902,
-      gateway,
-      gatewayPort: 4980,
-      scenarios,
-      connections: Number(args.connections),
-      duration: Number(args.duration),
-    })
-    report({ serviceName: 'people', results, scenarios, databaseMs })
-  } finally {
-    for (const child of processes) child.kill('SIGTERM')
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    if (!args.keep) await db.dropDatabase()
-    await client.close()
-  }
-}
-
-main().catch((error) => {
+runFeedBenchmark({
+  serviceName: 'people',
+  port: 4902,
+  MongoClient,
+  generate,
+  timeDatabaseQuery,
+  firstPagePath: '/api/people?page=1',
+  scenarios: [
+    ['feed page 1', '/api/people?page=1&sort=desc'],
+    ['feed page 50', '/api/people?page=50&sort=desc'],
+    ['search', '/api/people?search=mov&limit=10'],
+  ],
+  args,
+}).catch((error) => {
   console.error(error)
   process.exit(1)
 })

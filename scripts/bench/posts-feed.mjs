@@ -11,14 +11,12 @@
 // It also times the same feed query asked of the database, which is why the feed is served
 // from the in-process index (docs/posts.md).
 import { createRequire } from 'node:module'
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { infraEnv, repoRoot as root } from './infra-env.mjs'
-import { log, measure, report, seededRandom, startProcess } from './feed-bench-lib.mjs'
+import { repoRoot as root } from './infra-env.mjs'
+import { log, runFeedBenchmark, seededRandom } from './feed-bench-lib.mjs'
 
 const jobsDir = join(root, 'services', 'jobs')
-const gatewayDir = join(root, 'services', 'gateway')
 const requireFromJobs = createRequire(join(jobsDir, 'package.json'))
 const { MongoClient, ObjectId } = requireFromJobs('mongodb')
 
@@ -96,69 +94,20 @@ async function timeDatabaseQuery(db) {
   return times[0]
 }
 
-async function main() {
-  const infra = infraEnv()
-  const database = `bench_jobs_${randomBytes(4).toString('hex')}`
-  const mongoUrl = `${infra.MONGO_URL_BASE}/${database}?${infra.MONGO_URL_OPTIONS}`
-  const client = new MongoClient(mongoUrl)
-  await client.connect()
-  const db = client.db(database)
-  const processes = []
-  try {
-    log(`generating ${POSTS} posts into ${database} (FerretDB)...`)
-    await generate(db)
-    log('timing the page-1 query asked of the database instead...')
-    const databaseMs = await timeDatabaseQuery(db)
-    log(`database: ${databaseMs.toFixed(0)} ms for one filtered, sorted page of 12`)
-
-    const { publicKey } = generateKeyPairSync('ed25519')
-    const jobs = startProcess('jobs', jobsDir, {
-      SERVICE_NAME: 'jobs',
-      MONGO_URL: mongoUrl,
-      KAFKA_BROKERS: infra.KAFKA_BROKERS,
-      KAFKA_GROUP_PREFIX: `${database}-`,
-      JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    }, 4903)
-    processes.push(jobs.child)
-    log('starting the jobs service (it loads the feed index from the database)...')
-    let started = Date.now()
-    await jobs.ready()
-    log(`jobs ready in ${((Date.now() - started) / 1000).toFixed(1)} s`)
-    const gateway = startProcess('gateway', gatewayDir, {
-      SERVICE_NAME: 'gateway',
-      JOBS_URL: 'http://127.0.0.1:4903',
-      // The limiter still runs on every request; only its budget is out of the way.
-      RATE_LIMIT_MAX: '100000000',
-    }, 4980)
-    processes.push(gateway.child)
-    await gateway.ready()
-
-    const firstPage = await (await fetch('http://127.0.0.1:4903/api/jobs?page=1')).json()
-    log(`feed: ${firstPage.pagination.total} live posts, ${firstPage.pagination.totalPages} pages`)
-    const scenarios = [
-      ['feed page 1', '/api/jobs?page=1&sort=desc'],
-      ['feed page 50', '/api/jobs?page=50&sort=desc'],
-      ['search', '/api/jobs?search=clean&limit=10'],
-    ]
-    const results = await measure({
-      service: jobs,
-      servicePort: 4903,
-      gateway,
-      gatewayPort: 4980,
-      scenarios,
-      connections: Number(args.connections),
-      duration: Number(args.duration),
-    })
-    report({ serviceName: 'jobs', results, scenarios, databaseMs })
-  } finally {
-    for (const child of processes) child.kill('SIGTERM')
-    await new Promise((resolve) => setTimeout(resolve, 1000))
-    if (!args.keep) await db.dropDatabase()
-    await client.close()
-  }
-}
-
-main().catch((error) => {
+runFeedBenchmark({
+  serviceName: 'jobs',
+  port: 4903,
+  MongoClient,
+  generate,
+  timeDatabaseQuery,
+  firstPagePath: '/api/jobs?page=1',
+  scenarios: [
+    ['feed page 1', '/api/jobs?page=1&sort=desc'],
+    ['feed page 50', '/api/jobs?page=50&sort=desc'],
+    ['search', '/api/jobs?search=clean&limit=10'],
+  ],
+  args,
+}).catch((error) => {
   console.error(error)
   process.exit(1)
 })

@@ -24,6 +24,7 @@ export {
 export { mongoPlugin, connectMongo, ensureIndexes, type IndexDefinition } from './plugins/mongodb'
 export { kafkaPlugin, type ConsumerDefinition } from './plugins/kafka'
 export {
+  findOneAndUpdateWithEvents,
   insertWithEvents,
   updateWithEvents,
   OUTBOX_PENDING_INDEX,

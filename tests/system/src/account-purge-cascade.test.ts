@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { MongoClient, type Db } from 'mongodb'
 import { UPLOAD_CACHE_CONTROL } from '@marketplace/contracts/validation'
 import { infraEnv, testKeyPair, testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
-import { authOnlyEnv, freePort, startService, type RunningService } from './processes'
+import { authOnlyEnv, freePort, mailedCode, startService, type RunningService } from './processes'
 
 // Account deletion end to end, every part a real process behind the gateway: the user asks
 // to delete the account, the grace period (seconds here, 30 days in production) runs out,
@@ -122,18 +122,7 @@ describe('account deletion cascade', () => {
       termsAgreed: true,
     })
     expect(signup.status).toBe(201)
-    const code = await waitFor(
-      async () => {
-        const search = await fetch(`${infra.mailApiUrl}/api/v1/search?query=to:${email}`)
-        const [mail] = ((await search.json()) as { messages: Array<{ ID: string }> }).messages
-        if (!mail) return undefined
-        const full = (await (
-          await fetch(`${infra.mailApiUrl}/api/v1/message/${mail.ID}`)
-        ).json()) as { Text: string }
-        return full.Text.match(/\b(\d{6})\b/)?.[1]
-      },
-      { timeoutMs: 30_000, what: `the verification mail to ${email}` },
-    )
+    const code = await mailedCode(email)
     expect(
       (await call('POST', '/api/auth/confirm-signup', undefined, { email, code })).status,
     ).toBe(200)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { MongoClient } from 'mongodb'
-import { infraEnv, testKeyPair, testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
-import { authOnlyEnv, freePort, startService, type RunningService } from './processes'
+import { infraEnv, testKeyPair, testMongoUrl } from '@marketplace/service-kit/testing'
+import { authOnlyEnv, freePort, mailedCode, startService, type RunningService } from './processes'
 
 // Sign-up to logout as a browser does it, through the gateway, every part a real process:
 // the gateway's X-Forwarded-* headers must carry the browser's origin to auth's same-origin
@@ -87,20 +87,7 @@ describe('identity through the gateway', () => {
     })
     expect(signup.status).toBe(201)
 
-    const code = await waitFor(
-      async () => {
-        const search = await fetch(`${infra.mailApiUrl}/api/v1/search?query=to:${email}`)
-        const [mail] = ((await search.json()) as { messages: Array<{ ID: string }> }).messages
-        if (!mail) return undefined
-        const full = (await (
-          await fetch(`${infra.mailApiUrl}/api/v1/message/${mail.ID}`)
-        ).json()) as {
-          Text: string
-        }
-        return full.Text.match(/\b(\d{6})\b/)?.[1]
-      },
-      { timeoutMs: 30_000, what: 'the verification mail' },
-    )
+    const code = await mailedCode(email)
     expect((await call('POST', '/api/auth/confirm-signup', { email, code })).status).toBe(200)
 
     const login = await call('POST', '/api/auth/direct-login', { email, password, persist: true })

@@ -84,3 +84,20 @@ export function authOnlyEnv(keys: { privateKey: string }): Record<string, string
     SMTP_PORT: String(infra.smtpPort),
   }
 }
+
+/** The 6-digit code of the newest mail to `email`, read from the mail server's API. */
+export function mailedCode(email: string): Promise<string> {
+  const { mailApiUrl } = infraEnv()
+  return waitFor(
+    async () => {
+      const search = await fetch(`${mailApiUrl}/api/v1/search?query=to:${email}`)
+      const [mail] = ((await search.json()) as { messages: Array<{ ID: string }> }).messages
+      if (!mail) return undefined
+      const full = (await (await fetch(`${mailApiUrl}/api/v1/message/${mail.ID}`)).json()) as {
+        Text: string
+      }
+      return full.Text.match(/\b(\d{6})\b/)?.[1]
+    },
+    { timeoutMs: 30_000, what: `the mail with a code to ${email}` },
+  )
+}

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
-import type { Document, UpdateFilter } from 'mongodb'
+import type { Collection, Document, Filter, UpdateFilter, WithId } from 'mongodb'
 
 /**
  * Transactional outbox without multi-document transactions (FerretDB and many managed
@@ -36,4 +36,26 @@ export function updateWithEvents<T extends Document>(
   merged.$set = { ...(merged.$set ?? {}), outboxPending: true }
   merged.$push = { ...(merged.$push ?? {}), outbox: { $each: events } }
   return merged as UpdateFilter<T>
+}
+
+/**
+ * Applies `update` with its events to the one document `filter` matches, and answers the
+ * document after it without its outbox fields, or null when nothing matched (a guard that no
+ * longer holds). No projection: FerretDB's findAndModify has none, so the outbox is dropped
+ * here.
+ */
+export async function findOneAndUpdateWithEvents<T extends Document>(
+  collection: Collection<T>,
+  filter: Filter<T>,
+  update: UpdateFilter<T>,
+  events: DomainEvent[],
+): Promise<WithId<T> | null> {
+  const result = (await collection.findOneAndUpdate(filter, updateWithEvents(update, events), {
+    returnDocument: 'after',
+  })) as (WithId<T> & OutboxFields) | null
+  if (result) {
+    delete result.outbox
+    delete result.outboxPending
+  }
+  return result
 }

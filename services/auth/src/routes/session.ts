@@ -27,40 +27,31 @@ export async function sessionRoutes(
 ) {
   const { deps, extraOrigins } = options
 
-  app.post(
-    '/api/auth/direct-login',
-    {
-      schema: {
-        body: LooseBody,
-        response: { 200: Type.Object({ user: UserAnswerSchema, accessToken: Type.String() }) },
+  /**
+   * A password proves who is asking and a session starts: the login, and "Keep my account"
+   * during the deletion grace period, which answers like a login.
+   */
+  const passwordRoutes = [
+    ['/api/auth/direct-login', logIn],
+    ['/api/auth/keep-account', keepAccount],
+  ] as const
+  for (const [url, useCase] of passwordRoutes) {
+    app.post(
+      url,
+      {
+        schema: {
+          body: LooseBody,
+          response: { 200: Type.Object({ user: UserAnswerSchema, accessToken: Type.String() }) },
+        },
       },
-    },
-    async (request, reply) => {
-      const session = await logIn(deps, (request.body as LooseBodyValue) ?? {}, contextOf(request))
-      setSessionCookies(request, reply, session)
-      return { user: session.user, accessToken: session.accessToken }
-    },
-  )
-
-  // "Keep my account" during the deletion grace period: answers like a login.
-  app.post(
-    '/api/auth/keep-account',
-    {
-      schema: {
-        body: LooseBody,
-        response: { 200: Type.Object({ user: UserAnswerSchema, accessToken: Type.String() }) },
+      async (request, reply) => {
+        const body = (request.body as LooseBodyValue) ?? {}
+        const session = await useCase(deps, body, contextOf(request))
+        setSessionCookies(request, reply, session)
+        return { user: session.user, accessToken: session.accessToken }
       },
-    },
-    async (request, reply) => {
-      const session = await keepAccount(
-        deps,
-        (request.body as LooseBodyValue) ?? {},
-        contextOf(request),
-      )
-      setSessionCookies(request, reply, session)
-      return { user: session.user, accessToken: session.accessToken }
-    },
-  )
+    )
+  }
 
   /**
    * Renewal (spec 1 §4, §7): cookie-authenticated, so it demands proof the page itself

@@ -40,12 +40,12 @@ export function createFeedSync(deps: {
 
   async function load(): Promise<void> {
     const started = Date.now()
-    const batch: PostDocument[] = []
+    let posts: PostDocument[] = []
     changedDuringLoad = new Set()
     try {
-      await deps.posts.scanAll((posts) => batch.push(...posts))
+      posts = await deps.posts.findAll()
       const access = await deps.access.all()
-      deps.feed.load(batch)
+      deps.feed.load(posts)
       accessByPost = access
       loaded = true
       // Read again what changed during the scan, now that the snapshot is in place.
@@ -54,7 +54,7 @@ export function createFeedSync(deps: {
       changedDuringLoad = null
     }
     deps.logger.info(
-      { scanned: batch.length, live: deps.feed.size, ms: Date.now() - started },
+      { scanned: posts.length, live: deps.feed.size, ms: Date.now() - started },
       'feed index loaded',
     )
   }

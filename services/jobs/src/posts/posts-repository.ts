@@ -4,7 +4,7 @@ import {
   OUTBOX_PENDING_INDEX,
   insertTombstone,
   insertWithEvents,
-  updateWithEvents,
+  findOneAndUpdateWithEvents,
   type IndexDefinition,
 } from '@marketplace/service-kit'
 import { POSTS_COLLECTION, type PostDocument } from './post-document'
@@ -43,8 +43,8 @@ export interface PostsRepository {
   ): Promise<PostDocument | null>
   /** Deletes the post; its events go out through a tombstone (see `deleteWithEvents`). */
   delete(id: string, events: DomainEvent[]): Promise<boolean>
-  /** Every post, in natural order, a batch at a time (feed index load). */
-  scanAll(onBatch: (posts: PostDocument[]) => void, batchSize?: number): Promise<number>
+  /** Every post, in natural order (the feed index's load). */
+  findAll(): Promise<PostDocument[]>
 }
 
 /** A deleted post's events wait here for the relay: the post document itself is gone. */
@@ -88,16 +88,13 @@ export function createPostsRepository(
         .toArray(),
 
     async update(id, update, events, guard = {}) {
-      const result = await posts.findOneAndUpdate(
+      const result = await findOneAndUpdateWithEvents(
+        posts,
         { ...guard, _id: id } as Filter<PostDocument>,
-        updateWithEvents(update, events),
-        // No projection: FerretDB's findAndModify does not implement one. The outbox is
-        // dropped here instead.
-        { returnDocument: 'after' },
+        update,
+        events,
       )
       if (result) {
-        delete result.outbox
-        delete result.outboxPending
         if (events.length > 0) hooks.notifyOutbox({ collection: POSTS_COLLECTION, id })
         hooks.postChanged(id, result)
       }
@@ -113,19 +110,6 @@ export function createPostsRepository(
       return deletedCount === 1
     },
 
-    async scanAll(onBatch, batchSize = 1000) {
-      let total = 0
-      let batch: PostDocument[] = []
-      for await (const post of posts.find({}, { projection: { outbox: 0 }, batchSize })) {
-        batch.push(post)
-        if (batch.length >= batchSize) {
-          onBatch(batch)
-          total += batch.length
-          batch = []
-        }
-      }
-      if (batch.length > 0) onBatch(batch)
-      return total + batch.length
-    },
+    findAll: () => posts.find({}, { projection: { outbox: 0 }, batchSize: 1000 }).toArray(),
   }
 }

@@ -4,7 +4,7 @@ import {
   OUTBOX_PENDING_INDEX,
   insertTombstone,
   insertWithEvents,
-  updateWithEvents,
+  findOneAndUpdateWithEvents,
   type IndexDefinition,
 } from '@marketplace/service-kit'
 import {
@@ -77,18 +77,8 @@ export function createRequestsRepository(
       update: UpdateFilter<JobRequestDocument>,
       events: DomainEvent[],
     ): Promise<JobRequestDocument | null> {
-      // No projection: FerretDB's findAndModify has none; the outbox is dropped here.
-      const result = await requests.findOneAndUpdate(
-        { _id: id },
-        updateWithEvents(update, events),
-        {
-          returnDocument: 'after',
-        },
-      )
-      if (!result) return null
-      hooks.notifyOutbox({ collection: JOB_REQUESTS_COLLECTION, id })
-      delete result.outbox
-      delete result.outboxPending
+      const result = await findOneAndUpdateWithEvents(requests, { _id: id }, update, events)
+      if (result) hooks.notifyOutbox({ collection: JOB_REQUESTS_COLLECTION, id })
       return result
     },
 

@@ -9,6 +9,7 @@ import { PEOPLE_REQUESTS_COLLECTION } from '../requests/people-request-document'
 import {
   EVENT_WAIT_MS,
   startPeopleTestApp,
+  postEvent,
   workerProfileBody,
   type PeopleTestApp,
 } from '../test/people-test-app'
@@ -99,32 +100,9 @@ describe('people service: account deletion with a grace period (real FerretDB an
       // The leaver owns a post, asked the worker for it, and may see the worker's hidden
       // contacts (the worker requested one of the leaver's posts).
       const postId = new ObjectId().toHexString()
-      const now = new Date().toISOString()
       await publishEvent(
         Topics.jobsPosts,
-        newEvent('post.created', {
-          aggregateId: postId,
-          actorId: leaverId,
-          data: {
-            postId,
-            ownerId: leaverId,
-            title: 'Leaver post',
-            location: null,
-            jobStartEnd: '',
-            salary: '',
-            paymentType: [],
-            contact: null,
-            infos: '',
-            displayLocation: false,
-            displayContact: false,
-            jobPicture: null,
-            category: 'Moving',
-            isOnline: true,
-            expirationDate: null,
-            createdAt: now,
-            updatedAt: now,
-          },
-        }),
+        postEvent('post.created', { postId, ownerId: leaverId, title: 'Leaver post' }),
       )
       await publishEvent(
         Topics.jobsRequests,

@@ -64,18 +64,18 @@ export function createPeopleFeedSync(deps: {
 
   async function load(): Promise<void> {
     const started = Date.now()
-    const batch: ProfileDocument[] = []
+    let profiles: ProfileDocument[] = []
     changedDuringLoad = new Set()
     try {
-      await deps.profiles.scanAll((profiles) => batch.push(...profiles))
-      deps.feed.load(batch)
+      profiles = await deps.profiles.findAll()
+      deps.feed.load(profiles)
       loaded = true
       for (const userId of changedDuringLoad) await refresh(userId)
     } finally {
       changedDuringLoad = null
     }
     deps.logger.info(
-      { scanned: batch.length, listed: deps.feed.size, ms: Date.now() - started },
+      { scanned: profiles.length, listed: deps.feed.size, ms: Date.now() - started },
       'people feed loaded',
     )
   }

@@ -71,8 +71,7 @@ export type ListedProfile = ProfileDocument & { worker: WorkerProfile }
 
 export function isListed(profile: ProfileDocument): profile is ListedProfile {
   return (
-    Boolean(profile.isWorker && profile.worker?.isOnline !== false && profile.worker) &&
-    !profile.deletion
+    profile.isWorker && !!profile.worker && profile.worker.isOnline !== false && !profile.deletion
   )
 }
 

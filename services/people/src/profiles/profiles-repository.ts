@@ -2,7 +2,7 @@ import type { Db, Filter, UpdateFilter } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
   OUTBOX_PENDING_INDEX,
-  updateWithEvents,
+  findOneAndUpdateWithEvents,
   type IndexDefinition,
 } from '@marketplace/service-kit'
 import { PROFILES_COLLECTION, type ProfileDocument } from './profile-document'
@@ -84,15 +84,13 @@ export function createProfilesRepository(
       events: DomainEvent[],
       guard: Filter<ProfileDocument> = {},
     ): Promise<ProfileDocument | null> {
-      const result = await profiles.findOneAndUpdate(
+      const result = await findOneAndUpdateWithEvents(
+        profiles,
         { ...guard, _id: id } as Filter<ProfileDocument>,
-        updateWithEvents(update, events),
-        // No projection: FerretDB's findAndModify has none; the outbox is dropped here.
-        { returnDocument: 'after' },
+        update,
+        events,
       )
       if (result) {
-        delete result.outbox
-        delete result.outboxPending
         if (events.length > 0) hooks.notifyOutbox({ collection: PROFILES_COLLECTION, id })
         hooks.profileChanged(id, result)
       }
@@ -119,21 +117,8 @@ export function createProfilesRepository(
       hooks.profileChanged(userId, null)
     },
 
-    /** Every profile, in natural order, a batch at a time (feed index load). */
-    async scanAll(onBatch: (batch: ProfileDocument[]) => void, batchSize = 1000): Promise<number> {
-      let total = 0
-      let batch: ProfileDocument[] = []
-      for await (const profile of profiles.find({}, { ...withoutOutbox, batchSize })) {
-        batch.push(profile)
-        if (batch.length >= batchSize) {
-          onBatch(batch)
-          total += batch.length
-          batch = []
-        }
-      }
-      if (batch.length > 0) onBatch(batch)
-      return total + batch.length
-    },
+    /** Every profile, in natural order (the feed index's load). */
+    findAll: () => profiles.find({}, { ...withoutOutbox, batchSize: 1000 }).toArray(),
   }
 }
 

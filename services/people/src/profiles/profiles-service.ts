@@ -59,6 +59,7 @@ export function createProfilesService(deps: {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       const current = await existing(userId)
       const { set, events } = change(current)
+      if (Object.keys(set).length === 0) return current
       const at = now()
       const next = { ...current, ...set, updatedAt: at }
       const saved = await deps.profiles.update(
@@ -162,9 +163,8 @@ export function createProfilesService(deps: {
    * nothing and answers the same date.
    */
   async function requestDeletion(userId: string, context: Context): Promise<ProfileDocument> {
-    const current = await existing(userId)
-    if (current.deletion) return current
     return guardedUpdate(userId, (current) => {
+      // Asked again: nothing changes, the first date stands.
       if (current.deletion) return { set: {}, events: () => [] }
       const requestedAt = now()
       const deletion = {
@@ -191,9 +191,10 @@ export function createProfilesService(deps: {
 
   /** user.deletion-cancelled (auth, after "Keep my account" with the password). */
   async function cancelDeletion(userId: string): Promise<void> {
-    const current = await deps.profiles.findById(userId)
-    if (!current?.deletion) return
-    await guardedUpdate(userId, () => ({ set: { deletion: null }, events: () => [] }))
+    // Never once the purge has started: user.deleted is already on its way.
+    await deps.profiles.update(userId, { $set: { deletion: null, updatedAt: now() } }, [], {
+      'deletion.purgeStartedAt': { $exists: false },
+    })
   }
 
   return {

@@ -4,7 +4,7 @@ import {
   OUTBOX_PENDING_INDEX,
   insertTombstone,
   insertWithEvents,
-  updateWithEvents,
+  findOneAndUpdateWithEvents,
   type IndexDefinition,
 } from '@marketplace/service-kit'
 import {
@@ -80,16 +80,14 @@ export function createPeopleRequestsRepository(
       events: DomainEvent[],
       guard: Filter<PeopleRequestDocument> = {},
     ): Promise<PeopleRequestDocument | null> {
-      // No projection: FerretDB's findAndModify has none; the outbox is dropped here.
-      const result = await requests.findOneAndUpdate(
+      const result = await findOneAndUpdateWithEvents(
+        requests,
         { ...guard, _id: id } as Filter<PeopleRequestDocument>,
-        updateWithEvents(update, events),
-        { returnDocument: 'after' },
+        update,
+        events,
       )
-      if (!result) return null
-      if (events.length > 0) hooks.notifyOutbox({ collection: PEOPLE_REQUESTS_COLLECTION, id })
-      delete result.outbox
-      delete result.outboxPending
+      if (result && events.length > 0)
+        hooks.notifyOutbox({ collection: PEOPLE_REQUESTS_COLLECTION, id })
       return result
     },
 

@@ -1,12 +1,12 @@
 import { ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
-import { newEvent } from '@marketplace/service-kit'
 import { publishEvent, startEventProbe, waitFor } from '@marketplace/service-kit/testing'
 import { KNOWN_POSTS_COLLECTION } from '../posts/known-posts'
 import {
   EVENT_WAIT_MS,
   startPeopleTestApp,
+  postEvent,
   workerProfileBody,
   type PeopleTestApp,
 } from '../test/people-test-app'
@@ -26,31 +26,13 @@ describe('people service: requests to people (real FerretDB and Kafka)', () => {
     options: { ownerId?: string; isOnline?: boolean; postId?: string } = {},
   ): Promise<string> {
     const postId = options.postId ?? new ObjectId().toHexString()
-    const at = new Date().toISOString()
     await publishEvent(
       Topics.jobsPosts,
-      newEvent(options.postId ? 'post.updated' : 'post.created', {
-        aggregateId: postId,
-        actorId: options.ownerId ?? ownerId,
-        data: {
-          postId,
-          ownerId: options.ownerId ?? ownerId,
-          title,
-          location: null,
-          jobStartEnd: '',
-          salary: '',
-          paymentType: [],
-          contact: null,
-          infos: '',
-          displayLocation: false,
-          displayContact: false,
-          jobPicture: null,
-          category: 'Moving',
-          isOnline: options.isOnline ?? true,
-          expirationDate: null,
-          createdAt: at,
-          updatedAt: at,
-        },
+      postEvent(options.postId ? 'post.updated' : 'post.created', {
+        postId,
+        ownerId: options.ownerId ?? ownerId,
+        title,
+        isOnline: options.isOnline,
       }),
     )
     await waitFor(

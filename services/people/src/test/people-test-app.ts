@@ -69,3 +69,34 @@ export function workerProfileBody(overrides: Record<string, unknown> = {}) {
     ...overrides,
   }
 }
+
+/** A post as the jobs service announces it (post.created or post.updated). */
+export function postEvent(
+  type: 'post.created' | 'post.updated',
+  post: { postId: string; ownerId: string; title: string; isOnline?: boolean },
+) {
+  const at = new Date().toISOString()
+  return newEvent(type, {
+    aggregateId: post.postId,
+    actorId: post.ownerId,
+    data: {
+      postId: post.postId,
+      ownerId: post.ownerId,
+      title: post.title,
+      location: null,
+      jobStartEnd: '',
+      salary: '',
+      paymentType: [],
+      contact: null,
+      infos: '',
+      displayLocation: false,
+      displayContact: false,
+      jobPicture: null,
+      category: 'Moving',
+      isOnline: post.isOnline ?? true,
+      expirationDate: null,
+      createdAt: at,
+      updatedAt: at,
+    },
+  })
+}
