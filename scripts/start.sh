@@ -8,7 +8,7 @@ cd "$ROOT"
 
 GATEWAY_PORT=${GATEWAY_PORT:-8080}
 # name:port, in start order; the gateway comes last and learns every URL.
-SERVICES=(auth:4001 people:4002 jobs:4003 media:4007)
+SERVICES=(auth:4001 people:4002 jobs:4003 favorites:4004 reports:4005 notifications:4006 media:4007)
 
 install_dependencies
 bash "$INFRA" up
@@ -73,6 +73,10 @@ for entry in "${SERVICES[@]}"; do
       ADMIN_EMAIL="$ADMIN_EMAIL" ADMIN_PASSWORD="$ADMIN_PASSWORD"
       SMTP_HOST="$SMTP_HOST" SMTP_PORT="$SMTP_PORT" APP_PUBLIC_URL="http://127.0.0.1:$GATEWAY_PORT")
   fi
+  if [[ $name == notifications ]]; then
+    only_here=(SMTP_HOST="$SMTP_HOST" SMTP_PORT="$SMTP_PORT" APP_PUBLIC_URL="http://127.0.0.1:$GATEWAY_PORT"
+      SUPPORT_INBOX="${SUPPORT_INBOX:-support@marketplace.local}")
+  fi
   if [[ $name == media ]]; then
     only_here=(S3_ENDPOINT="$S3_ENDPOINT" S3_PUBLIC_URL="$S3_PUBLIC_URL" S3_REGION="$S3_REGION"
       S3_ACCESS_KEY="$S3_ACCESS_KEY" S3_SECRET_KEY="$S3_SECRET_KEY"
@@ -96,7 +100,7 @@ cat <<DONE
 
   The marketplace is running:  http://127.0.0.1:$GATEWAY_PORT
   API health:                  http://127.0.0.1:$GATEWAY_PORT/readyz
-  Mail sent by the product:    $MAIL_API_URL/api/v1/messages
+  Mail sent by the product:    $MAIL_API_URL/api/v1/messages (codes, notifications, support)
   Demo administrator:          $ADMIN_EMAIL / $ADMIN_PASSWORD
   Demo people:                 ava.turner@demo.marketplace.local (and 29 more) / Demo1234!
   Logs:                        .data/logs/   Stop everything: bash scripts/stop.sh

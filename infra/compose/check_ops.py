@@ -41,6 +41,10 @@ PORTS = {
 # and deletes a purged user's pictures). They need the S3 settings instead of MONGO_URL, and
 # the broker for user.deleted.
 OBJECT_STORAGE_ONLY = {"media"}
+# Services that send e-mail (auth: codes; notifications: notices and support messages). They
+# need the SMTP relay and the sender address.
+SENDS_MAIL = {"auth", "notifications"}
+MAIL_SETTINGS = ("SMTP_HOST", "SMTP_PORT", "MAIL_FROM")
 NODE_IMAGE = "node:20-bookworm-slim"
 
 problems: list[str] = []
@@ -302,11 +306,12 @@ def check_app_services(compose: dict) -> list[str]:
             if name == "auth":
                 if ("jwt-private", "/run/marketplace/jwt-private") not in mounts or "JWT_PRIVATE_KEY" not in command:
                     problem(f"{where}: must mount jwt-private and export JWT_PRIVATE_KEY from it")
-                for key in ("SMTP_HOST", "SMTP_PORT", "MAIL_FROM"):
-                    if key not in env:
-                        problem(f"{where}.environment: {key} missing")
             elif any(source == "jwt-private" for source, _ in mounts):
                 problem(f"{where}: only auth may mount the private signing key")
+            if name in SENDS_MAIL:
+                for key in MAIL_SETTINGS:
+                    if key not in env:
+                        problem(f"{where}.environment: {key} missing")
             if "jwt-keys" not in depends_on(service):
                 problem(f"{where}.depends_on: must wait for jwt-keys")
         check_dockerfile(name, port)
@@ -597,9 +602,11 @@ def check_kubernetes(compose_apps: list[str]) -> None:
         else:
             required |= {"MONGO_URL", "KAFKA_BROKERS", "JWT_PUBLIC_KEY", "JWT_ISSUER", "JWT_AUDIENCE"}
             if name == "auth":
-                required |= {"JWT_PRIVATE_KEY", "SMTP_HOST", "SMTP_PORT", "MAIL_FROM"}
+                required.add("JWT_PRIVATE_KEY")
             elif "JWT_PRIVATE_KEY" in env:
                 problem(f"{where}: only auth may read the private signing key")
+            if name in SENDS_MAIL:
+                required |= set(MAIL_SETTINGS)
         for key in sorted(required - visible):
             problem(f"{where}: {key} is not provided (env or envFrom)")
         for probe, path in (("livenessProbe", "/healthz"), ("readinessProbe", "/readyz")):

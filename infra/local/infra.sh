@@ -18,8 +18,10 @@ PIDS=$DATA/pids
 LOGS=$DATA/logs
 BIN=$CACHE/bin
 KAFKA_LIBS=$CACHE/kafka-$KAFKA_VERSION-libs
-# The wrapper's own sources are part of the cache key: a change to them rebuilds the binary.
-FERRETDB_WRAPPER_REV=$(cat "$HERE"/ferretdb-sqlite/*.go "$HERE"/ferretdb-sqlite/go.mod | sha1sum | cut -c1-10)
+# The wrapper's own sources and our patch of FerretDB are part of the cache key: a change to
+# either rebuilds the binary.
+FERRETDB_PATCH=id-lookups-use-the-id-index-v1
+FERRETDB_WRAPPER_REV=$( (cat "$HERE"/ferretdb-sqlite/*.go "$HERE"/ferretdb-sqlite/go.mod; echo "$FERRETDB_PATCH") | sha1sum | cut -c1-10)
 FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION-$FERRETDB_WRAPPER_REV
 MINIO_BIN=$BIN/minio-$MINIO_VERSION
 NODE_TOOLS=$HERE/node
@@ -35,8 +37,29 @@ install_ferretdb() {
   [[ -x $FERRETDB_BIN ]] && { say "FerretDB $FERRETDB_VERSION (SQLite) cached"; return; }
   say "building FerretDB $FERRETDB_VERSION with SQLite through our wrapper module (about 2 min on 2 cores)..."
   mkdir -p "$BIN"
-  (cd "$HERE/ferretdb-sqlite" && GOFLAGS=-mod=mod go build -trimpath -o "$FERRETDB_BIN.tmp" .) || die "FerretDB build failed"
+  local build; build=$(mktemp -d)
+  cp "$HERE"/ferretdb-sqlite/*.go "$HERE"/ferretdb-sqlite/go.mod "$HERE"/ferretdb-sqlite/go.sum "$build/"
+  patch_ferretdb "$build"
+  (cd "$build" && GOFLAGS=-mod=mod go build -trimpath -o "$FERRETDB_BIN.tmp" .) || die "FerretDB build failed"
+  rm -rf "$build"
   mv "$FERRETDB_BIN.tmp" "$FERRETDB_BIN"
+}
+
+# FerretDB v1's SQLite backend indexes _id as `_jsonb->"_id"` but looks documents up by
+# `_jsonb->'$._id'`: the same value, a different expression, so SQLite never uses the index
+# and every lookup, update and delete by _id scans the whole table (docs/local-infrastructure.md).
+# Our build queries with the index's own expression. The module's source is copied from the
+# Go module cache, changed in that one line, and wired in with a `replace` in a build copy
+# of our wrapper module; the committed go.mod stays as it is.
+patch_ferretdb() { # build-dir
+  local build=$1 src
+  src=$(cd "$build" && GOFLAGS=-mod=mod go mod download -json "github.com/FerretDB/FerretDB@$FERRETDB_VERSION" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+  [[ -d $src ]] || die "FerretDB $FERRETDB_VERSION source not found in the Go module cache"
+  cp -r "$src" "$build/ferretdb-src" && chmod -R u+w "$build/ferretdb-src"
+  local file=$build/ferretdb-src/internal/backends/sqlite/metadata/metadata.go
+  sed -i "s|IDColumn = DefaultColumn + \"->'\\\$._id'\"|IDColumn = DefaultColumn + \"->\\\\\"_id\\\\\"\"|" "$file"
+  grep -q 'IDColumn = DefaultColumn + "->\\"_id\\""' "$file" || die "FerretDB patch did not apply (IDColumn in $file)"
+  (cd "$build" && go mod edit -replace "github.com/FerretDB/FerretDB=./ferretdb-src")
 }
 
 install_minio() {

@@ -144,3 +144,26 @@ export function workerProfileOf(index) {
     },
   }
 }
+
+/**
+ * What demo person `index` saves: two posts of the next person and the next worker after
+ * them (never themselves). Answers indexes; the seed turns them into ids.
+ */
+export function favoritesOf(index) {
+  const next = (index + 1) % DEMO_USERS.length
+  let worker = (index + 1) % DEMO_USERS.length
+  while (!workerProfileOf(worker) || workerProfileOf(worker).offline || worker === index) {
+    worker = (worker + 1) % DEMO_USERS.length
+  }
+  return { postsOf: next, postNumbers: [0, 1], worker }
+}
+
+/**
+ * Open reports for the moderation queue (the demo administrator reviews them): who reports,
+ * what (a post number of a person, or a worker), the reason and the details.
+ */
+export const DEMO_REPORTS = [
+  { by: 1, post: { of: 5, number: 2 }, type: 'scam', description: 'Asks for a deposit by gift card before the job.' },
+  { by: 2, worker: 6, type: 'inappropriate', description: 'Rude messages after I declined.' },
+  { by: 3, post: { of: 8, number: 4 }, type: 'other', description: 'Looks like a duplicate of another post.' },
+]

@@ -7,7 +7,7 @@
 //
 //   node scripts/seed/seed-demo.mjs [--base http://127.0.0.1:8080] [--auth http://127.0.0.1:4001] [--mail http://127.0.0.1:8025]
 import { parseArgs } from 'node:util'
-import { DEMO_PASSWORD, DEMO_USERS, COLOURS, postsOf, workerProfileOf } from './demo-data.mjs'
+import { DEMO_PASSWORD, DEMO_REPORTS, DEMO_USERS, COLOURS, favoritesOf, postsOf, workerProfileOf } from './demo-data.mjs'
 import { gradientPng } from './png.mjs'
 
 const { values: args } = parseArgs({
@@ -131,7 +131,9 @@ async function ensureWorkerProfile(token, userId, index, totals) {
   const planned = workerProfileOf(index)
   if (!planned) return
   let own
-  for (let attempt = 0; attempt < 60; attempt += 1) {
+  // Up to 2 minutes: a people service that has just started may still be reading the
+  // broker's history before it reaches this sign-up.
+  for (let attempt = 0; attempt < 240; attempt += 1) {
     own = await call(`${args.base}/api/users/${userId}`, { token })
     if (own.status !== 404) break
     await new Promise((resolve) => setTimeout(resolve, 500))
@@ -155,13 +157,73 @@ async function ensureWorkerProfile(token, userId, index, totals) {
   totals.workersCreated += 1
 }
 
+/** Answers the person's posts, oldest first (as postsOf lists them). */
+async function ownPosts(token) {
+  const mine = await call(`${args.base}/api/jobs/my-jobs`, { token })
+  if (mine.status !== 200) throw new Error(`my-jobs: ${mine.status} ${mine.body?.message}`)
+  return Array.isArray(mine.body) ? mine.body : mine.body.jobs
+}
+
+/**
+ * Sends `body` until favorites or reports know the target: their read models follow the jobs
+ * and people events, a moment behind the writes above. Answers the last answer.
+ */
+async function whenKnown(url, token, body) {
+  for (let attempt = 0; ; attempt += 1) {
+    const answer = await call(url, { method: 'POST', token, body })
+    // 404: the post or person is not in the read model yet; NOT_A_WORKER: the person is, but
+    // their worker profile (another topic) is not yet.
+    const notYet = answer.status === 404 || answer.body?.code === 'NOT_A_WORKER'
+    if (!notYet || attempt >= 60) return answer
+    await new Promise((resolve) => setTimeout(resolve, 500))
+  }
+}
+
+/** Each person's favorites and the reports of DEMO_REPORTS; repeats change nothing. */
+async function seedFavoritesAndReports(people, totals) {
+  const postIdOf = (index, number) => {
+    const title = postsOf(index)[number].body.title
+    return people[index].posts.find((post) => post.title === title)?._id
+  }
+  for (const [index, person] of people.entries()) {
+    const plan = favoritesOf(index)
+    for (const number of plan.postNumbers) {
+      const postId = postIdOf(plan.postsOf, number)
+      const saved = await whenKnown(`${args.base}/api/favorites/posts`, person.token, { userId: person.userId, postId })
+      if (saved.status === 503) return say('favorites service not running: no favorites or reports seeded')
+      if (saved.status === 201) totals.favorites += 1
+      else if (saved.status !== 200) throw new Error(`favorite post of ${DEMO_USERS[index].email}: ${saved.status} ${saved.body?.message}`)
+    }
+    const saved = await whenKnown(`${args.base}/api/favorites/people`, person.token, {
+      userID: person.userId,
+      personID: people[plan.worker].userId,
+    })
+    if (saved.status === 201) totals.favorites += 1
+    else if (saved.status !== 200) throw new Error(`favorite person of ${DEMO_USERS[index].email}: ${saved.status} ${saved.body?.message}`)
+  }
+  for (const report of DEMO_REPORTS) {
+    const reporter = people[report.by]
+    const answer = report.post
+      ? await whenKnown(`${args.base}/api/reports/posts`, reporter.token, {
+          postId: postIdOf(report.post.of, report.post.number),
+          type: report.type,
+          description: report.description,
+        })
+      : await whenKnown(`${args.base}/api/reports/people`, reporter.token, {
+          reportedId: people[report.worker].userId,
+          type: report.type,
+          description: report.description,
+        })
+    if (answer.status === 201) totals.reports += 1
+    else if (answer.status !== 409) throw new Error(`report by ${DEMO_USERS[report.by].email}: ${answer.status} ${answer.body?.message}`)
+  }
+}
+
 async function seedUser(user, index, totals) {
   const { token, userId, created } = await ensureUser(user, index)
   if (created) totals.usersCreated += 1
   await ensureWorkerProfile(token, userId, index, totals)
-  const mine = await call(`${args.base}/api/jobs/my-jobs`, { token })
-  if (mine.status !== 200) throw new Error(`my-jobs for ${user.email}: ${mine.status} ${mine.body?.message}`)
-  const existing = new Set((Array.isArray(mine.body) ? mine.body : mine.body.jobs).map((post) => post.title))
+  const existing = new Set((await ownPosts(token)).map((post) => post.title))
   for (const post of postsOf(index)) {
     if (existing.has(post.title)) {
       totals.postsPresent += 1
@@ -174,6 +236,7 @@ async function seedUser(user, index, totals) {
     if (post.offline) await call(`${args.base}/api/jobs/${made.body._id}`, { method: 'PUT', token, body: { isOnline: false } })
     totals.postsCreated += 1
   }
+  return { token, userId, posts: await ownPosts(token) }
 }
 
 async function main() {
@@ -183,14 +246,15 @@ async function main() {
     process.exit(1)
   }
   const started = Date.now()
-  const totals = { usersCreated: 0, workersCreated: 0, workersPresent: 0, postsCreated: 0, postsPresent: 0, pictures: 0 }
+  const totals = { usersCreated: 0, workersCreated: 0, workersPresent: 0, postsCreated: 0, postsPresent: 0, pictures: 0, favorites: 0, reports: 0 }
+  const people = []
   let done = 0
   // Four people at a time: quick, and gentle with the local servers.
   const queue = DEMO_USERS.map((user, index) => [user, index])
   await Promise.all(
     Array.from({ length: 4 }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
-        await seedUser(next[0], next[1], totals)
+        people[next[1]] = await seedUser(next[0], next[1], totals)
         done += 1
         if (done % 5 === 0 || done === DEMO_USERS.length) {
           say(`${done}/${DEMO_USERS.length} people ready, ${totals.postsCreated + totals.postsPresent} posts present`)
@@ -198,10 +262,13 @@ async function main() {
       }
     }),
   )
+  say('saving favorites and filing the demo reports (once the read models know the posts)...')
+  await seedFavoritesAndReports(people, totals)
   say(
     `done in ${((Date.now() - started) / 1000).toFixed(0)} s: ${DEMO_USERS.length} demo people (${totals.usersCreated} new), ` +
       `${totals.workersCreated} worker profiles created (${totals.workersPresent} already there), ` +
-      `${totals.postsCreated} posts created, ${totals.postsPresent} already there, ${totals.pictures} pictures. ` +
+      `${totals.postsCreated} posts created, ${totals.postsPresent} already there, ${totals.pictures} pictures, ` +
+      `${totals.favorites} favorites and ${totals.reports} reports added. ` +
       `Sign in as ${DEMO_USERS[0].email} / ${DEMO_PASSWORD}.`,
   )
 }

@@ -5,7 +5,7 @@ import {
   MongoConfigSchema,
   loadConfig,
 } from '@marketplace/service-kit'
-import { MailConfigSchema } from './mail/mail-config'
+import { MailConfigSchema } from '@marketplace/service-kit/mail'
 
 const AuthConfigSchema = Type.Composite([
   BaseConfigSchema,

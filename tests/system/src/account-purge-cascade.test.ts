@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { MongoClient, type Db } from 'mongodb'
 import { UPLOAD_CACHE_CONTROL } from '@marketplace/contracts/validation'
 import { infraEnv, testKeyPair, testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
-import { authOnlyEnv, freePort, mailedCode, startService, type RunningService } from './processes'
+import { authOnlyEnv, freePort, siteClient, startService, type RunningService } from './processes'
 
 // Account deletion end to end, every part a real process behind the gateway: the user asks
 // to delete the account, the grace period (seconds here, 30 days in production) runs out,
@@ -16,14 +16,16 @@ describe('account deletion cascade', () => {
     auth: testMongoUrl('system_purge_auth'),
     people: testMongoUrl('system_purge_people'),
     jobs: testMongoUrl('system_purge_jobs'),
+    favorites: testMongoUrl('system_purge_favorites'),
+    reports: testMongoUrl('system_purge_reports'),
   }
   const services: RunningService[] = []
-  let site: string
   const bucket = `purge-${randomBytes(4).toString('hex')}`
 
   beforeAll(async () => {
-    const ports = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()])
-    const [authPort, peoplePort, jobsPort, mediaPort, gatewayPort] = ports
+    const ports = await Promise.all(Array.from({ length: 7 }, () => freePort()))
+    const [authPort, peoplePort, jobsPort, favoritesPort, reportsPort, mediaPort, gatewayPort] =
+      ports
     const common = {
       KAFKA_BROKERS: infra.kafkaBrokers,
       KAFKA_GROUP_PREFIX: `system-purge-${randomBytes(4).toString('hex')}-`,
@@ -58,6 +60,20 @@ describe('account deletion cascade', () => {
         MONGO_URL: databases.jobs,
       }),
     )
+    const favorites = await started(
+      startService('favorites-purge', 'services/favorites', {
+        ...common,
+        PORT: String(favoritesPort),
+        MONGO_URL: databases.favorites,
+      }),
+    )
+    const reports = await started(
+      startService('reports-purge', 'services/reports', {
+        ...common,
+        PORT: String(reportsPort),
+        MONGO_URL: databases.reports,
+      }),
+    )
     const media = await started(
       startService('media-purge', 'services/media', {
         ...common,
@@ -76,10 +92,12 @@ describe('account deletion cascade', () => {
         AUTH_URL: auth.url,
         PEOPLE_URL: people.url,
         JOBS_URL: jobs.url,
+        FAVORITES_URL: favorites.url,
+        REPORTS_URL: reports.url,
         MEDIA_URL: media.url,
       }),
     )
-    site = gateway.url
+    ;({ call, member } = siteClient(gateway.url))
   })
 
   afterAll(async () => {
@@ -91,51 +109,9 @@ describe('account deletion cascade', () => {
     }
   })
 
-  async function call(method: string, path: string, token?: string, body?: object) {
-    const response = await fetch(`${site}${path}`, {
-      method,
-      headers: {
-        origin: site,
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    })
-    const text = await response.text()
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads its fields
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as any }
-  }
-
-  /** Signs up, verifies with the mailed code and logs in; answers the id, e-mail and token. */
-  async function member(firstname: string, lastname: string) {
-    const email = `${firstname}-${randomBytes(5).toString('hex')}@example.test`.toLowerCase()
-    const password = 'Cascade2026!'
-    const signup = await call('POST', '/api/auth/signup', undefined, {
-      firstname,
-      lastname,
-      email,
-      phoneNumber: '2125550100',
-      password,
-      dateOfBirth: '1985-03-01',
-      interest: 'Both',
-      emailPreferences: false,
-      termsAgreed: true,
-    })
-    expect(signup.status).toBe(201)
-    const code = await mailedCode(email)
-    expect(
-      (await call('POST', '/api/auth/confirm-signup', undefined, { email, code })).status,
-    ).toBe(200)
-    const login = await call('POST', '/api/auth/direct-login', undefined, { email, password })
-    expect(login.status).toBe(200)
-    const userId = login.body.user._id as string
-    const token = login.body.accessToken as string
-    await waitFor(async () => (await call('GET', `/api/users/${userId}`, token)).status === 200, {
-      timeoutMs: 60_000,
-      what: `${firstname}'s profile in people`,
-    })
-    return { userId, email, password, token }
-  }
+  // Set once the gateway is up (beforeAll).
+  let call: ReturnType<typeof siteClient>['call']
+  let member: ReturnType<typeof siteClient>['member']
 
   const workerProfile = {
     title: 'Mover',
@@ -246,10 +222,51 @@ describe('account deletion cascade', () => {
         ).status === 201,
       { timeoutMs: 60_000, what: "the leaver's post known to people" },
     )
+    // Each saves the other's post and profile, and reports them.
+    await waitFor(
+      async () => {
+        const saves = await Promise.all([
+          call('POST', '/api/favorites/posts', leaver.token, {
+            userId: leaver.userId,
+            postId: workersPost.body._id,
+          }),
+          call('POST', '/api/favorites/people', leaver.token, {
+            userID: leaver.userId,
+            personID: worker.userId,
+          }),
+          call('POST', '/api/favorites/posts', worker.token, {
+            userId: worker.userId,
+            postId: leaversPost.body._id,
+          }),
+          call('POST', '/api/favorites/people', worker.token, {
+            userID: worker.userId,
+            personID: leaver.userId,
+          }),
+        ])
+        return saves.every((save) => save.status === 201 || save.status === 200)
+      },
+      { timeoutMs: 60_000, what: 'posts and profiles known to favorites' },
+    )
+    await waitFor(
+      async () => {
+        const reports = await Promise.all([
+          call('POST', '/api/reports/posts', leaver.token, {
+            postId: workersPost.body._id,
+            type: 'other',
+          }),
+          call('POST', '/api/reports/people', worker.token, {
+            reportedId: leaver.userId,
+            type: 'other',
+          }),
+        ])
+        return reports.every((report) => report.status === 201 || report.status === 409)
+      },
+      { timeoutMs: 60_000, what: 'posts and profiles known to reports' },
+    )
     // Before: every service's database holds something of the leaver.
     const before = await mentions(leaver.userId)
     expect(new Set(before.map((place) => place.split('.')[0]))).toEqual(
-      new Set(['auth', 'people', 'jobs']),
+      new Set(['auth', 'people', 'jobs', 'favorites', 'reports']),
     )
 
     const asked = await call('DELETE', `/api/users/${leaver.userId}`, leaver.token)
@@ -289,7 +306,10 @@ describe('account deletion cascade', () => {
     })
     expect(login.status).toBe(404)
 
-    // The worker keeps their account, profile and post.
+    // The worker's favorite of the leaver's post went with it; the account, profile and post stay.
+    expect((await call('GET', `/api/favorites/posts/${worker.userId}`, worker.token)).body).toEqual(
+      [],
+    )
     expect((await call('GET', `/api/users/${worker.userId}`, worker.token)).status).toBe(200)
     expect((await call('GET', `/api/jobs/${workersPost.body._id}`, worker.token)).status).toBe(200)
   })

@@ -30,6 +30,8 @@ describe('demo seed through the product', () => {
     auth: testMongoUrl('system_seed_auth'),
     jobs: testMongoUrl('system_seed_jobs'),
     people: testMongoUrl('system_seed_people'),
+    favorites: testMongoUrl('system_seed_favorites'),
+    reports: testMongoUrl('system_seed_reports'),
   }
   const services: RunningService[] = []
   let seedArgs: string[]
@@ -37,13 +39,8 @@ describe('demo seed through the product', () => {
   const bucket = `seed-${randomBytes(4).toString('hex')}`
 
   beforeAll(async () => {
-    const [authPort, peoplePort, jobsPort, mediaPort, gatewayPort] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ]
+    const [authPort, peoplePort, jobsPort, favoritesPort, reportsPort, mediaPort, gatewayPort] =
+      await Promise.all(Array.from({ length: 7 }, () => freePort()))
     const common = {
       KAFKA_BROKERS: infra.kafkaBrokers,
       KAFKA_GROUP_PREFIX: `system-seed-${randomBytes(4).toString('hex')}-`,
@@ -76,6 +73,20 @@ describe('demo seed through the product', () => {
         MONGO_URL: databases.jobs,
       }),
     )
+    const favorites = await started(
+      startService('favorites-seed', 'services/favorites', {
+        ...common,
+        PORT: String(favoritesPort),
+        MONGO_URL: databases.favorites,
+      }),
+    )
+    const reports = await started(
+      startService('reports-seed', 'services/reports', {
+        ...common,
+        PORT: String(reportsPort),
+        MONGO_URL: databases.reports,
+      }),
+    )
     const media = await started(
       startService('media-seed', 'services/media', {
         ...common,
@@ -94,6 +105,8 @@ describe('demo seed through the product', () => {
         AUTH_URL: auth.url,
         PEOPLE_URL: people.url,
         JOBS_URL: jobs.url,
+        FAVORITES_URL: favorites.url,
+        REPORTS_URL: reports.url,
         MEDIA_URL: media.url,
       }),
     )
@@ -110,10 +123,10 @@ describe('demo seed through the product', () => {
     }
   })
 
-  it('creates 30 people, 20 workers and 210 posts with pictures, then nothing on a second run', async () => {
+  it('creates 30 people, 20 workers, 210 posts with pictures, favorites and reports, then nothing on a second run', async () => {
     const first = await runSeed(seedArgs)
     expect(first.output).toContain(
-      '30 demo people (30 new), 20 worker profiles created (0 already there), 210 posts created, 0 already there, 90 pictures',
+      '30 demo people (30 new), 20 worker profiles created (0 already there), 210 posts created, 0 already there, 90 pictures, 90 favorites and 3 reports added',
     )
     expect(first.code).toBe(0)
 
@@ -146,9 +159,20 @@ describe('demo seed through the product', () => {
     const hidden = feed.jobs.find((post) => !post.displayLocation)
     expect(hidden?.location).toBeNull()
 
+    // Every person keeps two saved posts and a saved worker (demo-data.mjs favoritesOf).
+    const favorites = await new MongoClient(databases.favorites).connect()
+    try {
+      expect(await favorites.db().collection('favorites').countDocuments({ kind: 'post' })).toBe(60)
+      expect(await favorites.db().collection('favorites').countDocuments({ kind: 'person' })).toBe(
+        30,
+      )
+    } finally {
+      await favorites.close()
+    }
+
     const second = await runSeed(seedArgs)
     expect(second.output).toContain(
-      '(0 new), 0 worker profiles created (20 already there), 0 posts created, 210 already there',
+      '(0 new), 0 worker profiles created (20 already there), 0 posts created, 210 already there, 0 pictures, 0 favorites and 0 reports added',
     )
     expect(second.code).toBe(0)
   })

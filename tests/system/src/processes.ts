@@ -101,3 +101,63 @@ export function mailedCode(email: string): Promise<string> {
     { timeoutMs: 30_000, what: `the mail with a code to ${email}` },
   )
 }
+
+/**
+ * A browser-like client of the whole site behind the gateway: `call` sends a same-origin
+ * request with an optional bearer token; `member` signs a new person up, verifies them with
+ * the mailed code, logs in and waits until people has their profile.
+ */
+export function siteClient(site: string) {
+  async function call(method: string, path: string, token?: string, body?: object) {
+    const response = await fetch(`${site}${path}`, {
+      method,
+      headers: {
+        origin: site,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    })
+    const text = await response.text()
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test reads its fields
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as any }
+  }
+
+  async function login(email: string, password: string) {
+    const answer = await call('POST', '/api/auth/direct-login', undefined, { email, password })
+    if (answer.status !== 200) throw new Error(`login of ${email}: ${answer.status}`)
+    return {
+      userId: answer.body.user._id as string,
+      token: answer.body.accessToken as string,
+      roles: answer.body.user.roles as string[],
+    }
+  }
+
+  async function member(firstname: string, lastname: string) {
+    const email = `${firstname}-${randomBytes(5).toString('hex')}@example.test`.toLowerCase()
+    const password = 'Cascade2026!'
+    const signup = await call('POST', '/api/auth/signup', undefined, {
+      firstname,
+      lastname,
+      email,
+      phoneNumber: '2125550100',
+      password,
+      dateOfBirth: '1985-03-01',
+      interest: 'Both',
+      emailPreferences: false,
+      termsAgreed: true,
+    })
+    if (signup.status !== 201) throw new Error(`signup of ${email}: ${signup.status}`)
+    const code = await mailedCode(email)
+    const confirmed = await call('POST', '/api/auth/confirm-signup', undefined, { email, code })
+    if (confirmed.status !== 200) throw new Error(`confirmation of ${email}: ${confirmed.status}`)
+    const { userId, token } = await login(email, password)
+    await waitFor(async () => (await call('GET', `/api/users/${userId}`, token)).status === 200, {
+      timeoutMs: 60_000,
+      what: `${firstname}'s profile in people`,
+    })
+    return { userId, email, password, token }
+  }
+
+  return { call, login, member }
+}

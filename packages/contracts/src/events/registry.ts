@@ -59,6 +59,8 @@ function PublicPostSchema() {
     jobPicture: NullableText,
     category: Type.String(),
     isOnline: Type.Boolean(),
+    /** A moderator took the post down (report.resolved): gone for everyone but its owner. */
+    takenDown: Type.Optional(Type.Boolean()),
     expirationDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
@@ -79,6 +81,23 @@ function PeopleRequestSchema() {
     workerId: Type.String(),
     workerName: Type.String(),
     status: RequestStatusSchema(),
+  })
+}
+
+function TargetTypeSchema() {
+  return Type.Union([Type.Literal('post'), Type.Literal('person')])
+}
+
+function FavoriteSchema() {
+  return Type.Object({
+    favoriteId: Type.String(),
+    userId: Type.String(),
+    userName: Type.String(),
+    targetType: TargetTypeSchema(),
+    targetId: Type.String(),
+    targetOwnerId: Type.String(),
+    /** The post's title or the person's full name. */
+    targetTitle: Type.String(),
   })
 }
 
@@ -170,6 +189,18 @@ export const Events = {
       profilePicture: Type.Optional(Type.Union([Type.String(), Type.Null()])),
       /** Whether the worker is listed in the people feed (the Online/Offline switch). */
       isOnline: Type.Optional(Type.Boolean()),
+      /**
+       * The rest of the public worker view, so read models (favorites) can show the worker as
+       * the people feed does: only public contacts ever travel.
+       */
+      availability: Type.Optional(Type.String()),
+      paymentType: Type.Optional(Type.String()),
+      location: Type.Optional(Type.String()),
+      infos: Type.Optional(Type.String()),
+      publicContacts: Type.Optional(Type.Array(Type.String())),
+      category: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      /** A moderator hid the worker profile (report.resolved take-down). */
+      takenDown: Type.Optional(Type.Boolean()),
     }),
   ),
   /** The user asked to delete the account: the 30-day grace period starts (spec 2 §1). */
@@ -249,6 +280,50 @@ export const Events = {
     Topics.peopleRequests,
     PeopleRequestSchema(),
   ),
+  /**
+   * A user saved a post or a person (favorites service). `targetOwnerId` is the post's owner
+   * or the person; names and title let a notification read at a glance without a lookup.
+   */
+  favoriteAdded: defineEvent('favorite.added', 1, Topics.favorites, FavoriteSchema()),
+  favoriteRemoved: defineEvent('favorite.removed', 1, Topics.favorites, FavoriteSchema()),
+  /** A user reported a post or a person (reports service): the moderation queue grows. */
+  reportCreated: defineEvent(
+    'report.created',
+    1,
+    Topics.reports,
+    Type.Object({
+      reportId: Type.String(),
+      reporterId: Type.String(),
+      targetType: TargetTypeSchema(),
+      targetId: Type.String(),
+      targetOwnerId: Type.String(),
+      reason: Type.String(),
+      createdAt: Type.String({ format: 'date-time' }),
+    }),
+  ),
+  /**
+   * A notification was stored for `userId` (notifications service). Every notifications
+   * instance reads it with a group of its own and pushes it to the user's sockets it holds;
+   * one group also mails it when the user wants e-mails.
+   */
+  notificationCreated: defineEvent(
+    'notification.created',
+    1,
+    Topics.notifications,
+    Type.Object({
+      notificationId: Type.String(),
+      userId: Type.String(),
+      kind: Type.Union([
+        Type.Literal('post-request'),
+        Type.Literal('request-status'),
+        Type.Literal('post-favorite'),
+      ]),
+      message: Type.String(),
+      /** A path in the web app where the notification leads (/settings-...). */
+      link: Type.String(),
+      createdAt: Type.String({ format: 'date-time' }),
+    }),
+  ),
   /** A moderator closed a report (reports service); `take-down` removes the target. */
   reportResolved: defineEvent(
     'report.resolved',
@@ -256,7 +331,7 @@ export const Events = {
     Topics.reports,
     Type.Object({
       reportId: Type.String(),
-      targetType: Type.Union([Type.Literal('post'), Type.Literal('person')]),
+      targetType: TargetTypeSchema(),
       targetId: Type.String(),
       action: Type.Union([Type.Literal('take-down'), Type.Literal('dismiss')]),
     }),

@@ -34,6 +34,12 @@ export const WORKER_CONTACTS_MAX_COUNT = 10
 /** Report details are optional (spec 1 §5); bounded so a report stays reviewable. */
 export const REPORT_DESCRIPTION_MAX_LENGTH = 1000
 
+/**
+ * Favorites per kind (posts, people): spec 2 §3 leaves capacity open. 500 is far beyond what
+ * a person browses back through, and keeps one user's list a single small read.
+ */
+export const FAVORITES_MAX_PER_KIND = 500
+
 /** Support and contact messages (spec 2 §2.6, §2.18); no maximum shown, we cap at 5000. */
 export const SUPPORT_MESSAGE_MAX_LENGTH = 5000
 

@@ -118,6 +118,14 @@ export const Messages = {
     cannotReportYourselfServer: 'Cannot report yourself',
     cannotReportYourself: 'You cannot report yourself',
     failed: 'Failed to submit report',
+    // ours: the server's other answers, and the moderation queue's
+    postNotFound: 'Post not found',
+    personNotFound: 'Person not found',
+    reportNotFound: 'Report not found',
+    alreadyClosed: 'This report has already been closed',
+    moderatorsOnly: 'Only administrators and editors can review reports',
+    invalidAction: 'Action must be dismiss or take-down',
+    invalidStatus: 'Status must be open or closed',
   },
   favorites: {
     updateFailed: 'Error updating favorites. Please try again.',
@@ -126,6 +134,17 @@ export const Messages = {
     loadPeopleFailed: 'Error loading favorite workers',
     loginToViewPosts: 'Please log in to view your favorite posts',
     loadPostsFailed: 'Error loading favorite posts',
+    // ours: the server's reasons for refusing a favorite
+    invalidPost: 'Choose a post to save: postId is missing',
+    invalidPerson: 'Choose a person to save: personID is missing',
+    postNotFound: 'Post not found',
+    personNotFound: 'Person not found',
+    ownPost: 'You cannot add your own post to your favorites',
+    yourself: 'You cannot add yourself to your favorites',
+    tooManyPosts: (max: number) =>
+      `You can keep at most ${max} favorite posts. Remove some to add new ones.`,
+    tooManyPeople: (max: number) =>
+      `You can keep at most ${max} favorite people. Remove some to add new ones.`,
   },
   categories: {
     loadFailed: 'Failed to load categories',
@@ -148,7 +167,14 @@ export const Messages = {
     deleteFailed: 'An error occurred while deleting your account',
     deleted: 'Your account has been successfully deleted.',
   },
+  /** ours: the notifications service's refusals. */
+  notifications: {
+    notFound: 'Notification not found',
+    invalidPage: 'page and limit must be whole numbers (limit at most 50)',
+  },
   notificationPreferences: {
+    // ours
+    invalid: (field: string) => `${field} must be true or false`,
     loadFailed: 'Failed to load notification preferences',
     loginToUpdate: 'Please log in to update your preferences',
     updated: 'Notification preferences updated',
@@ -169,9 +195,17 @@ export const Messages = {
     tooManySkills: (max: number) => `You can list at most ${max} skills`,
     tooManyContacts: (max: number) => `You can list at most ${max} contacts`,
     invalidContactVisibility: 'Contact visibility must be public or hidden',
+    takenDown:
+      'A moderator has hidden this profile after a report, so it cannot be shown again. Contact support if you think this is a mistake.',
   },
   /** Support and contact messages (spec 2 §2.6). */
   support: {
+    // ours: the server's answers to POST /api/email/send-email
+    messageRequired: 'Please write a message before sending it',
+    invalidEmail: 'Please enter a valid email address so we can answer you',
+    sendFailed: 'Your message could not be sent right now. Please try again in a few minutes.',
+    tooManyMessages: (retryAfterSeconds: number) =>
+      `You have sent several messages in a short time. Please try again in ${Math.ceil(retryAfterSeconds / 60)} minutes.`,
     sentTitle: 'Message sent!',
     sent: 'We will review your message ASAP and get back to you on the matter you expressed there.',
   },

@@ -85,8 +85,10 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   const joined = new Promise<void>((resolve) => {
     consumer.on(consumer.events.GROUP_JOIN, () => resolve())
   })
+  const fromBeginning = options.fromBeginning ?? true
+  if (!fromBeginning) await pinNewGroupToCurrentEnd(options.kafka, options.groupId, topics)
   await consumer.connect()
-  await consumer.subscribe({ topics, fromBeginning: options.fromBeginning ?? true })
+  await consumer.subscribe({ topics, fromBeginning })
   await consumer.run({
     eachMessage: async ({ topic, partition, message }) => {
       let event: DomainEvent
@@ -129,6 +131,35 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   })
   await joined
   return consumer
+}
+
+/**
+ * A group that starts "at the end" would, left to Kafka, read the end only when it first
+ * fetches, after the join: an event published between the caller's start and that fetch
+ * is skipped. Committing the current ends for the partitions the group has no offset on
+ * yet fixes its start at this moment instead. A group that already committed keeps its
+ * place (a restarted mail consumer resumes, it does not skip).
+ */
+async function pinNewGroupToCurrentEnd(kafka: Kafka, groupId: string, topics: string[]) {
+  const admin = kafka.admin()
+  await admin.connect()
+  try {
+    const committed = await admin.fetchOffsets({ groupId, topics })
+    for (const { topic, partitions } of committed) {
+      const unset = new Set(partitions.filter((p) => Number(p.offset) < 0).map((p) => p.partition))
+      if (unset.size === 0) continue
+      const ends = await admin.fetchTopicOffsets(topic)
+      await admin.setOffsets({
+        groupId,
+        topic,
+        partitions: ends
+          .filter((end) => unset.has(end.partition))
+          .map((end) => ({ partition: end.partition, offset: end.high })),
+      })
+    }
+  } finally {
+    await admin.disconnect()
+  }
 }
 
 function keyOf(type: EventName): keyof typeof Events {

@@ -140,6 +140,13 @@ export class OutboxRelay {
 
   private async clear(collectionName: string, id: unknown, events: DomainEvent[]): Promise<void> {
     const collection = this.options.db.collection<OutboxDoc>(collectionName)
+    // The usual case in one write: the outbox still holds exactly what was published (an
+    // equality match on the whole array, so an event added meanwhile, or another replica's
+    // clear followed by a new event, makes it miss).
+    const { modifiedCount } = await collection.updateOne({ _id: id, outbox: events } as never, {
+      $unset: { outboxPending: '', outbox: '' },
+    })
+    if (modifiedCount === 1) return
     // Only the published events are removed: a write that added more since we read the
     // document keeps its events and its pending flag. $pullAll by whole value (the events
     // exactly as read) because FerretDB's $pull takes no conditions, only equal values.

@@ -33,6 +33,11 @@ declare module 'fastify' {
     authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void>
     /** preHandler: reads a token when there is one; guests pass as `caller = null`. */
     identifyIfPossible(request: FastifyRequest, reply: FastifyReply): Promise<void>
+    /**
+     * The same checks for a token that did not come in an Authorization header (a Socket.IO
+     * handshake); throws UnauthorizedError.
+     */
+    verifyAccessToken(token: string): Promise<Caller>
   }
   interface FastifyRequest {
     caller: Caller | null
@@ -70,17 +75,17 @@ export const authPlugin = fp(
     })
     app.decorateRequest('caller', null)
 
-    async function readCaller(request: FastifyRequest): Promise<Caller> {
-      let claims: AccessTokenClaims
-      try {
-        claims = await request.jwtVerify<AccessTokenClaims>()
-      } catch (error) {
-        const expired = (error as { code?: string }).code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED'
-        throw new UnauthorizedError(
-          expired ? 'Your session has expired' : 'Authentication required',
-          expired ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED',
-        )
-      }
+    function refusal(error: unknown): UnauthorizedError {
+      // @fastify/jwt's code from a request, fast-jwt's own from app.jwt.verify.
+      const code = (error as { code?: string }).code
+      const expired = code === 'FST_JWT_AUTHORIZATION_TOKEN_EXPIRED' || code === 'FAST_JWT_EXPIRED'
+      return new UnauthorizedError(
+        expired ? 'Your session has expired' : 'Authentication required',
+        expired ? 'TOKEN_EXPIRED' : 'UNAUTHORIZED',
+      )
+    }
+
+    async function callerOfClaims(claims: AccessTokenClaims): Promise<Caller> {
       if (options.isTokenStillValid && !(await options.isTokenStillValid(claims))) {
         throw new UnauthorizedError('Your session has ended, please log in again', 'TOKEN_REVOKED')
       }
@@ -89,6 +94,26 @@ export const authPlugin = fp(
         roles: Array.isArray(claims.roles) ? claims.roles.map(String) : [],
       }
     }
+
+    async function readCaller(request: FastifyRequest): Promise<Caller> {
+      let claims: AccessTokenClaims
+      try {
+        claims = await request.jwtVerify<AccessTokenClaims>()
+      } catch (error) {
+        throw refusal(error)
+      }
+      return callerOfClaims(claims)
+    }
+
+    app.decorate('verifyAccessToken', async (token: string) => {
+      let claims: AccessTokenClaims
+      try {
+        claims = app.jwt.verify<AccessTokenClaims>(token)
+      } catch (error) {
+        throw refusal(error)
+      }
+      return callerOfClaims(claims)
+    })
 
     app.decorate('authenticate', async (request: FastifyRequest) => {
       request.caller = await readCaller(request)

@@ -18,6 +18,13 @@ export async function startEventProbe(topic: string) {
   const consumer: Consumer = kafka.consumer({ groupId: `probe-${randomBytes(6).toString('hex')}` })
   const seen: DomainEvent[] = []
   const joined = new Promise((resolve) => consumer.on(consumer.events.GROUP_JOIN, resolve))
+  // Where the topic ends now, read before anything else: a new group "from the end" would
+  // take the end as of its first fetch, after joining, and miss what was published between
+  // this call returning and that fetch (a busy CI machine made a test wait for it in vain).
+  const admin = kafka.admin()
+  await admin.connect()
+  const ends = await admin.fetchTopicOffsets(topic)
+  await admin.disconnect()
   await consumer.connect()
   await consumer.subscribe({ topic, fromBeginning: false })
   await consumer.run({
@@ -25,6 +32,7 @@ export async function startEventProbe(topic: string) {
       if (message.value) seen.push(JSON.parse(message.value.toString()) as DomainEvent)
     },
   })
+  for (const { partition, high } of ends) consumer.seek({ topic, partition, offset: high })
   await joined
   return {
     events: seen,

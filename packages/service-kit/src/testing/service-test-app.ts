@@ -54,11 +54,12 @@ export async function startServiceTestApp<App extends TestableApp>(
 
   const primary = await start()
 
-  const tokenFor = (userId: string) => {
+  /** An access token as auth issues it; `roles` default to a plain user's ["2000"]. */
+  const tokenFor = (userId: string, roles: string[] = ['2000']) => {
     const now = Math.floor(Date.now() / 1000)
     return signTestToken(keys.privateKey, {
       sub: userId,
-      roles: ['2000'],
+      roles,
       iss: 'marketplace-auth',
       aud: 'marketplace',
       iat: now - 1,
@@ -66,10 +67,13 @@ export async function startServiceTestApp<App extends TestableApp>(
     })
   }
 
-  /** A client for one user (or a guest when userId is null) against one instance. */
-  function clientFor(userId: string | null, baseUrl = primary.baseUrl) {
+  /**
+   * A client for one user (or a guest when userId is null) against one instance, with the
+   * user's roles in its token (an administrator is ["2000", "2001"]).
+   */
+  function clientFor(userId: string | null, baseUrl = primary.baseUrl, roles?: string[]) {
     const headers = (extra: Record<string, string> = {}) => ({
-      ...(userId ? { authorization: `Bearer ${tokenFor(userId)}` } : {}),
+      ...(userId ? { authorization: `Bearer ${tokenFor(userId, roles)}` } : {}),
       ...extra,
     })
     async function call<T>(method: string, path: string, body?: unknown): Promise<HttpAnswer<T>> {

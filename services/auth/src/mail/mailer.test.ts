@@ -3,13 +3,12 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { Type } from '@sinclair/typebox'
 import { BaseConfigSchema, ConfigError, loadConfig } from '@marketplace/service-kit'
 import { infraEnv, waitFor } from '@marketplace/service-kit/testing'
-import { MailConfigSchema } from './mail-config'
+import { MailConfigSchema, escapeHtml } from '@marketplace/service-kit/mail'
 import { createMailer, type Mailer } from './mailer'
 import {
   CODE_VALIDITY_MINUTES,
   PASSWORD_RESET_SUBJECT,
   VERIFICATION_SUBJECT,
-  escapeHtml,
   passwordResetMail,
   verificationMail,
 } from './templates'

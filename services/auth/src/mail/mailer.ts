@@ -1,5 +1,4 @@
-import { createTransport } from 'nodemailer'
-import type { MailConfig } from './mail-config'
+import { createMailTransport, type MailConfig } from '@marketplace/service-kit/mail'
 import { passwordResetMail, verificationMail, type MailContent } from './templates'
 
 export interface Mailer {
@@ -10,35 +9,12 @@ export interface Mailer {
   close(): void
 }
 
-// Nodemailer's defaults wait up to 2 minutes to connect and 10 minutes on a silent socket;
-// a send blocks an event handler's retry, so a dead server has to fail within seconds.
-const TIMEOUTS = {
-  connectionTimeout: 5_000,
-  greetingTimeout: 5_000,
-  socketTimeout: 10_000,
-  dnsTimeout: 5_000,
-}
-
 export function createMailer(
   config: MailConfig,
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- any pino/console-like logger
   logger?: { info: Function; error: Function },
 ): Mailer {
-  // One connection per mail (no pool): mails are rare, and nothing stays open to go stale.
-  const transport = createTransport(
-    {
-      host: config.SMTP_HOST,
-      port: config.SMTP_PORT,
-      secure: config.SMTP_SECURE,
-      pool: false,
-      auth: config.SMTP_USER ? { user: config.SMTP_USER, pass: config.SMTP_PASSWORD } : undefined,
-      ...TIMEOUTS,
-      // Our mails never attach files or fetch URLs.
-      disableFileAccess: true,
-      disableUrlAccess: true,
-    },
-    { from: config.MAIL_FROM },
-  )
+  const transport = createMailTransport(config)
 
   async function send(kind: string, to: string, content: MailContent): Promise<void> {
     try {

@@ -1,6 +1,7 @@
 // The one-time code mails, as pure functions: the mailer sends what these return, and the
 // tests read the same text back from the SMTP sink.
 
+import { appLink, escapeHtml } from '@marketplace/service-kit/mail'
 import { CODE_TTL_MS } from '../codes/one-time-codes'
 
 /** How long a mailed code works: the code store's own lifetime, so the mail never lies. */
@@ -21,21 +22,6 @@ export interface MailContent {
   text: string
   html: string
 }
-
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-}
-
-/** Escapes text for HTML content and quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ESCAPES[char]!)
-}
-
-const link = (appPublicUrl: string, path: string) => `${appPublicUrl.replace(/\/+$/, '')}${path}`
 
 interface CodeMail {
   subject: string
@@ -94,7 +80,7 @@ export function verificationMail(input: CodeMailInput): MailContent {
     firstName: input.firstName,
     code: input.code,
     intro: 'Use this code to verify your e-mail address:',
-    url: link(input.appPublicUrl, '/verify'),
+    url: appLink(input.appPublicUrl, '/verify'),
     linkLabel: 'Enter it on the verification page',
     footer: [],
   })
@@ -106,7 +92,7 @@ export function passwordResetMail(input: CodeMailInput): MailContent {
     firstName: input.firstName,
     code: input.code,
     intro: 'Use this code to reset your password:',
-    url: link(input.appPublicUrl, '/forgot-password'),
+    url: appLink(input.appPublicUrl, '/forgot-password'),
     linkLabel: 'Enter it on the password reset page',
     footer: [
       'If you did not ask for a password reset, you can ignore this mail: your password stays unchanged.',

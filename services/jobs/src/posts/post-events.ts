@@ -37,6 +37,7 @@ export function postChangedEvent(
       category: view.category,
       // Consumers show "online" as "live": a taken-down post is not.
       isOnline: view.isOnline && !post.takenDown,
+      takenDown: post.takenDown === true,
       expirationDate: view.expirationDate,
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,

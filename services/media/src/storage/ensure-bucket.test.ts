@@ -172,6 +172,9 @@ describe('bucket setup while S3 is not up yet', () => {
       testConfig('never', { S3_ENDPOINT: `http://127.0.0.1:${port}` }),
     )
     await app.ready()
+    // Closing waits for a Kafka consumer still joining its group (the kafka plugin, up to
+    // 10 s); what is measured here is the bucket retries, so the group has joined first.
+    await app.events.ready
     await new Promise((resolve) => setTimeout(resolve, 300))
     const started = Date.now()
     await app.close()

@@ -21,6 +21,12 @@ export function peopleSubscriptions(deps: {
         // "Keep my account": auth checked the password (docs/people.md, account deletion).
         'user.deletion-cancelled': async ({ data }) =>
           deps.profilesService.cancelDeletion(data.userId),
+        // A moderator's take-down of a person (reports service).
+        'report.resolved': async ({ data }) => {
+          if (data.targetType === 'person' && data.action === 'take-down') {
+            await deps.profilesService.takeDown(data.targetId)
+          }
+        },
         // The grace period is over (our own purge emitted it): what this service holds goes.
         'user.deleted': async ({ data }) => deps.purge.removeUser(data.userId),
         // The owner of a post the worker requested may see the worker's hidden contacts

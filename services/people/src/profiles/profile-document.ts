@@ -59,6 +59,11 @@ export interface ProfileDocument extends OutboxFields {
    */
   contactViewers?: string[]
   deletion?: PendingDeletion | null
+  /**
+   * A moderator took the worker profile down (report.resolved): it leaves the people feed
+   * and others no longer see it; the switch cannot bring it back.
+   */
+  takenDownAt?: Date | null
   /** When the profile was created (sign-up): the people feed's order, like a post's. */
   createdAt: Date
   updatedAt?: Date
@@ -71,7 +76,11 @@ export type ListedProfile = ProfileDocument & { worker: WorkerProfile }
 
 export function isListed(profile: ProfileDocument): profile is ListedProfile {
   return (
-    profile.isWorker && !!profile.worker && profile.worker.isOnline !== false && !profile.deletion
+    profile.isWorker &&
+    !!profile.worker &&
+    profile.worker.isOnline !== false &&
+    !profile.deletion &&
+    !profile.takenDownAt
   )
 }
 

@@ -13,7 +13,9 @@ import {
  * contacts; hidden contacts only for the viewers `seesHiddenContacts` admits.
  */
 export function toPersonView(profile: ProfileDocument, viewerId: string | null, now = new Date()) {
-  const worker = profile.worker
+  // A profile a moderator took down is shown to its owner only (spec 2 §1: content removal).
+  const hidden = !!profile.takenDownAt && viewerId !== profile._id
+  const worker = hidden ? null : profile.worker
   const contacts: WorkerContact[] = worker
     ? seesHiddenContacts(profile, viewerId)
       ? worker.contacts
@@ -25,7 +27,7 @@ export function toPersonView(profile: ProfileDocument, viewerId: string | null, 
     lastName: profile.lastName,
     name: fullName(profile),
     age: ageFromDateOfBirth(profile.dateOfBirth, now),
-    isWorker: profile.isWorker,
+    isWorker: profile.isWorker && !hidden,
     title: worker?.title ?? '',
     skills: worker?.skills ?? [],
     availability: worker?.availability ?? '',

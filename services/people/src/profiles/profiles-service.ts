@@ -1,5 +1,6 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
-import { newEvent, NotFoundError } from '@marketplace/service-kit'
+import { Messages } from '@marketplace/contracts/validation'
+import { ForbiddenError, newEvent, NotFoundError } from '@marketplace/service-kit'
 import type { ProfileDocument, WorkerProfile } from './profile-document'
 import { readAccountUpdate, readWorkerProfile, readWorkerStatus } from './profile-input'
 import type { ProfilesRepository } from './profiles-repository'
@@ -32,7 +33,11 @@ export function createProfilesService(deps: {
     return profile
   }
 
-  function workerEvent(profile: ProfileDocument, context: Context) {
+  /** worker-profile.updated; the actor is null for a moderator's take-down (a system action). */
+  function workerEvent(
+    profile: ProfileDocument,
+    context: { callerId: string | null; requestId?: string },
+  ) {
     return newEvent('worker-profile.updated', {
       aggregateId: profile._id,
       actorId: context.callerId,
@@ -43,7 +48,17 @@ export function createProfilesService(deps: {
         title: profile.worker?.title,
         skills: profile.worker?.skills,
         profilePicture: profile.worker?.profilePicture ?? null,
-        isOnline: profile.worker?.isOnline,
+        isOnline: profile.worker ? profile.worker.isOnline && !profile.takenDownAt : undefined,
+        availability: profile.worker?.availability,
+        paymentType: profile.worker?.paymentType,
+        location: profile.worker?.location,
+        infos: profile.worker?.infos,
+        // Hidden contacts never leave this service in an event.
+        publicContacts: profile.worker?.contacts
+          .filter((contact) => contact.visibility === 'public')
+          .map((contact) => contact.value),
+        category: profile.worker?.category ?? null,
+        takenDown: !!profile.takenDownAt,
       },
     })
   }
@@ -115,6 +130,8 @@ export function createProfilesService(deps: {
     return guardedUpdate(userId, (fresh) => {
       const worker: WorkerProfile = {
         ...fields,
+        // Editing a profile a moderator took down keeps it offline.
+        isOnline: fields.isOnline && !fresh.takenDownAt,
         category: workerCategory(fields.title, fields.skills),
         searchWords: workerSearchWords(fresh, fields),
       }
@@ -131,6 +148,9 @@ export function createProfilesService(deps: {
     return guardedUpdate(userId, (current) => {
       if (!current.worker) {
         throw new NotFoundError('Create your worker profile first', 'WORKER_PROFILE_MISSING')
+      }
+      if (current.takenDownAt && isOnline) {
+        throw new ForbiddenError(Messages.workerProfile.takenDown, 'TAKEN_DOWN')
       }
       return {
         set: { worker: { ...current.worker, isOnline } },
@@ -197,7 +217,18 @@ export function createProfilesService(deps: {
     })
   }
 
+  /** report.resolved with take-down (reports service): the worker profile is hidden for good. */
+  async function takeDown(userId: string): Promise<void> {
+    const profile = await deps.profiles.findById(userId)
+    if (!profile || profile.takenDownAt) return
+    await guardedUpdate(userId, (current) => ({
+      set: current.takenDownAt ? {} : { takenDownAt: now() },
+      events: (next) => [workerEvent(next, { callerId: null })],
+    }))
+  }
+
   return {
+    takeDown,
     updateAccount,
     saveWorkerProfile,
     setWorkerStatus,

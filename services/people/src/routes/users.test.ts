@@ -145,6 +145,12 @@ describe('people service: user and worker profiles (real FerretDB and Kafka)', (
         title: 'House mover',
         skills: ['Lifting', 'Driving'],
         isOnline: true,
+        // The rest of the public view, for read models; never a hidden contact.
+        availability: 'Weekends',
+        location: 'Denver CO',
+        publicContacts: ['mover@example.com'],
+        category: 'Moving',
+        takenDown: false,
       })
 
       const status = await alice.patch(`/api/users/${aliceId}/worker-status`, { isOnline: false })
@@ -205,5 +211,54 @@ describe('people service: user and worker profiles (real FerretDB and Kafka)', (
       timeoutMs: EVENT_WAIT_MS,
       what: 'the hidden contact taken back',
     })
+  })
+
+  it('hides a worker a moderator took down from the feed and from others, for good', async () => {
+    const carlId = await people.registerUser('Carl', 'Flagged')
+    const carl = people.clientFor(carlId)
+    expect(
+      (await carl.put(`/api/users/${carlId}/worker-profile`, workerProfileBody())).status,
+    ).toBe(200)
+    const listed = async () =>
+      ((await bob.get('/api/people?search=Flagged&limit=10')).body.people as Array<{ _id: string }>)
+        .map((person) => person._id)
+        .includes(carlId)
+    expect(await listed()).toBe(true)
+
+    const probe = await startEventProbe(Topics.peopleUsers)
+    try {
+      await publishEvent(
+        Topics.reports,
+        newEvent('report.resolved', {
+          aggregateId: 'report-1',
+          actorId: 'moderator-1',
+          data: {
+            reportId: 'report-1',
+            targetType: 'person',
+            targetId: carlId,
+            action: 'take-down',
+          },
+        }),
+      )
+      const event = await waitFor(
+        () =>
+          probe.events.find((e) => e.type === 'worker-profile.updated' && e.aggregateId === carlId),
+        { timeoutMs: EVENT_WAIT_MS, what: 'worker-profile.updated of the take-down' },
+      )
+      expect(event.data).toMatchObject({ takenDown: true, isOnline: false })
+    } finally {
+      await probe.stop()
+    }
+    expect(await listed()).toBe(false)
+    const seenByBob = await bob.get(`/api/users/${carlId}`)
+    expect(seenByBob.body).toMatchObject({ isWorker: false, title: '', contacts: [] })
+    // The owner still sees their profile, and cannot switch it back on.
+    expect((await carl.get(`/api/users/${carlId}`)).body.title).toBe('House mover')
+    const back = await carl.patch(`/api/users/${carlId}/worker-status`, { isOnline: true })
+    expect(back.status).toBe(403)
+    expect(back.body.message).toBe(Messages.workerProfile.takenDown)
+    // Saving the profile again keeps it offline.
+    await carl.put(`/api/users/${carlId}/worker-profile`, workerProfileBody({ isOnline: true }))
+    expect(await listed()).toBe(false)
   })
 })

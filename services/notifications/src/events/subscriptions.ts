@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto'
+import { hostname } from 'node:os'
+import type { DomainEvent } from '@marketplace/contracts/events'
+import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
+import type { LiveServer } from '../live/live-server'
+import type { NotificationsRepository } from '../notifications/notifications-repository'
+import type { NotificationsService } from '../notifications/notifications-service'
+import type { createNotificationMailer } from '../notifications/notification-mail'
+import type { Recipients } from '../recipients/recipients-repository'
+
+/** Every event the notifications service reacts to, in one place. */
+export function notificationsSubscriptions(deps: {
+  service: NotificationsService
+  notifications: NotificationsRepository
+  recipients: Recipients
+  live: LiveServer
+  mail: ReturnType<typeof createNotificationMailer>
+  tokenRevocations: TokenRevocations
+}): ConsumerDefinition[] {
+  const record = (event: DomainEvent) => deps.service.record(event)
+  return [
+    {
+      // One group for all instances: each event is turned into notifications exactly once.
+      // No ledger: every handler is idempotent by itself (a notification's id is its event's
+      // and recipient's, recipients are upserts, deletions repeat harmlessly), which saves two
+      // database operations per event on the path the latency target measures.
+      groupId: 'notifications',
+      useLedger: false,
+      handlers: {
+        'job-request.created': record,
+        'job-request.decided': record,
+        'people-request.created': record,
+        'people-request.decided': record,
+        'favorite.added': record,
+        ...deps.recipients.handlers,
+        // The grace period ended: the user's notifications, preferences and address go.
+        'user.deleted': async ({ data }) => {
+          await deps.notifications.deleteOfUser(data.userId)
+          await deps.recipients.deleteOfUser(data.userId)
+        },
+      },
+    },
+    // Each stored notification mailed once, to those who want mail. A new group starts at
+    // the end of the topic: it must never mail the notifications of before its birth.
+    {
+      groupId: 'notifications-mail',
+      fromBeginning: false,
+      handlers: { 'notification.created': async ({ data }) => deps.mail(data) },
+    },
+    // The push fan-out: a group per instance, so every instance sees every notification and
+    // the one holding the user's sockets pushes it. Only new ones matter (no replay, no
+    // ledger: pushing is per instance and a repeat would only repeat a toast).
+    {
+      groupId: `notifications-live.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
+      useLedger: false,
+      fromBeginning: false,
+      handlers: {
+        'notification.created': async ({ data }) => {
+          await deps.live.push(data)
+        },
+      },
+    },
+    // Its own group, as in every service: revocations must not wait behind a failing handler.
+    { groupId: 'notifications-token-revocations', handlers: deps.tokenRevocations.handlers },
+  ]
+}

@@ -1,0 +1,78 @@
+import type { FastifyInstance } from 'fastify'
+import { Server, type Socket } from 'socket.io'
+import type { EventData } from '@marketplace/contracts/events'
+import { LIVE_EVENTS } from '@marketplace/contracts/marketplace'
+import { viewOfCreatedEvent } from '../notifications/notification-view'
+
+const roomOf = (userId: string) => `user:${userId}`
+
+/** The access token of a handshake: `auth.token` (socket.io-client), else a bearer header. */
+function tokenOf(socket: Socket): string | null {
+  const fromAuth = (socket.handshake.auth as { token?: unknown } | undefined)?.token
+  if (typeof fromAuth === 'string' && fromAuth) return fromAuth
+  const header = socket.handshake.headers.authorization
+  return header?.startsWith('Bearer ') ? header.slice(7) : null
+}
+
+/**
+ * The live connection (spec 1 §4, §7), served by this service at /socket.io and reached
+ * through the gateway's tunnel. WebSocket transport only: a connection then lives on one
+ * instance for its whole life, so several instances need no sticky sessions
+ * (docs/notifications.md). The handshake must carry a valid access token; `authenticate`
+ * with a user id succeeds only for the token's own user and joins that user's room.
+ */
+export function attachLiveServer(
+  app: FastifyInstance,
+  deps: { unreadCount(userId: string): Promise<number> },
+) {
+  const io = new Server(app.server, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    // Same origin through the gateway: no CORS option, so other sites' pages get none.
+    serveClient: false,
+  })
+
+  io.use((socket, next) => {
+    const token = tokenOf(socket)
+    if (!token) return next(new Error('Authentication required'))
+    app
+      .verifyAccessToken(token)
+      .then((caller) => {
+        socket.data.userId = caller.userId
+        next()
+      })
+      .catch(() => next(new Error('Authentication required')))
+  })
+
+  io.on('connection', (socket) => {
+    socket.on(LIVE_EVENTS.authenticate, async (userId: unknown) => {
+      const success = typeof userId === 'string' && userId === socket.data.userId
+      if (success) await socket.join(roomOf(userId))
+      socket.emit(LIVE_EVENTS.authenticated, { success })
+    })
+  })
+
+  // Before Fastify closes its server: open WebSockets would otherwise keep it waiting.
+  // Closing the transports (not a Socket.IO "server disconnect") lets clients reconnect on
+  // their own, to another instance during a rolling deploy.
+  app.addHook('preClose', async () => {
+    io.engine.close()
+  })
+
+  return {
+    /** Pushes a stored notification to the user's sockets on this instance, if it holds any. */
+    async push(data: EventData<'notification.created'>): Promise<boolean> {
+      const room = io.sockets.adapter.rooms.get(roomOf(data.userId))
+      if (!room || room.size === 0) return false
+      const count = await deps.unreadCount(data.userId)
+      io.to(roomOf(data.userId)).emit(LIVE_EVENTS.notification, {
+        notification: viewOfCreatedEvent(data),
+        count,
+      })
+      return true
+    },
+    connectedSockets: () => io.engine.clientsCount,
+  }
+}
+
+export type LiveServer = ReturnType<typeof attachLiveServer>

@@ -1,0 +1,115 @@
+import type { Socket } from 'socket.io-client'
+import { Topics } from '@marketplace/contracts/events'
+import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
+import {
+  EVENT_WAIT_MS,
+  startNotificationsTestApp,
+  type NotificationsTestApp,
+} from '../test/notifications-test-app'
+
+/** Resolves with the connection's first answer: connected, or the handshake's refusal. */
+function outcome(socket: Socket): Promise<'connected' | string> {
+  return new Promise((resolve) => {
+    socket.once('connect', () => resolve('connected'))
+    socket.once('connect_error', (error) => resolve(error.message))
+  })
+}
+
+function authenticate(socket: Socket, userId: string): Promise<{ success: boolean }> {
+  return new Promise((resolve) => {
+    socket.once('authenticated', resolve)
+    socket.emit('authenticate', userId)
+  })
+}
+
+interface Pushed {
+  notification: { _id: string; message: string; isRead: boolean }
+  count: number
+}
+
+describe('live notifications over Socket.IO, two instances (real Kafka and FerretDB)', () => {
+  let app: NotificationsTestApp
+  let replicaUrl: string
+  const sockets: Socket[] = []
+  const open = (token: string | null, baseUrl?: string) => {
+    const socket = app.connectSocket(token, baseUrl)
+    sockets.push(socket)
+    return socket
+  }
+
+  beforeAll(async () => {
+    app = await startNotificationsTestApp('notifications_live')
+    replicaUrl = (await app.startReplica()).baseUrl
+  })
+
+  afterAll(async () => {
+    for (const socket of sockets) socket.disconnect()
+    await app?.stop()
+  })
+
+  it('refuses a handshake without a valid token', async () => {
+    expect(await outcome(open(null))).toBe('Authentication required')
+    expect(await outcome(open('not.a.token'))).toBe('Authentication required')
+  })
+
+  it("authenticates only the token's own user", async () => {
+    const { userId } = await app.registerUser('Ana')
+    const socket = open(app.tokenFor(userId))
+    expect(await outcome(socket)).toBe('connected')
+    expect(await authenticate(socket, 'someone-else')).toEqual({ success: false })
+    expect(await authenticate(socket, userId)).toEqual({ success: true })
+  })
+
+  it('pushes each new notification with the unread count, from whichever instance holds the socket', async () => {
+    // One user on each instance; the "notifications" group stores each notice once, on any
+    // instance, and the fan-out brings it to the instance with the socket.
+    const first = await app.registerUser('Fay')
+    const second = await app.registerUser('Sol')
+    const requester = await app.registerUser('Rex')
+    const received = new Map<string, Pushed[]>([
+      [first.userId, []],
+      [second.userId, []],
+    ])
+    for (const [user, url] of [
+      [first, app.baseUrl],
+      [second, replicaUrl],
+    ] as const) {
+      const socket = open(app.tokenFor(user.userId), url)
+      expect(await outcome(socket)).toBe('connected')
+      socket.on('notification', (pushed: Pushed) => received.get(user.userId)!.push(pushed))
+      expect(await authenticate(socket, user.userId)).toEqual({ success: true })
+    }
+
+    // One at a time, so the count each push carries is known: the unread count after it.
+    for (let i = 1; i <= 3; i += 1) {
+      for (const user of [first, second]) {
+        await publishEvent(
+          Topics.jobsRequests,
+          app.jobRequestEvent('job-request.created', {
+            ownerId: user.userId,
+            requesterId: requester.userId,
+            postTitle: `Job ${i}`,
+          }),
+        )
+      }
+      for (const user of [first, second]) {
+        const pushes = await waitFor(
+          () => received.get(user.userId)!.length === i && received.get(user.userId)!,
+          { timeoutMs: EVENT_WAIT_MS, what: `push ${i} to ${user.userId}` },
+        )
+        expect(pushes[i - 1]).toMatchObject({
+          notification: { message: `Wanda Worker sent a request for your post "Job ${i}"` },
+          count: i,
+        })
+      }
+    }
+    for (const user of [first, second]) {
+      const pushes = received.get(user.userId)!
+      expect(pushes.every((p) => p.notification.isRead === false)).toBe(true)
+      const stored = await app.storedFor(user.userId)
+      expect(new Set(pushes.map((p) => p.notification._id))).toEqual(
+        new Set(stored.map((n) => n._id)),
+      )
+    }
+  })
+})

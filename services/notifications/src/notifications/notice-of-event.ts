@@ -1,0 +1,81 @@
+import type { DomainEvent } from '@marketplace/contracts/events'
+import type { NotificationKind } from './notification-document'
+
+/** What one event tells one person: who, which preference switches it, what it says, where it leads. */
+export interface Notice {
+  recipientId: string
+  kind: NotificationKind
+  message: string
+  link: string
+}
+
+/** Settings pages of spec 2 §2.2 each kind of notice leads to. */
+export const NOTICE_LINKS = {
+  requestsOnMyPosts: '/settings-employer-requests',
+  postsIRequested: '/settings-worker-job-requested',
+  peopleRequestedMe: '/settings-worker-requested-for',
+  peopleIRequested: '/settings-employer-workers-requested',
+  myPosts: '/settings-employer-jobs',
+} as const
+
+const decided = (status: string) => (status === 'accepted' ? 'accepted' : 'declined')
+
+/**
+ * The notices of spec 2 §2.5, as short sentences read at a glance, with names and the post
+ * title. Pure: the event carries everything (names, title), so no lookup is needed. Answers
+ * null for events that tell nobody (a decision taken back to pending, a favorite of a person).
+ */
+export function noticeOf(event: DomainEvent): Notice | null {
+  switch (event.type) {
+    case 'job-request.created': {
+      const { data } = event as DomainEvent<'job-request.created'>
+      return {
+        recipientId: data.ownerId,
+        kind: 'post-request',
+        message: `${data.requesterName} sent a request for your post "${data.postTitle}"`,
+        link: NOTICE_LINKS.requestsOnMyPosts,
+      }
+    }
+    case 'job-request.decided': {
+      const { data } = event as DomainEvent<'job-request.decided'>
+      if (data.status === 'pending') return null
+      return {
+        recipientId: data.requesterId,
+        kind: 'request-status',
+        message: `Your request for "${data.postTitle}" was ${decided(data.status)}`,
+        link: NOTICE_LINKS.postsIRequested,
+      }
+    }
+    case 'people-request.created': {
+      const { data } = event as DomainEvent<'people-request.created'>
+      return {
+        recipientId: data.workerId,
+        kind: 'post-request',
+        message: `${data.ownerName} is requesting you for "${data.postTitle}"`,
+        link: NOTICE_LINKS.peopleRequestedMe,
+      }
+    }
+    case 'people-request.decided': {
+      const { data } = event as DomainEvent<'people-request.decided'>
+      if (data.status === 'pending') return null
+      return {
+        recipientId: data.ownerId,
+        kind: 'request-status',
+        message: `${data.workerName} ${decided(data.status)} your request for "${data.postTitle}"`,
+        link: NOTICE_LINKS.peopleIRequested,
+      }
+    }
+    case 'favorite.added': {
+      const { data } = event as DomainEvent<'favorite.added'>
+      if (data.targetType !== 'post') return null
+      return {
+        recipientId: data.targetOwnerId,
+        kind: 'post-favorite',
+        message: `${data.userName} saved your post "${data.targetTitle}" to their favorites`,
+        link: NOTICE_LINKS.myPosts,
+      }
+    }
+    default:
+      return null
+  }
+}

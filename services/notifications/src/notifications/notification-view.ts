@@ -1,0 +1,30 @@
+import type { EventData } from '@marketplace/contracts/events'
+import type { NotificationDocument } from './notification-document'
+
+/** A notification as the dropdown reads it (spec 1 §3): never the outbox or internals. */
+export function notificationView(notification: NotificationDocument) {
+  return {
+    _id: notification._id,
+    kind: notification.kind,
+    message: notification.message,
+    link: notification.link,
+    isRead: notification.isRead,
+    status: notification.status,
+    createdAt: notification.createdAt.toISOString(),
+  }
+}
+
+export type NotificationView = ReturnType<typeof notificationView>
+
+/** The same view, from the notification.created event every instance receives. */
+export function viewOfCreatedEvent(data: EventData<'notification.created'>): NotificationView {
+  return {
+    _id: data.notificationId,
+    kind: data.kind,
+    message: data.message,
+    link: data.link,
+    isRead: false,
+    status: 'unread',
+    createdAt: data.createdAt,
+  }
+}

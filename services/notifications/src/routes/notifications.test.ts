@@ -1,0 +1,355 @@
+import { randomUUID } from 'node:crypto'
+import { Kafka, logLevel, type KafkaMessage } from 'kafkajs'
+import { Topics } from '@marketplace/contracts/events'
+import { Messages } from '@marketplace/contracts/validation'
+import { DEAD_LETTER_TOPIC, newEvent } from '@marketplace/service-kit'
+import { infraEnv, publishEvent, waitFor } from '@marketplace/service-kit/testing'
+import {
+  APP_URL,
+  EVENT_WAIT_MS,
+  startNotificationsTestApp,
+  type NotificationsTestApp,
+} from '../test/notifications-test-app'
+
+interface MailSummary {
+  ID: string
+  Subject: string
+  To: Array<{ Address: string }>
+}
+
+async function mailsTo(address: string): Promise<MailSummary[]> {
+  const query = encodeURIComponent(`to:${address}`)
+  const answer = await fetch(`${infraEnv().mailApiUrl}/api/v1/search?query=${query}`)
+  return ((await answer.json()) as { messages: MailSummary[] }).messages
+}
+
+describe('notifications service: stored notices, preferences, mail (real FerretDB, Kafka, SMTP)', () => {
+  let app: NotificationsTestApp
+  let owner: { userId: string; email: string }
+  let worker: { userId: string; email: string }
+
+  beforeAll(async () => {
+    app = await startNotificationsTestApp('notifications')
+    owner = await app.registerUser('Olga')
+    worker = await app.registerUser('Wanda')
+  })
+
+  afterAll(async () => {
+    await app?.stop()
+  })
+
+  it('tells the right person, in a short sentence, once per event', async () => {
+    const { userId: ownerId } = owner
+    const { userId: workerId } = worker
+    const created = app.jobRequestEvent('job-request.created', { ownerId, requesterId: workerId })
+    await publishEvent(Topics.jobsRequests, created)
+    // The same event delivered again makes no second notification.
+    await publishEvent(Topics.jobsRequests, created)
+    await publishEvent(
+      Topics.jobsRequests,
+      app.jobRequestEvent('job-request.decided', {
+        ownerId,
+        requesterId: workerId,
+        status: 'accepted',
+      }),
+    )
+    const people = (type: 'people-request.created' | 'people-request.decided', status: string) =>
+      newEvent(type, {
+        aggregateId: randomUUID(),
+        actorId: ownerId,
+        data: {
+          requestId: randomUUID(),
+          postId: randomUUID(),
+          postTitle: 'Paint a fence',
+          ownerId,
+          ownerName: 'Olga Tester',
+          workerId,
+          workerName: 'Wanda Tester',
+          status: status as 'pending',
+        },
+      })
+    await publishEvent(Topics.peopleRequests, people('people-request.created', 'pending'))
+    await publishEvent(Topics.peopleRequests, people('people-request.decided', 'rejected'))
+    await publishEvent(
+      Topics.favorites,
+      newEvent('favorite.added', {
+        aggregateId: randomUUID(),
+        actorId: workerId,
+        data: {
+          favoriteId: randomUUID(),
+          userId: workerId,
+          userName: 'Wanda Tester',
+          targetType: 'post',
+          targetId: randomUUID(),
+          targetOwnerId: ownerId,
+          targetTitle: 'Clean a garage',
+        },
+      }),
+    )
+
+    await app.waitForStored(ownerId, 3)
+    await app.waitForStored(workerId, 2)
+    const ownerMessages = (await app.storedFor(ownerId)).map((n) => [n.kind, n.message, n.link])
+    expect(ownerMessages).toEqual(
+      expect.arrayContaining([
+        [
+          'post-request',
+          'Wanda Worker sent a request for your post "Move a piano"',
+          '/settings-employer-requests',
+        ],
+        [
+          'request-status',
+          'Wanda Tester declined your request for "Paint a fence"',
+          '/settings-employer-workers-requested',
+        ],
+        [
+          'post-favorite',
+          'Wanda Tester saved your post "Clean a garage" to their favorites',
+          '/settings-employer-jobs',
+        ],
+      ]),
+    )
+    const workerMessages = (await app.storedFor(workerId)).map((n) => n.message)
+    expect(workerMessages).toEqual(
+      expect.arrayContaining([
+        'Your request for "Move a piano" was accepted',
+        'Olga Tester is requesting you for "Paint a fence"',
+      ]),
+    )
+    // Still three a moment later: the redelivery changed nothing.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(await app.storedFor(ownerId)).toHaveLength(3)
+  })
+
+  it('announces nothing that happened more than a day ago (a replayed history is not news)', async () => {
+    const late = await app.registerUser('Leo')
+    const stale = app.jobRequestEvent('job-request.created', {
+      ownerId: late.userId,
+      requesterId: worker.userId,
+      postTitle: 'Last month',
+    })
+    await publishEvent(Topics.jobsRequests, {
+      ...stale,
+      occurredAt: new Date(Date.now() - 2 * 24 * 60 * 60 * 1000).toISOString(),
+    })
+    await publishEvent(
+      Topics.jobsRequests,
+      app.jobRequestEvent('job-request.created', {
+        ownerId: late.userId,
+        requesterId: worker.userId,
+        postTitle: 'Today',
+        requestId: stale.data.requestId,
+      }),
+    )
+    await app.waitForStored(late.userId, 1)
+    expect((await app.storedFor(late.userId)).map((n) => n.message)).toEqual([
+      'Wanda Worker sent a request for your post "Today"',
+    ])
+  })
+
+  it('serves the dropdown: pages, unread count, read one, read all, clear read', async () => {
+    const reader = app.clientFor(owner.userId)
+    const page = await reader.get('/api/notifications?page=1&limit=2')
+    expect(page.status).toBe(200)
+    expect(page.body.notifications).toHaveLength(2)
+    expect(page.body.pagination).toEqual({ current: 1, pages: 2, total: 3 })
+    expect(page.body.unreadCount).toBe(3)
+    expect(page.body.notifications[0]).toEqual({
+      _id: expect.any(String),
+      kind: expect.any(String),
+      message: expect.any(String),
+      link: expect.stringMatching(/^\/settings-/),
+      isRead: false,
+      status: 'unread',
+      createdAt: expect.any(String),
+    })
+    expect((await reader.get('/api/notifications')).body.notifications).toHaveLength(3)
+    expect((await reader.get('/api/notifications?limit=500')).status).toBe(400)
+
+    const first = page.body.notifications[0]._id as string
+    // Someone else cannot read or mark it.
+    const intruder = app.clientFor(worker.userId)
+    const foreign = await intruder.patch(`/api/notifications/${encodeURIComponent(first)}/read`, {})
+    expect(foreign.status).toBe(404)
+    expect(foreign.body.message).toBe(Messages.notifications.notFound)
+
+    const read = await reader.patch(`/api/notifications/${encodeURIComponent(first)}/read`, {})
+    expect(read.status).toBe(200)
+    expect(read.body).toEqual({ unreadCount: 2 })
+    expect((await reader.get('/api/notifications/unread-count')).body).toEqual({ count: 2 })
+    const cleared = await reader.delete('/api/notifications/clear-read')
+    expect(cleared.body).toEqual({ deleted: 1 })
+    expect((await reader.patch('/api/notifications/mark-all-read', {})).body).toEqual({
+      unreadCount: 0,
+    })
+    const after = await reader.get('/api/notifications')
+    expect(after.body.notifications.map((n: { status: string }) => n.status)).toEqual([
+      'read',
+      'read',
+    ])
+    expect((await app.clientFor(null).get('/api/notifications')).status).toBe(401)
+  })
+
+  it('keeps preferences per user, honours them, and validates them', async () => {
+    const me = await app.registerUser('Pia')
+    const client = app.clientFor(me.userId)
+    expect((await client.get('/api/notifications/preferences')).body).toEqual({
+      emailEnabled: true,
+      mobileEnabled: false,
+      postRequestsEnabled: true,
+      postFavoritesEnabled: true,
+      requestStatusEnabled: true,
+    })
+    const bad = await client.put('/api/notifications/preferences', { emailEnabled: 'yes' })
+    expect(bad.status).toBe(400)
+    expect(bad.body.message).toBe(Messages.notificationPreferences.invalid('emailEnabled'))
+    const saved = await client.put('/api/notifications/preferences', {
+      emailEnabled: false,
+      mobileEnabled: true,
+      postRequestsEnabled: false,
+      postFavoritesEnabled: true,
+      requestStatusEnabled: true,
+    })
+    expect(saved.status).toBe(200)
+    expect(saved.body).toMatchObject({ postRequestsEnabled: false, mobileEnabled: true })
+    // Another user's preferences are untouched.
+    expect(
+      (await app.clientFor(owner.userId).get('/api/notifications/preferences')).body,
+    ).toMatchObject({ postRequestsEnabled: true, mobileEnabled: false })
+
+    // A switched-off type makes nothing; the others still arrive.
+    await publishEvent(
+      Topics.jobsRequests,
+      app.jobRequestEvent('job-request.created', {
+        ownerId: me.userId,
+        requesterId: worker.userId,
+      }),
+    )
+    await publishEvent(
+      Topics.jobsRequests,
+      app.jobRequestEvent('job-request.decided', {
+        ownerId: worker.userId,
+        requesterId: me.userId,
+        status: 'rejected',
+      }),
+    )
+    await app.waitForStored(me.userId, 1)
+    expect((await app.storedFor(me.userId)).map((n) => n.kind)).toEqual(['request-status'])
+  })
+
+  it('mails each notification with a link into the app when e-mails are on', async () => {
+    const mailed = await app.registerUser('Mona')
+    const quiet = await app.registerUser('Quinn')
+    await app.clientFor(quiet.userId).put('/api/notifications/preferences', {
+      emailEnabled: false,
+    })
+    for (const recipient of [quiet, mailed]) {
+      await publishEvent(
+        Topics.jobsRequests,
+        app.jobRequestEvent('job-request.created', {
+          ownerId: recipient.userId,
+          requesterId: worker.userId,
+          postTitle: 'Fix a sink',
+        }),
+      )
+    }
+    const [mail] = await waitFor(
+      async () => {
+        const found = await mailsTo(mailed.email)
+        return found.length > 0 && found
+      },
+      { timeoutMs: EVENT_WAIT_MS, what: `the notification mail to ${mailed.email}` },
+    )
+    expect(mail!.Subject).toBe('Wanda Worker sent a request for your post "Fix a sink"')
+    const full = (await (
+      await fetch(`${infraEnv().mailApiUrl}/api/v1/message/${mail!.ID}`)
+    ).json()) as { Text: string }
+    expect(full.Text).toContain('Hi Mona,')
+    expect(full.Text).toContain(`${APP_URL}/settings-employer-requests`)
+    // Quinn's notification is stored (preferences allow it) but not mailed.
+    await app.waitForStored(quiet.userId, 1)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(await mailsTo(quiet.email)).toEqual([])
+  })
+
+  it('dead-letters a malformed event with the reason and keeps going', async () => {
+    const kafka = new Kafka({
+      brokers: infraEnv().kafkaBrokers.split(','),
+      logLevel: logLevel.NOTHING,
+    })
+    const deadLetters: KafkaMessage[] = []
+    const watcher = kafka.consumer({ groupId: `notifications-dlq-watch-${randomUUID()}` })
+    await watcher.connect()
+    await watcher.subscribe({ topic: DEAD_LETTER_TOPIC, fromBeginning: true })
+    await watcher.run({ eachMessage: async ({ message }) => void deadLetters.push(message) })
+    try {
+      const good = app.jobRequestEvent('job-request.created', {
+        ownerId: owner.userId,
+        requesterId: worker.userId,
+        postTitle: 'After the bad one',
+      })
+      const bad = { ...good, id: randomUUID(), data: { ...good.data, ownerId: 42 } }
+      const producer = kafka.producer()
+      await producer.connect()
+      await producer.send({
+        topic: Topics.jobsRequests,
+        messages: [
+          { key: good.aggregateId, value: JSON.stringify(bad) },
+          { key: good.aggregateId, value: JSON.stringify(good) },
+        ],
+      })
+      await producer.disconnect()
+      await waitFor(
+        async () =>
+          (await app.storedFor(owner.userId)).some((n) => n.message.includes('After the bad one')),
+        { timeoutMs: EVENT_WAIT_MS, what: 'the good event after the bad one' },
+      )
+      const letter = await waitFor(
+        () =>
+          deadLetters.find(
+            (m) =>
+              m.key?.toString() === good.aggregateId &&
+              m.headers?.['consumer-group']?.toString().endsWith('notifications'),
+          ),
+        { timeoutMs: EVENT_WAIT_MS, what: 'the dead letter of the bad event' },
+      )
+      expect(letter.headers?.reason?.toString()).toContain('data of job-request.created invalid')
+    } finally {
+      await watcher.disconnect()
+    }
+  })
+
+  it('forgets a purged user: their notifications, preferences and address', async () => {
+    const leaver = await app.registerUser('Lea')
+    await app.clientFor(leaver.userId).put('/api/notifications/preferences', {
+      mobileEnabled: true,
+    })
+    await publishEvent(
+      Topics.jobsRequests,
+      app.jobRequestEvent('job-request.created', {
+        ownerId: leaver.userId,
+        requesterId: worker.userId,
+      }),
+    )
+    await app.waitForStored(leaver.userId, 1)
+    await publishEvent(
+      Topics.peopleUsers,
+      newEvent('user.deleted', {
+        aggregateId: leaver.userId,
+        actorId: null,
+        data: { userId: leaver.userId },
+      }),
+    )
+    await waitFor(
+      async () => {
+        const names = (await app.db.listCollections().toArray()).map((c) => c.name)
+        for (const name of names) {
+          const docs = await app.db.collection(name).find({}).toArray()
+          if (JSON.stringify(docs).includes(leaver.userId)) return false
+        }
+        return true
+      },
+      { timeoutMs: EVENT_WAIT_MS, what: 'nothing of the purged user left' },
+    )
+  })
+})

@@ -1,0 +1,117 @@
+import { ObjectId } from 'mongodb'
+import { io, type Socket } from 'socket.io-client'
+import { Topics, type EventData } from '@marketplace/contracts/events'
+import { newEvent } from '@marketplace/service-kit'
+import {
+  infraEnv,
+  publishEvent,
+  startServiceTestApp,
+  waitFor,
+} from '@marketplace/service-kit/testing'
+import { buildNotificationsApp } from '../app'
+import { readConfig } from '../config'
+import { NOTIFICATIONS_COLLECTION } from '../notifications/notification-document'
+import { RECIPIENTS_COLLECTION } from '../recipients/recipients-repository'
+
+// A new consumer group first replays the shared broker's history (events of every earlier
+// test), so an event under test may take a while to be handled.
+export const EVENT_WAIT_MS = 60_000
+export const APP_URL = 'http://app.example.test:8080'
+
+/**
+ * The notifications app as server.ts builds it, against the real FerretDB, Kafka and SMTP
+ * servers, with helpers that announce users and requests as auth, people, jobs and favorites
+ * do (their events).
+ */
+export async function startNotificationsTestApp(name: string, env: Record<string, string> = {}) {
+  const { smtpHost, smtpPort } = infraEnv()
+  const service = await startServiceTestApp(name, (base) =>
+    buildNotificationsApp(
+      readConfig({
+        SMTP_HOST: smtpHost,
+        SMTP_PORT: String(smtpPort),
+        APP_PUBLIC_URL: APP_URL,
+        OUTBOX_POLL_MS: '500',
+        ...base,
+        ...env,
+      }),
+    ),
+  )
+  const notifications = service.db.collection(NOTIFICATIONS_COLLECTION)
+
+  /** user.registered, as auth announces a sign-up; waits until this service knows the user. */
+  async function registerUser(firstName: string): Promise<{ userId: string; email: string }> {
+    const userId = service.newUserId()
+    const email = `${firstName}.${userId}@example.test`.toLowerCase()
+    await publishEvent(
+      Topics.authUsers,
+      newEvent('user.registered', {
+        aggregateId: userId,
+        actorId: userId,
+        data: {
+          userId,
+          email,
+          firstName,
+          lastName: 'Tester',
+          phoneNumber: '(212) 555-0100',
+          dateOfBirth: '1990-06-15',
+          interest: 'Both',
+          emailPreferences: true,
+        },
+      }),
+    )
+    await waitFor(
+      async () =>
+        (await service.db.collection(RECIPIENTS_COLLECTION).findOne({ _id: userId as never })) !==
+        null,
+      { timeoutMs: EVENT_WAIT_MS, what: `${firstName} known to notifications` },
+    )
+    return { userId, email }
+  }
+
+  /** job-request.created / .decided, as jobs announces a request on a post. */
+  function jobRequestEvent(
+    type: 'job-request.created' | 'job-request.decided',
+    data: Partial<EventData<'job-request.created'>> & { ownerId: string; requesterId: string },
+  ) {
+    const requestId = data.requestId ?? new ObjectId().toHexString()
+    return newEvent(type, {
+      aggregateId: requestId,
+      actorId: type === 'job-request.created' ? data.requesterId : data.ownerId,
+      data: {
+        requestId,
+        postId: new ObjectId().toHexString(),
+        postTitle: 'Move a piano',
+        requesterName: 'Wanda Worker',
+        status: 'pending',
+        ...data,
+      },
+    })
+  }
+
+  /** The user's stored notifications (all of them, newest first). */
+  const storedFor = (userId: string) =>
+    notifications.find({ userId }).sort({ createdAt: -1 }).toArray()
+
+  /** Waits until the user has `count` notifications stored. */
+  const waitForStored = (userId: string, count: number) =>
+    waitFor(async () => (await notifications.countDocuments({ userId })) === count, {
+      timeoutMs: EVENT_WAIT_MS,
+      what: `${count} notifications for ${userId}`,
+    })
+
+  /** A Socket.IO client as the web app opens it (WebSocket only, the token in `auth`). */
+  function connectSocket(token: string | null, baseUrl = service.baseUrl): Socket {
+    return io(baseUrl, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: token ? { token } : {},
+      reconnection: false,
+      timeout: 5000,
+    })
+  }
+
+  return { ...service, registerUser, jobRequestEvent, storedFor, waitForStored, connectSocket }
+}
+
+export type NotificationsTestApp = Awaited<ReturnType<typeof startNotificationsTestApp>>

@@ -1,0 +1,147 @@
+import { MongoServerError, ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb'
+import type { DomainEvent } from '@marketplace/contracts/events'
+import {
+  OUTBOX_PENDING_INDEX,
+  findOneAndUpdateWithEvents,
+  insertWithEvents,
+  type IndexDefinition,
+} from '@marketplace/service-kit'
+import { REPORTS_COLLECTION, type ReportDocument, type ReportTargetType } from './report-document'
+
+/** Indexes, equality then sort (docs/reports.md lists the query each serves). */
+export const reportIndexes: IndexDefinition[] = [
+  // One report per user and target; the database decides, so two parallel submits cannot
+  // both succeed (the second gets the 409).
+  {
+    collection: REPORTS_COLLECTION,
+    keys: { reporterId: 1, targetType: 1, targetId: 1 },
+    options: { name: 'one_report_per_target', unique: true },
+  },
+  // The queue: status = ?, oldest first (open) or newest first (closed).
+  {
+    collection: REPORTS_COLLECTION,
+    keys: { status: 1, createdAt: 1 },
+    options: { name: 'queue' },
+  },
+  // Other open reports of the same target (closed together by a take-down; counted per row).
+  {
+    collection: REPORTS_COLLECTION,
+    keys: { targetId: 1, status: 1 },
+    options: { name: 'by_target' },
+  },
+  // user.deleted: reports about the user or their posts.
+  {
+    collection: REPORTS_COLLECTION,
+    keys: { targetOwnerId: 1 },
+    options: { name: 'by_target_owner' },
+  },
+  {
+    collection: REPORTS_COLLECTION,
+    keys: OUTBOX_PENDING_INDEX.keys,
+    options: { name: OUTBOX_PENDING_INDEX.name },
+  },
+]
+
+export class DuplicateReportError extends Error {}
+
+/** One key per reported thing (a post and a person could in principle share an id). */
+export const targetKey = (report: Pick<ReportDocument, 'targetType' | 'targetId'>) =>
+  `${report.targetType}:${report.targetId}`
+
+export function createReportsRepository(
+  db: Db,
+  hooks: { notifyOutbox(target: { collection: string; id: string }): void },
+) {
+  const reports = db.collection<ReportDocument>(REPORTS_COLLECTION)
+  const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
+
+  return {
+    newId: () => new ObjectId().toHexString(),
+
+    async insert(report: ReportDocument, events: DomainEvent[]): Promise<void> {
+      try {
+        await reports.insertOne(insertWithEvents(report, events))
+      } catch (error) {
+        if (error instanceof MongoServerError && error.code === 11000)
+          throw new DuplicateReportError()
+        throw error
+      }
+      hooks.notifyOutbox({ collection: REPORTS_COLLECTION, id: report._id })
+    },
+
+    findById: (id: string) => reports.findOne({ _id: id }, withoutOutbox),
+
+    /** One page of the queue: open reports oldest first, closed ones most recent first. */
+    async page(status: 'open' | 'closed', page: number, pageSize: number) {
+      const order = status === 'open' ? 1 : -1
+      const [items, total] = await Promise.all([
+        reports
+          .find({ status }, withoutOutbox)
+          .sort({ createdAt: order, _id: order })
+          .skip((page - 1) * pageSize)
+          .limit(pageSize)
+          .toArray(),
+        reports.countDocuments({ status }),
+      ])
+      return { items, total }
+    },
+
+    countOverdue: (before: Date) =>
+      reports.countDocuments({ status: 'open', createdAt: { $lt: before } }),
+
+    openOfTarget: (targetType: ReportTargetType, targetId: string) =>
+      reports
+        .find({ targetId, targetType, status: 'open' }, withoutOutbox)
+        .sort({ createdAt: 1 })
+        .toArray(),
+
+    /** How many open reports each of these reports' targets has, by `targetKey`. */
+    async openCountsOf(of: ReportDocument[]): Promise<Map<string, number>> {
+      const counts = new Map<string, number>()
+      if (of.length === 0) return counts
+      const open = await reports
+        .find(
+          { status: 'open', targetId: { $in: [...new Set(of.map((r) => r.targetId))] } },
+          { projection: { targetType: 1, targetId: 1 } },
+        )
+        .toArray()
+      for (const report of open)
+        counts.set(targetKey(report), (counts.get(targetKey(report)) ?? 0) + 1)
+      return counts
+    },
+
+    /** Applies `update` while the report is still open; the closed report, or null. */
+    async closeIfOpen(
+      id: string,
+      update: UpdateFilter<ReportDocument>,
+      events: DomainEvent[],
+    ): Promise<ReportDocument | null> {
+      const result = await findOneAndUpdateWithEvents(
+        reports,
+        { _id: id, status: 'open' } as Filter<ReportDocument>,
+        update,
+        events,
+      )
+      if (result && events.length > 0) hooks.notifyOutbox({ collection: REPORTS_COLLECTION, id })
+      return result
+    },
+
+    /** post.deleted: its open reports have nothing left to review. */
+    closeOfDeletedPost: async (targetId: string, at: Date) => {
+      await reports.updateMany(
+        { targetId, targetType: 'post', status: 'open' },
+        { $set: { status: 'closed', closedAt: at, closedBy: null, action: 'target-deleted' } },
+      )
+    },
+
+    /** user.deleted: reports the user made, and reports about them or their posts. */
+    async deleteOfUser(userId: string): Promise<void> {
+      await reports.deleteMany({ reporterId: userId })
+      await reports.deleteMany({ targetOwnerId: userId })
+      // A moderator who is purged leaves the reports they closed, without their id.
+      await reports.updateMany({ closedBy: userId }, { $set: { closedBy: null } })
+    },
+  }
+}
+
+export type ReportsRepository = ReturnType<typeof createReportsRepository>

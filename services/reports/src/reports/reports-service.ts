@@ -1,0 +1,248 @@
+import { ROLES, type ReportReason } from '@marketplace/contracts/marketplace'
+import { Messages, validateReport } from '@marketplace/contracts/validation'
+import {
+  BadRequestError,
+  ConflictError,
+  ForbiddenError,
+  NotFoundError,
+  newEvent,
+  type Caller,
+} from '@marketplace/service-kit'
+import {
+  isVisiblePerson,
+  isVisiblePost,
+  type PeopleCatalog,
+  type PostCatalog,
+} from '@marketplace/service-kit/read-models'
+import type { ReportDocument, ReportTargetType } from './report-document'
+import { moderationView, type ModerationView } from './report-views'
+import { DuplicateReportError, targetKey, type ReportsRepository } from './reports-repository'
+
+interface Context {
+  callerId: string
+  requestId?: string
+}
+
+const ID = /^[0-9a-zA-Z_-]{1,64}$/
+const MODERATOR_ROLES: readonly string[] = [ROLES.Admin, ROLES.Editor]
+
+/** Only administrators (2001) and editors (2002) review reports; everyone else gets 403. */
+export function assertModerator(caller: Caller): void {
+  if (!caller.roles.some((role) => MODERATOR_ROLES.includes(role))) {
+    throw new ForbiddenError(Messages.reports.moderatorsOnly, 'MODERATORS_ONLY')
+  }
+}
+
+/**
+ * Reports (spec 1 §5, §8) and their moderation (spec 2 §1: reviewed within 24 hours; the
+ * platform may remove content). A user reports a post or a person once; a moderator dismisses
+ * a report or takes the content down, which closes every open report of that content and
+ * tells jobs or people through report.resolved.
+ */
+export function createReportsService(deps: {
+  reports: ReportsRepository
+  posts: PostCatalog
+  people: PeopleCatalog
+  reviewHours: number
+  now?: () => Date
+}) {
+  const now = deps.now ?? (() => new Date())
+
+  function readBody(body: Record<string, unknown> | null | undefined, idField: string) {
+    const reason = body?.type
+    const description = body?.description
+    if (description !== undefined && description !== null && typeof description !== 'string') {
+      throw new BadRequestError('Description must be text', 'INVALID_REPORT')
+    }
+    const problem = validateReport({
+      type: typeof reason === 'string' ? reason : null,
+      description: description ?? null,
+    })
+    if (problem) throw new BadRequestError(problem, 'INVALID_REPORT')
+    const targetId = body?.[idField]
+    if (typeof targetId !== 'string' || !ID.test(targetId)) {
+      throw new BadRequestError(`${idField} must name what you are reporting`, 'INVALID_REPORT')
+    }
+    // validateReport admitted only the spec's reasons.
+    return { reason: reason as ReportReason, description: (description ?? '').trim(), targetId }
+  }
+
+  async function submit(
+    targetType: ReportTargetType,
+    target: { id: string; ownerId: string },
+    fields: ReturnType<typeof readBody>,
+    context: Context,
+  ): Promise<ReportDocument> {
+    const at = now()
+    const report: ReportDocument = {
+      _id: deps.reports.newId(),
+      reporterId: context.callerId,
+      targetType,
+      targetId: target.id,
+      targetOwnerId: target.ownerId,
+      reason: fields.reason,
+      description: fields.description,
+      status: 'open',
+      createdAt: at,
+      closedAt: null,
+      closedBy: null,
+      action: null,
+    }
+    try {
+      await deps.reports.insert(report, [
+        newEvent('report.created', {
+          aggregateId: report._id,
+          actorId: context.callerId,
+          requestId: context.requestId,
+          data: {
+            reportId: report._id,
+            reporterId: report.reporterId,
+            targetType,
+            targetId: target.id,
+            targetOwnerId: target.ownerId,
+            reason: report.reason,
+            createdAt: at.toISOString(),
+          },
+        }),
+      ])
+    } catch (error) {
+      if (!(error instanceof DuplicateReportError)) throw error
+      const message =
+        targetType === 'post'
+          ? Messages.reports.alreadyReportedPost
+          : Messages.reports.alreadyReportedPerson
+      throw new ConflictError(message, 'ALREADY_REPORTED')
+    }
+    return report
+  }
+
+  /**
+   * Reports as the queue shows them, with one read per kind of data for the whole page (the
+   * targets, the reporters, the open reports of those targets), not three per row.
+   */
+  async function views(reports: ReportDocument[], at: Date): Promise<ModerationView[]> {
+    const idsOf = (type: ReportTargetType) =>
+      reports.filter((r) => r.targetType === type).map((r) => r.targetId)
+    const [posts, people, openCounts] = await Promise.all([
+      deps.posts.findMany(idsOf('post')),
+      deps.people.findMany([...idsOf('person'), ...reports.map((r) => r.reporterId)]),
+      deps.reports.openCountsOf(reports),
+    ])
+    return reports.map((report) =>
+      moderationView(report, {
+        target: (report.targetType === 'post' ? posts : people).get(report.targetId),
+        reporter: people.get(report.reporterId),
+        openReportsOnTarget: openCounts.get(targetKey(report)) ?? 0,
+        reviewHours: deps.reviewHours,
+        now: at,
+      }),
+    )
+  }
+
+  async function existing(reportId: string): Promise<ReportDocument> {
+    const report = ID.test(reportId) ? await deps.reports.findById(reportId) : null
+    if (!report) throw new NotFoundError(Messages.reports.reportNotFound, 'REPORT_NOT_FOUND')
+    return report
+  }
+
+  return {
+    /** POST /api/reports/posts {postId, type, description} */
+    async reportPost(body: Record<string, unknown> | null | undefined, context: Context) {
+      const fields = readBody(body, 'postId')
+      const post = await deps.posts.findById(fields.targetId)
+      if (!isVisiblePost(post)) {
+        throw new NotFoundError(Messages.reports.postNotFound, 'POST_NOT_FOUND')
+      }
+      if (post.ownerId === context.callerId) {
+        throw new BadRequestError(Messages.reports.cannotReportYourselfServer, 'OWN_CONTENT')
+      }
+      return submit('post', { id: post._id, ownerId: post.ownerId }, fields, context)
+    },
+
+    /** POST /api/reports/people {reportedId, type, description} */
+    async reportPerson(body: Record<string, unknown> | null | undefined, context: Context) {
+      const fields = readBody(body, 'reportedId')
+      if (fields.targetId === context.callerId) {
+        throw new BadRequestError(Messages.reports.cannotReportYourselfServer, 'OWN_CONTENT')
+      }
+      const person = await deps.people.findById(fields.targetId)
+      if (!isVisiblePerson(person)) {
+        throw new NotFoundError(Messages.reports.personNotFound, 'PERSON_NOT_FOUND')
+      }
+      return submit('person', { id: person._id, ownerId: person._id }, fields, context)
+    },
+
+    /** The moderation queue: open reports oldest first (closed: most recent first). */
+    async queue(status: 'open' | 'closed', page: number, pageSize: number) {
+      const at = now()
+      const overdueBefore = new Date(at.getTime() - deps.reviewHours * 60 * 60 * 1000)
+      const [{ items, total }, overdue] = await Promise.all([
+        deps.reports.page(status, page, pageSize),
+        deps.reports.countOverdue(overdueBefore),
+      ])
+      return {
+        reports: await views(items, at),
+        pagination: { page, totalPages: Math.max(1, Math.ceil(total / pageSize)), total },
+        reviewWithinHours: deps.reviewHours,
+        overdue,
+      }
+    },
+
+    async details(reportId: string) {
+      const [view] = await views([await existing(reportId)], now())
+      return view!
+    },
+
+    /**
+     * PATCH /api/reports/{id} {action}. Dismiss closes this report; take-down closes every
+     * open report of the same content, each with its report.resolved (jobs takes the post
+     * offline for good, people hides the worker profile).
+     */
+    async resolve(
+      reportId: string,
+      body: Record<string, unknown> | null | undefined,
+      context: Context,
+    ) {
+      const action = body?.action
+      if (action !== 'dismiss' && action !== 'take-down') {
+        throw new BadRequestError(Messages.reports.invalidAction, 'INVALID_ACTION')
+      }
+      const report = await existing(reportId)
+      if (report.status !== 'open') {
+        throw new ConflictError(Messages.reports.alreadyClosed, 'REPORT_CLOSED')
+      }
+      const at = now()
+      const close = (target: ReportDocument) =>
+        deps.reports.closeIfOpen(
+          target._id,
+          { $set: { status: 'closed', closedAt: at, closedBy: context.callerId, action } },
+          [
+            newEvent('report.resolved', {
+              aggregateId: target._id,
+              actorId: context.callerId,
+              requestId: context.requestId,
+              data: {
+                reportId: target._id,
+                targetType: target.targetType,
+                targetId: target.targetId,
+                action,
+              },
+            }),
+          ],
+        )
+      const closed = await close(report)
+      // Another moderator closed it between the read and this write.
+      if (!closed) throw new ConflictError(Messages.reports.alreadyClosed, 'REPORT_CLOSED')
+      if (action === 'take-down') {
+        for (const other of await deps.reports.openOfTarget(report.targetType, report.targetId))
+          await close(other)
+      }
+      const [view] = await views([closed], at)
+      return view!
+    },
+
+    closeOfDeletedPost: (postId: string) => deps.reports.closeOfDeletedPost(postId, now()),
+  }
+}
+
+export type ReportsService = ReturnType<typeof createReportsService>

@@ -1,0 +1,25 @@
+import { createCatalogAnnouncer, startServiceTestApp } from '@marketplace/service-kit/testing'
+import { buildReportsApp } from '../app'
+import { readConfig } from '../config'
+
+// A new consumer group first replays the shared broker's history (events of every earlier
+// test), so an event under test may take a while to be handled.
+export const EVENT_WAIT_MS = 60_000
+
+/** Role codes in a moderator's token (spec 2 §3): a user who is also an admin or an editor. */
+export const ADMIN_ROLES = ['2000', '2001']
+export const EDITOR_ROLES = ['2000', '2002']
+
+/**
+ * The reports app as server.ts builds it, against the real servers, with helpers that
+ * announce people and posts as the auth, people and jobs services do (service-kit testing).
+ */
+export async function startReportsTestApp(name: string, env: Record<string, string> = {}) {
+  const service = await startServiceTestApp(name, (base) =>
+    buildReportsApp(readConfig({ ...base, ...env })),
+  )
+  const announcer = createCatalogAnnouncer(service.db, { timeoutMs: EVENT_WAIT_MS })
+  return { ...service, ...announcer }
+}
+
+export type ReportsTestApp = Awaited<ReturnType<typeof startReportsTestApp>>
