@@ -4,6 +4,7 @@ import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeadersPlugin } from './plugins/security-headers'
 import { upstreamReadinessPlugin } from './plugins/upstream-readiness'
 import { webSocketUpgradesPlugin } from './plugins/websocket-upgrades'
+import { appConfigRoute } from './routes/app-config'
 import { proxyRoutes } from './routes/proxy'
 import { spaRoutes } from './routes/spa'
 import { PROXY_ROUTES } from './upstreams'
@@ -35,6 +36,7 @@ export async function buildGateway(config: GatewayConfig) {
     upstreams: config.upstreams,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
   })
+  await app.register(appConfigRoute, { publicBucketUrl: config.publicBucketUrl })
   await app.register(spaRoutes, { webDistDir: config.webDistDir })
   return app
 }

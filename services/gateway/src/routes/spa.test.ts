@@ -133,3 +133,17 @@ describe('the SPA before the web app is built', () => {
     expect(await response.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' })
   })
 })
+
+describe('the web app configuration', () => {
+  it('GET /app-config.json tells the app where pictures are, without a trailing slash', async () => {
+    const gateway = await startGateway({ PUBLIC_BUCKET_URL: 'http://127.0.0.1:9000/pictures/' })
+    try {
+      const response = await fetch(`${gateway.url}/app-config.json`)
+      expect(response.status).toBe(200)
+      expect(response.headers.get('cache-control')).toBe('no-cache')
+      expect(await response.json()).toEqual({ publicBucketUrl: 'http://127.0.0.1:9000/pictures' })
+    } finally {
+      await gateway.app.close()
+    }
+  })
+})

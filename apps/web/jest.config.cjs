@@ -1,0 +1,29 @@
+// Components and hooks run in jsdom with Testing Library; the same SWC transform as the
+// services, with JSX. Journeys through a real browser live in tests/system (Playwright).
+const base = require('@marketplace/jest-config')()
+
+module.exports = {
+  ...base,
+  testEnvironment: '<rootDir>/src/test/jsdom-environment.cjs',
+  testMatch: ['**/*.test.ts', '**/*.test.tsx'],
+  setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  transform: {
+    '^.+\\.(t|j)sx?$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic' } },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  moduleNameMapper: {
+    '^@marketplace/contracts/(.*)$': '<rootDir>/../../packages/contracts/src/$1/index.ts',
+    '^@/(.*)$': '<rootDir>/src/$1',
+    '\\.(css)$': '<rootDir>/src/test/style-stub.cjs',
+    '\\.(png|jpg|jpeg|svg)$': '<rootDir>/src/test/file-stub.cjs',
+  },
+}

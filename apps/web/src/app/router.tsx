@@ -1,0 +1,116 @@
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react'
+import { createBrowserRouter } from 'react-router-dom'
+import { RequireRole } from '@/app/guards'
+import Layout from '@/app/shell/Layout'
+import { paths } from '@/config/paths'
+import { ROLES } from '@marketplace/contracts/marketplace'
+
+// Every page is its own chunk: the home feed loads without the settings area's code.
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load)
+const HomePage = page(() => import('@/features/feed/HomePage'))
+const LoginPage = page(() => import('@/features/auth/pages/LoginPage'))
+const SignupPage = page(() => import('@/features/auth/pages/SignupPage'))
+const VerifyPage = page(() => import('@/features/auth/pages/VerifyPage'))
+const ForgotPasswordPage = page(() => import('@/features/auth/pages/ForgotPasswordPage'))
+const UnauthorizedPage = page(() => import('@/app/shell/UnauthorizedPage'))
+const NotFoundPage = page(() => import('@/app/shell/NotFoundPage'))
+const TermsPage = page(() => import('@/features/static/TermsPage'))
+const AboutPage = page(() => import('@/features/static/AboutPage'))
+const HelpPage = page(() => import('@/features/static/HelpPage'))
+const ContactUsPage = page(() => import('@/features/static/ContactUsPage'))
+const SettingsLayout = page(() => import('@/features/settings/SettingsLayout'))
+const AccountPage = page(() => import('@/features/settings/account/AccountPage'))
+const SecurityPage = page(() => import('@/features/settings/security/SecurityPage'))
+const NotificationPreferencesPage = page(
+  () => import('@/features/settings/notification-preferences/NotificationPreferencesPage'),
+)
+const HelpSupportPage = page(() => import('@/features/settings/help-support/HelpSupportPage'))
+const OthersPage = page(() => import('@/features/settings/others/OthersPage'))
+const MyWorkerProfilePage = page(
+  () => import('@/features/settings/worker-profile/MyWorkerProfilePage'),
+)
+const MyPostsPage = page(() => import('@/features/settings/my-posts/MyPostsPage'))
+const ReceivedPostRequestsPage = page(() => import('@/features/requests/ReceivedPostRequestsPage'))
+const SentPostRequestsPage = page(() => import('@/features/requests/SentPostRequestsPage'))
+const SentPeopleRequestsPage = page(() => import('@/features/requests/SentPeopleRequestsPage'))
+const ReceivedPeopleRequestsPage = page(
+  () => import('@/features/requests/ReceivedPeopleRequestsPage'),
+)
+const FavoritePeoplePage = page(() => import('@/features/favorites/FavoritePeoplePage'))
+const FavoritePostsPage = page(() => import('@/features/favorites/FavoritePostsPage'))
+const StatsPage = page(() => import('@/features/stats/StatsPage'))
+const RateWorkersPage = page(() => import('@/features/ratings/RateWorkersPage'))
+const ModerationPage = page(() => import('@/features/moderation/ModerationPage'))
+
+function Loading() {
+  return (
+    <p className="page-loading" role="status">
+      Loading...
+    </p>
+  )
+}
+
+const show = (Page: LazyExoticComponent<ComponentType>) => (
+  <Suspense fallback={<Loading />}>
+    <Page />
+  </Suspense>
+)
+
+const s = paths.settings
+
+export const routes = [
+  {
+    element: <Layout />,
+    children: [
+      { path: paths.home, element: show(HomePage) },
+      { path: paths.login, element: show(LoginPage) },
+      { path: paths.signup, element: show(SignupPage) },
+      { path: paths.verify, element: show(VerifyPage) },
+      { path: paths.forgotPassword, element: show(ForgotPasswordPage) },
+      { path: paths.unauthorized, element: show(UnauthorizedPage) },
+      { path: paths.terms, element: show(TermsPage) },
+      { path: paths.about, element: show(AboutPage) },
+      { path: paths.help, element: show(HelpPage) },
+      { path: paths.contactUs, element: show(ContactUsPage) },
+      {
+        // spec 2 §2.1: every settings page needs the role User.
+        element: (
+          <RequireRole roles={[ROLES.User]}>
+            <Suspense fallback={<Loading />}>
+              <SettingsLayout />
+            </Suspense>
+          </RequireRole>
+        ),
+        children: [
+          { path: s.account, element: show(AccountPage) },
+          { path: s.myWorkerProfile, element: show(MyWorkerProfilePage) },
+          { path: s.myPosts, element: show(MyPostsPage) },
+          { path: s.postsIRequested, element: show(SentPostRequestsPage) },
+          { path: s.requestsOnMyPosts, element: show(ReceivedPostRequestsPage) },
+          { path: s.peopleIRequested, element: show(SentPeopleRequestsPage) },
+          { path: s.peopleRequestedMe, element: show(ReceivedPeopleRequestsPage) },
+          { path: s.favoritePeople, element: show(FavoritePeoplePage) },
+          { path: s.favoritePosts, element: show(FavoritePostsPage) },
+          { path: s.security, element: show(SecurityPage) },
+          { path: s.notifications, element: show(NotificationPreferencesPage) },
+          { path: s.helpSupport, element: show(HelpSupportPage) },
+          { path: s.others, element: show(OthersPage) },
+          { path: s.stats, element: show(StatsPage) },
+          { path: s.rateWorkers, element: show(RateWorkersPage) },
+          {
+            path: s.moderation,
+            element: (
+              <RequireRole roles={[ROLES.Admin, ROLES.Editor]}>{show(ModerationPage)}</RequireRole>
+            ),
+          },
+        ],
+      },
+      { path: '*', element: show(NotFoundPage) },
+    ],
+  },
+]
+
+export function createAppRouter() {
+  return createBrowserRouter(routes)
+}
+

@@ -1,0 +1,3 @@
+export default function NotFoundPage() {
+  return <p>NotFoundPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function UnauthorizedPage() {
+  return <p>UnauthorizedPage is being built.</p>
+}

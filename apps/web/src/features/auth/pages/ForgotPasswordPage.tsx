@@ -1,0 +1,3 @@
+export default function ForgotPasswordPage() {
+  return <p>ForgotPasswordPage is being built.</p>
+}

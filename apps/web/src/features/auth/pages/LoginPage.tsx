@@ -1,0 +1,3 @@
+export default function LoginPage() {
+  return <p>LoginPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function SignupPage() {
+  return <p>SignupPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function VerifyPage() {
+  return <p>VerifyPage is being built.</p>
+}

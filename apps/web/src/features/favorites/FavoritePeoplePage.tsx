@@ -1,0 +1,3 @@
+export default function FavoritePeoplePage() {
+  return <p>FavoritePeoplePage is being built.</p>
+}

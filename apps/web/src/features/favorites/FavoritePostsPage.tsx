@@ -1,0 +1,3 @@
+export default function FavoritePostsPage() {
+  return <p>FavoritePostsPage is being built.</p>
+}

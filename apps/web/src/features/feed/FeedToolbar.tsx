@@ -1,0 +1,3 @@
+export default function FeedToolbar() {
+  return <p>FeedToolbar is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function HomePage() {
+  return <p>HomePage is being built.</p>
+}

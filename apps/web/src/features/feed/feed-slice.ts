@@ -1,0 +1,90 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
+import type { RootState } from '@/app/store'
+import type { Person, Post } from '@/lib/types'
+
+/**
+ * The home feed's shared state (spec 1 §1, §4): feed type, category, the single selected
+ * item, the total, and the top bar's view, sort and filters.
+ * (Owned by the feed feature; the top bar and search read and write it.)
+ */
+export type FeedType = 'job' | 'worker'
+
+export interface FeedState {
+  feedType: FeedType
+  category: string
+  selected: { type: 'job'; item: Post } | { type: 'worker'; item: Person } | null
+  total: number
+  view: 'grid' | 'list'
+  sort: 'desc' | 'asc'
+  location: string
+  payment: string
+  contact: string
+  page: number
+}
+
+export const initialFeedState: FeedState = {
+  feedType: 'job',
+  category: 'All',
+  selected: null,
+  total: 0,
+  view: 'grid',
+  sort: 'desc',
+  location: 'All',
+  payment: 'All',
+  contact: 'All',
+  page: 1,
+}
+
+export const feedSlice = createSlice({
+  name: 'feed',
+  initialState: initialFeedState,
+  reducers: {
+    feedTypeSelected(state, action: PayloadAction<FeedType>) {
+      state.feedType = action.payload
+      state.category = 'All'
+      state.selected = null
+      state.page = 1
+    },
+    categorySelected(state, action: PayloadAction<string>) {
+      state.category = action.payload
+      state.selected = null
+      state.page = 1
+    },
+    itemSelected(state, action: PayloadAction<FeedState['selected']>) {
+      state.selected = action.payload
+    },
+    totalChanged(state, action: PayloadAction<number>) {
+      state.total = action.payload
+    },
+    viewSelected(state, action: PayloadAction<FeedState['view']>) {
+      state.view = action.payload
+    },
+    sortSelected(state, action: PayloadAction<FeedState['sort']>) {
+      state.sort = action.payload
+      state.page = 1
+    },
+    filterSelected(
+      state,
+      action: PayloadAction<{ filter: 'location' | 'payment' | 'contact'; value: string }>,
+    ) {
+      state[action.payload.filter] = action.payload.value
+      state.page = 1
+    },
+    pageSelected(state, action: PayloadAction<number>) {
+      state.page = action.payload
+    },
+    /** spec 1 §2: Reset returns sort to Recent, view to Grid and the three filters to all. */
+    filtersReset(state) {
+      state.sort = 'desc'
+      state.view = 'grid'
+      state.location = 'All'
+      state.payment = 'All'
+      state.contact = 'All'
+      state.page = 1
+    },
+  },
+})
+
+export const feedActions = feedSlice.actions
+export const feedReducer = feedSlice.reducer
+export const selectFeed = (state: RootState) => state.feed

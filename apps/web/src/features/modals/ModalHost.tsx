@@ -1,0 +1,3 @@
+export default function ModalHost() {
+  return <p>ModalHost is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function ModerationPage() {
+  return <p>ModerationPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function NotificationBell() {
+  return <p>NotificationBell is being built.</p>
+}

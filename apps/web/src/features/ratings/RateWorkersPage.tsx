@@ -1,0 +1,3 @@
+export default function RateWorkersPage() {
+  return <p>RateWorkersPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function ReceivedPeopleRequestsPage() {
+  return <p>ReceivedPeopleRequestsPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function ReceivedPostRequestsPage() {
+  return <p>ReceivedPostRequestsPage is being built.</p>
+}

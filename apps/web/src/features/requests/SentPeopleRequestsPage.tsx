@@ -1,0 +1,3 @@
+export default function SentPeopleRequestsPage() {
+  return <p>SentPeopleRequestsPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function SentPostRequestsPage() {
+  return <p>SentPostRequestsPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function SearchBar() {
+  return <p>SearchBar is being built.</p>
+}

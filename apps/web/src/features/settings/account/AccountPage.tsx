@@ -1,0 +1,3 @@
+export default function AccountPage() {
+  return <p>AccountPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function HelpSupportPage() {
+  return <p>HelpSupportPage is being built.</p>
+}

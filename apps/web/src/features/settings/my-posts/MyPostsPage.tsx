@@ -1,0 +1,3 @@
+export default function MyPostsPage() {
+  return <p>MyPostsPage is being built.</p>
+}

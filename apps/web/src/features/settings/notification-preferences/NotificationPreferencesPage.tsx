@@ -1,0 +1,3 @@
+export default function NotificationPreferencesPage() {
+  return <p>NotificationPreferencesPage is being built.</p>
+}

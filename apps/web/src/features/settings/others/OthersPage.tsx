@@ -1,0 +1,3 @@
+export default function OthersPage() {
+  return <p>OthersPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function SecurityPage() {
+  return <p>SecurityPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function MyWorkerProfilePage() {
+  return <p>MyWorkerProfilePage is being built.</p>
+}

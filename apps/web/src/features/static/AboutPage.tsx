@@ -1,0 +1,3 @@
+export default function AboutPage() {
+  return <p>AboutPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function ContactUsPage() {
+  return <p>ContactUsPage is being built.</p>
+}

@@ -1,0 +1,3 @@
+export default function HelpPage() {
+  return <p>HelpPage is being built.</p>
+}

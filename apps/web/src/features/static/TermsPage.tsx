@@ -1,0 +1,3 @@
+export default function TermsPage() {
+  return <p>TermsPage is being built.</p>
+}

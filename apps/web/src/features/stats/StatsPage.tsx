@@ -1,0 +1,3 @@
+export default function StatsPage() {
+  return <p>StatsPage is being built.</p>
+}

@@ -1,0 +1,151 @@
+import {
+  fetchBaseQuery,
+  type BaseQueryFn,
+  type FetchArgs,
+  type FetchBaseQueryError,
+} from '@reduxjs/toolkit/query/react'
+import type { RootState } from '@/app/store'
+import { credentialsReceived, signedOut } from '@/features/auth/auth-slice'
+import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@/lib/cookies'
+import { clearStoredSession, readPersistFlag } from '@/lib/persist'
+import type { SessionUser } from '@/lib/types'
+
+export const REFRESH_PATH = '/api/auth/refresh'
+/** spec 1 §9: 3 retries, exponential backoff from 100 ms with up to 20 % jitter. */
+export const RETRY = { attempts: 3, baseMs: 100, jitter: 0.2 }
+
+const rawBaseQuery = fetchBaseQuery({
+  baseUrl: '',
+  credentials: 'include',
+  prepareHeaders(headers, { getState }) {
+    const token = (getState() as RootState).auth.accessToken
+    if (token) headers.set('authorization', `Bearer ${token}`)
+    const xsrf = readCookie(XSRF_COOKIE)
+    if (xsrf) headers.set(XSRF_HEADER, xsrf)
+    return headers
+  },
+})
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Network errors, 429 and 5xx are worth another try; a 4xx answer is final. */
+function isRetriable(error: FetchBaseQueryError): boolean {
+  if (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR') return true
+  return typeof error.status === 'number' && (error.status === 429 || error.status >= 500)
+}
+
+const methodOf = (args: string | FetchArgs) =>
+  (typeof args === 'string' ? 'GET' : (args.method ?? 'GET')).toUpperCase()
+
+/** GETs (safe, idempotent) are retried; writes are not, so nothing is done twice. */
+const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
+  args,
+  api,
+  extra,
+) => {
+  let result = await rawBaseQuery(args, api, extra)
+  if (methodOf(args) !== 'GET') return result
+  for (let attempt = 0; attempt < RETRY.attempts; attempt += 1) {
+    if (!result.error || !isRetriable(result.error) || api.signal.aborted) return result
+    const delay = RETRY.baseMs * 2 ** attempt
+    await sleep(delay + Math.random() * delay * RETRY.jitter)
+    result = await rawBaseQuery(args, api, extra)
+  }
+  return result
+}
+
+interface RefreshAnswer {
+  accessToken?: string
+  token?: string
+  user?: SessionUser
+  roles?: string[]
+}
+
+export type RenewalOutcome = 'renewed' | 'refused' | 'failed'
+
+/**
+ * One renewal at a time: parallel 401s share it, so a rotated refresh token is never
+ * presented twice (the server would take that for theft and end the session).
+ */
+let renewal: Promise<RenewalOutcome> | null = null
+
+export function renewSession(api: {
+  dispatch: (action: unknown) => unknown
+  getState: () => unknown
+}): Promise<RenewalOutcome> {
+  renewal ??= (async (): Promise<RenewalOutcome> => {
+    try {
+      const xsrf = readCookie(XSRF_COOKIE)
+      const response = await fetch(REFRESH_PATH, {
+        method: 'POST',
+        credentials: 'include',
+        headers: { 'content-type': 'application/json', ...(xsrf ? { [XSRF_HEADER]: xsrf } : {}) },
+        body: '{}',
+      })
+      if (response.status === 401 || response.status === 403) return 'refused'
+      if (!response.ok) return 'failed'
+      const body = (await response.json()) as RefreshAnswer
+      const accessToken = body.accessToken ?? body.token
+      if (!accessToken || !body.user) {
+        // spec 1 §8: "No token received from refresh endpoint"; signed out only on 401/403.
+        console.error('No token received from refresh endpoint')
+        return 'failed'
+      }
+      const user = { ...body.user, roles: body.roles ?? body.user.roles ?? [] }
+      api.dispatch(credentialsReceived({ user, accessToken }))
+      return 'renewed'
+    } catch {
+      return 'failed'
+    } finally {
+      renewal = null
+    }
+  })()
+  return renewal
+}
+
+/** Ends the session on this side: store, stored flags, and the user goes to /login. */
+export function endSession(dispatch: (action: unknown) => unknown) {
+  clearStoredSession()
+  dispatch(signedOut())
+}
+
+/** Where the app sends a user whose session could not be renewed (set by the router). */
+let onSessionExpired: () => void = () => {}
+export function setSessionExpiredHandler(handler: () => void) {
+  onSessionExpired = handler
+}
+
+/**
+ * spec 1 §4 "Automatic renewal": on a 401 or 403, when a session may be renewed and the
+ * request was not retried already and is not the renewal itself, renew once and retry.
+ * A refused renewal signs the user out and sends them to /login.
+ *
+ * Decision (docs/web-app.md): a session may be renewed when the persist flag is set ("Keep
+ * me signed in") or when this tab signed in itself: without "Keep me signed in" the refresh
+ * cookie lives as long as the browser, and a user mid-task should not be thrown out every
+ * 15 minutes when the access token expires.
+ */
+export const baseQueryWithRenewal: BaseQueryFn<
+  string | FetchArgs,
+  unknown,
+  FetchBaseQueryError
+> = async (args, api, extra) => {
+  const result = await retryingQuery(args, api, extra)
+  const status = result.error?.status
+  if (status !== 401 && status !== 403) return result
+  const url = typeof args === 'string' ? args : args.url
+  if (url === REFRESH_PATH) return result
+  const state = api.getState() as RootState
+  const mayRenew = readPersistFlag() || !!state.auth.accessToken
+  if (!mayRenew) return result
+  // A 403 from a signed-in user is usually a real refusal (not their object); renew only
+  // when no token is held or on a 401, which is what an expired token answers.
+  if (status === 403 && state.auth.accessToken) return result
+  const outcome = await renewSession(api)
+  if (outcome === 'renewed') return retryingQuery(args, api, extra)
+  if (outcome === 'refused') {
+    endSession(api.dispatch)
+    onSessionExpired()
+  }
+  return result
+}

@@ -1,0 +1,27 @@
+import { fileURLToPath } from 'node:url'
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vite'
+
+const contracts = fileURLToPath(new URL('../../packages/contracts/src', import.meta.url))
+
+// The shared rules come straight from packages/contracts' TypeScript sources: the browser
+// runs the same code as the server, without a CommonJS build in between.
+export default defineConfig({
+  plugins: [react()],
+  resolve: {
+    alias: [
+      { find: /^@marketplace\/contracts\/(.*)$/, replacement: `${contracts}/$1/index.ts` },
+      { find: /^@\//, replacement: `${fileURLToPath(new URL('./src', import.meta.url))}/` },
+    ],
+  },
+  server: {
+    // `pnpm dev`: the gateway (scripts/start.sh) answers the API and the live connection.
+    proxy: {
+      '/api': 'http://127.0.0.1:8080',
+      '/logout': 'http://127.0.0.1:8080',
+      '/app-config.json': 'http://127.0.0.1:8080',
+      '/socket.io': { target: 'ws://127.0.0.1:8080', ws: true },
+    },
+  },
+  build: { outDir: 'dist', sourcemap: true },
+})
