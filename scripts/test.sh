@@ -7,6 +7,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$ROOT"
 
 install_dependencies
+ensure_chromium
+export CHROMIUM_PATH=$CHROMIUM
 started_infra=0
 if ! infra_running; then
   say "starting the local servers (infra/local)..."

@@ -23,5 +23,6 @@ export default defineConfig({
       '/socket.io': { target: 'ws://127.0.0.1:8080', ws: true },
     },
   },
-  build: { outDir: 'dist', sourcemap: true },
+  // The manifest lets scripts/bench/web-bundle.mjs measure what the home route loads.
+  build: { outDir: 'dist', sourcemap: true, manifest: true },
 })

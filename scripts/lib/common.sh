@@ -23,6 +23,19 @@ install_dependencies() {
   (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=append-only | grep -vE '^(Progress|Packages:)' | tail -5)
 }
 
+# The browser journeys (tests/system, playwright-core) drive Debian's Chromium: Playwright's
+# own browser download is not reachable here, and Debian's package is.
+CHROMIUM=${CHROMIUM_PATH:-/usr/bin/chromium}
+ensure_chromium() {
+  [[ -x $CHROMIUM ]] && return 0
+  command -v apt-get >/dev/null || die "Chromium is required for the browser tests: install it and set CHROMIUM_PATH"
+  say "installing Debian's chromium for the browser tests (apt-get)..."
+  local sudo=''
+  [[ $(id -u) == 0 ]] || sudo=sudo
+  $sudo apt-get update -q >/dev/null || die "apt-get update failed"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium >/dev/null || die "could not install chromium"
+}
+
 load_infra_env() {
   [[ -f $DATA/infra.env ]] || die "no $DATA/infra.env: run 'bash infra/local/infra.sh up' first"
   set -a

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto'
+import { join } from 'node:path'
+import { MongoClient } from 'mongodb'
+import { infraEnv, testKeyPair, testMongoUrl } from '@marketplace/service-kit/testing'
+import { authOnlyEnv, freePort, startService, type RunningService } from '../processes'
+
+const SERVICES = ['auth', 'people', 'jobs', 'media', 'favorites', 'reports', 'notifications'] as const
+type ServiceName = (typeof SERVICES)[number]
+
+export interface FullStack {
+  /** The gateway: the site a browser opens. */
+  site: string
+  admin: { email: string; password: string }
+  stop(): Promise<void>
+}
+
+const webDist = join(__dirname, '..', '..', '..', '..', 'apps', 'web', 'dist')
+
+/**
+ * The whole product as start.sh runs it, every service its own process behind the gateway,
+ * which serves the built web app: what the browser journeys drive. Own databases, own
+ * consumer groups and own bucket, dropped again by stop().
+ */
+export async function startFullStack(name: string): Promise<FullStack> {
+  const infra = infraEnv()
+  const keys = testKeyPair()
+  const suffix = randomBytes(4).toString('hex')
+  const bucket = `web-${name}-${suffix}`.toLowerCase()
+  const admin = { email: `admin-${suffix}@example.test`, password: 'Admin2026!' }
+  const databases = Object.fromEntries(
+    SERVICES.filter((service) => service !== 'media').map((service) => [
+      service,
+      testMongoUrl(`web_${name}_${service}`),
+    ]),
+  ) as Record<Exclude<ServiceName, 'media'>, string>
+  const common = {
+    KAFKA_BROKERS: infra.kafkaBrokers,
+    KAFKA_GROUP_PREFIX: `web-${name}-${suffix}-`,
+    JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
+    OUTBOX_POLL_MS: '200',
+  }
+  const running: RunningService[] = []
+  const upstreams: Record<string, string> = {}
+  let site = ''
+  try {
+    for (const service of SERVICES) {
+      const port = String(await freePort())
+      const own: Record<string, string> =
+        service === 'auth'
+          ? { ...authOnlyEnv(keys), ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }
+          : service === 'media'
+            ? {
+                S3_ENDPOINT: infra.s3Endpoint,
+                S3_PUBLIC_URL: infra.s3Endpoint,
+                S3_REGION: infra.s3Region,
+                S3_ACCESS_KEY: infra.s3AccessKey,
+                S3_SECRET_KEY: infra.s3SecretKey,
+                S3_BUCKET: bucket,
+              }
+            : service === 'notifications'
+              ? { SMTP_HOST: infra.smtpHost, SMTP_PORT: String(infra.smtpPort) }
+              : {}
+      const started = await startService(`${service}-web-${name}`, `services/${service}`, {
+        ...common,
+        ...own,
+        PORT: port,
+        ...(service === 'media' ? {} : { MONGO_URL: databases[service] }),
+      })
+      running.unshift(started)
+      upstreams[`${service.toUpperCase()}_URL`] = started.url
+    }
+    const gatewayPort = await freePort()
+    site = `http://127.0.0.1:${gatewayPort}`
+    const gateway = await startService(`gateway-web-${name}`, 'services/gateway', {
+      ...upstreams,
+      PORT: String(gatewayPort),
+      WEB_DIST_DIR: webDist,
+      PUBLIC_BUCKET_URL: `${infra.s3Endpoint}/${bucket}`,
+      S3_ENDPOINT: infra.s3Endpoint,
+      // A journey makes many calls from one address in little time.
+      RATE_LIMIT_MAX: '100000',
+    })
+    running.unshift(gateway)
+  } catch (error) {
+    await Promise.all(running.map((service) => service.stop()))
+    throw error
+  }
+
+  return {
+    site,
+    admin,
+    async stop() {
+      await Promise.all(running.map((service) => service.stop()))
+      for (const url of Object.values(databases)) {
+        const mongo = await new MongoClient(url).connect()
+        await mongo.db().dropDatabase()
+        await mongo.close()
+      }
+    },
+  }
+}
