@@ -20,10 +20,11 @@ module.exports = {
       },
     ],
   },
+  // Order matters: stylesheets and pictures first, also when imported through '@/'.
   moduleNameMapper: {
-    '^@marketplace/contracts/(.*)$': '<rootDir>/../../packages/contracts/src/$1/index.ts',
-    '^@/(.*)$': '<rootDir>/src/$1',
     '\\.(css)$': '<rootDir>/src/test/style-stub.cjs',
     '\\.(png|jpg|jpeg|svg)$': '<rootDir>/src/test/file-stub.cjs',
+    '^@marketplace/contracts/(.*)$': '<rootDir>/../../packages/contracts/src/$1/index.ts',
+    '^@/(.*)$': '<rootDir>/src/$1',
   },
 }

@@ -26,6 +26,18 @@ class NodeFetchJsdomEnvironment extends TestEnvironment {
     for (const name of FROM_NODE) {
       if (globalThis[name] !== undefined) this.global[name] = globalThis[name]
     }
+    // The app calls same-origin paths ('/api/...'), which Node's Request cannot resolve
+    // without a base: resolve them against the test page's address, as a browser does.
+    const page = this.global
+    const absolute = (input) =>
+      typeof input === 'string' && input.startsWith('/') ? new URL(input, page.location.href).href : input
+    const NodeRequest = globalThis.Request
+    page.Request = class Request extends NodeRequest {
+      constructor(input, init) {
+        super(absolute(input), init)
+      }
+    }
+    page.fetch = (input, init) => globalThis.fetch(absolute(input), init)
   }
 }
 

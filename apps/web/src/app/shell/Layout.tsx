@@ -1,12 +1,23 @@
 import { Outlet } from 'react-router-dom'
+import { BottomNav } from '@/app/shell/BottomNav'
+import { Footer } from '@/app/shell/Footer'
+import { TopBar } from '@/app/shell/TopBar'
 import ModalHost from '@/features/modals/ModalHost'
+import './shell.css'
 
+/** The frame of every page (spec 1 §2): top bar, the page, footer, mobile bottom navigation. */
 export default function Layout() {
   return (
     <>
-      <main>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <TopBar />
+      <main id="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <Footer />
+      <BottomNav />
       <ModalHost />
     </>
   )

@@ -1,0 +1,47 @@
+import { useCallback } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { ROLES } from '@marketplace/contracts/marketplace'
+import { hasAnyRole } from '@/app/guards'
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { modalOpened } from '@/app/ui-slice'
+import { paths } from '@/config/paths'
+import { selectCurrentUser, selectIsLoggedIn } from '@/features/auth/auth-slice'
+import { useLogout } from '@/features/auth/use-logout'
+import { feedActions, selectFeed, type FeedType } from '@/features/feed/feed-slice'
+
+const MODERATORS = [ROLES.Admin, ROLES.Editor] as const
+
+/**
+ * What the top bar, its hamburger menu and the bottom navigation offer (spec 1 §2), in one
+ * place so the three always agree.
+ */
+export function useShellActions() {
+  const dispatch = useAppDispatch()
+  const navigate = useNavigate()
+  const logout = useLogout()
+  const user = useAppSelector(selectCurrentUser)
+  const loggedIn = useAppSelector(selectIsLoggedIn)
+  const { feedType } = useAppSelector(selectFeed)
+
+  /** "Find posts" / "Find people": the home feed of that type. */
+  const showFeed = useCallback(
+    (type: FeedType) => {
+      dispatch(feedActions.feedTypeSelected(type))
+      navigate(paths.home)
+    },
+    [dispatch, navigate],
+  )
+
+  const makePost = useCallback(() => dispatch(modalOpened({ kind: 'addPost' })), [dispatch])
+
+  return {
+    user,
+    loggedIn,
+    feedType,
+    /** spec 2 §2.1: the moderation queue is for Admin (2001) and Editor (2002). */
+    isModerator: loggedIn && hasAnyRole(user?.roles, MODERATORS),
+    showFeed,
+    makePost,
+    logout,
+  }
+}

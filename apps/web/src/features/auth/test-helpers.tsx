@@ -1,0 +1,72 @@
+import { render } from '@testing-library/react'
+import { Provider } from 'react-redux'
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom'
+import { createStore, type AppStore } from '@/app/store'
+import { credentialsReceived } from '@/features/auth/auth-slice'
+import type { SessionUser } from '@/lib/types'
+
+export const sampleUser: SessionUser = {
+  _id: 'u1',
+  firstName: 'Ava',
+  lastName: 'Turner',
+  email: 'ava@example.test',
+  phoneNumber: '(123) 456-7890',
+  isWorker: false,
+  roles: ['2000'],
+}
+
+export function signIn(store: AppStore, user: SessionUser = sampleUser) {
+  store.dispatch(credentialsReceived({ user, accessToken: 'token' }))
+}
+
+export const jsonResponse = (status: number, body?: unknown) =>
+  new Response(body === undefined ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  })
+
+/**
+ * Stubs `fetch` with a handler per call. RTK Query builds a `Request` from the page-relative
+ * path; Node's Request (which the jsdom environment hands in) has no page to resolve it
+ * against, so it is resolved against jsdom's location here.
+ */
+export function stubFetch(
+  handler: (url: string, request: Request) => Response | Promise<Response>,
+) {
+  const NodeRequest = globalThis.Request
+  class PageRequest extends NodeRequest {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      super(typeof input === 'string' ? new URL(input, window.location.href) : input, init)
+    }
+  }
+  globalThis.Request = PageRequest as typeof Request
+  const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = input instanceof Request ? input : new Request(input, init)
+    return handler(new URL(request.url).pathname, request)
+  })
+  return {
+    spy,
+    restore() {
+      spy.mockRestore()
+      globalThis.Request = NodeRequest
+    },
+  }
+}
+
+/** Renders routes in a memory router over a fresh store (or the one given). */
+export function renderRoutes(
+  routes: RouteObject[],
+  {
+    at = '/',
+    state,
+    store = createStore(),
+  }: { at?: string; state?: unknown; store?: AppStore } = {},
+) {
+  const router = createMemoryRouter(routes, { initialEntries: [{ pathname: at, state }] })
+  const view = render(
+    <Provider store={store}>
+      <RouterProvider router={router} />
+    </Provider>,
+  )
+  return { ...view, router, store }
+}
