@@ -17,19 +17,25 @@ export function Modal({
 }) {
   const titleId = useId()
   const dialog = useRef<HTMLDivElement>(null)
+  // The latest onClose, so callers may pass a new function each render without the effect
+  // below running again (it would pull the focus out of the field being typed in).
+  const close = useRef(onClose)
+  useEffect(() => {
+    close.current = onClose
+  }, [onClose])
 
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null
     dialog.current?.focus()
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') onClose()
+      if (event.key === 'Escape') close.current()
     }
     document.addEventListener('keydown', onKey)
     return () => {
       document.removeEventListener('keydown', onKey)
       previous?.focus?.()
     }
-  }, [onClose])
+  }, [])
 
   return (
     <div

@@ -1,0 +1,51 @@
+import { act, screen } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { modalOpened } from '@/app/ui-slice'
+import ModalHost from '@/features/modals/ModalHost'
+import {
+  jsonResponse,
+  renderModal,
+  samplePerson,
+  samplePost,
+  stubFetch,
+} from '@/features/modals/modal-test-helpers'
+
+describe('ModalHost', () => {
+  let fetchStub: ReturnType<typeof stubFetch> | null = null
+  beforeEach(() => {
+    fetchStub = stubFetch(() => jsonResponse(200, []))
+  })
+  afterEach(() => fetchStub?.restore())
+
+  it('renders nothing while no modal is open', () => {
+    renderModal(<ModalHost />)
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+
+  it.each([
+    [{ kind: 'addPost' } as const, 'Add a post'],
+    [{ kind: 'postDetails', post: samplePost } as const, 'Paint my fence'],
+    [{ kind: 'workerDetails', person: samplePerson } as const, 'Wes Worker'],
+    [{ kind: 'requestPost', post: samplePost } as const, 'Send a request: Paint my fence'],
+    [{ kind: 'requestPerson', person: samplePerson } as const, 'Request Wes Worker'],
+    [{ kind: 'reportPost', post: samplePost } as const, 'Report post'],
+    [{ kind: 'reportPerson', person: samplePerson } as const, 'Report person'],
+    [{ kind: 'profileRequired' } as const, 'Profile Required'],
+  ])('opens the %o modal', (modal, title) => {
+    const { store } = renderModal(<ModalHost />)
+    act(() => {
+      store.dispatch(modalOpened(modal))
+    })
+    expect(screen.getByRole('dialog', { name: title })).toBeInTheDocument()
+  })
+
+  it('closes with the close button', async () => {
+    const { store } = renderModal(<ModalHost />)
+    act(() => {
+      store.dispatch(modalOpened({ kind: 'reportPost', post: samplePost }))
+    })
+    await userEvent.click(screen.getByRole('button', { name: 'Close' }))
+    expect(store.getState().ui.modal).toBeNull()
+    expect(screen.queryByRole('dialog')).toBeNull()
+  })
+})

@@ -1,0 +1,197 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { modalOpened } from '@/app/ui-slice'
+import { jsonResponse, renderModal, stubFetch } from '@/features/modals/modal-test-helpers'
+import AddPostModal from '@/features/posts/AddPostModal'
+
+/** Stands in for the browser's XMLHttpRequest: the test decides how each PUT ends. */
+class FakeUpload {
+  static last: FakeUpload | null = null
+  upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null }
+  onload: (() => void) | null = null
+  onerror: (() => void) | null = null
+  status = 0
+  url = ''
+  headers: Record<string, string> = {}
+  open(_method: string, url: string) {
+    this.url = url
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers[name] = value
+  }
+  send() {
+    FakeUpload.last = this
+  }
+  progress(loaded: number) {
+    this.upload.onprogress?.({ lengthComputable: true, loaded, total: 100 } as ProgressEvent)
+  }
+  finish(status: number) {
+    this.status = status
+    this.onload?.()
+  }
+}
+
+const picture = (name: string, type: string, size = 1024) => {
+  const file = new File(['x'], name, { type })
+  Object.defineProperty(file, 'size', { value: size })
+  return file
+}
+const pick = (file: File) =>
+  fireEvent.change(screen.getByLabelText(/^Picture/), { target: { files: [file] } })
+
+describe('add a post modal', () => {
+  const RealXhr = globalThis.XMLHttpRequest
+  let fetchStub: ReturnType<typeof stubFetch> | null = null
+  beforeEach(() => {
+    FakeUpload.last = null
+    globalThis.XMLHttpRequest = FakeUpload as unknown as typeof XMLHttpRequest
+  })
+  afterEach(() => {
+    fetchStub?.restore()
+    fetchStub = null
+    globalThis.XMLHttpRequest = RealXhr
+    jest.useRealTimers()
+  })
+
+  it('keeps Preview disabled with its hint until title and where are filled', async () => {
+    renderModal(<AddPostModal />)
+    const preview = screen.getByRole('button', { name: 'Preview' })
+    expect(preview).toBeDisabled()
+    expect(screen.getByText('Title and Location are required for preview')).toBeInTheDocument()
+
+    await userEvent.type(screen.getByLabelText('Title *'), 'Paint my fence')
+    expect(preview).toBeDisabled()
+    await userEvent.type(screen.getByLabelText('Where *'), '   ')
+    expect(preview).toBeDisabled()
+    await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
+    expect(preview).toBeEnabled()
+    expect(screen.queryByText('Title and Location are required for preview')).toBeNull()
+
+    await userEvent.click(preview)
+    expect(screen.getByRole('dialog', { name: 'Post preview' })).toBeInTheDocument()
+    expect(screen.getByText('Austin TX')).toBeInTheDocument()
+  })
+
+  it('defaults location and contact to private', () => {
+    renderModal(<AddPostModal />)
+    expect(
+      screen.getByRole('checkbox', { name: 'Show the location to everyone' }),
+    ).not.toBeChecked()
+    expect(screen.getByRole('checkbox', { name: 'Show the contact to everyone' })).not.toBeChecked()
+  })
+
+  it('refuses a picture of another format or over 5MB without uploading', () => {
+    fetchStub = stubFetch(() => jsonResponse(200, {}))
+    renderModal(<AddPostModal />)
+    pick(picture('anim.gif', 'image/gif'))
+    expect(
+      screen.getByText('Error: Only .png, .jpg, and .jpeg formats allowed!'),
+    ).toBeInTheDocument()
+    pick(picture('big.png', 'image/png', 5 * 1024 * 1024 + 1))
+    expect(screen.getByText('Error: File size exceeds 5MB limit')).toBeInTheDocument()
+    expect(fetchStub.spy).not.toHaveBeenCalled()
+  })
+
+  it('uploads on pick with a progress bar, then says "Picture Uploaded"', async () => {
+    const slotBodies: unknown[] = []
+    fetchStub = stubFetch(async (path, request) => {
+      slotBodies.push({ path, body: await request.json() })
+      return jsonResponse(200, {
+        presignedUrl: 'https://storage.test/put',
+        objectKey: 'jobImages/viewer1/abc.png',
+      })
+    })
+    renderModal(<AddPostModal />)
+    pick(picture('fence.png', 'image/png', 2048))
+    await waitFor(() => expect(FakeUpload.last).not.toBeNull())
+    expect(slotBodies).toEqual([
+      {
+        path: '/api/upload',
+        body: { fileName: 'fence.png', fileType: 'image/png', fileSize: 2048 },
+      },
+    ])
+    act(() => FakeUpload.last!.progress(40))
+    expect(screen.getByRole('progressbar', { name: 'Upload progress' })).toHaveAttribute(
+      'value',
+      '40',
+    )
+    expect(screen.getByRole('button', { name: 'Add this post' })).toBeDisabled()
+    act(() => FakeUpload.last!.finish(200))
+    expect(await screen.findByText('Picture Uploaded')).toBeInTheDocument()
+    expect(FakeUpload.last!.url).toBe('https://storage.test/put')
+  })
+
+  it('says the post goes without an image when the upload fails, then "No image will be used" after 5 s', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] })
+    fetchStub = stubFetch(() =>
+      jsonResponse(200, { presignedUrl: 'https://storage.test/put', objectKey: 'k' }),
+    )
+    renderModal(<AddPostModal />)
+    pick(picture('fence.jpg', 'image/jpeg'))
+    await waitFor(() => expect(FakeUpload.last).not.toBeNull())
+    act(() => FakeUpload.last!.finish(403))
+    expect(
+      await screen.findByText(
+        'Error: Unable to upload image. Your post will be created without an image.',
+      ),
+    ).toBeInTheDocument()
+    act(() => jest.advanceTimersByTime(4900))
+    expect(screen.queryByText('No image will be used')).toBeNull()
+    act(() => jest.advanceTimersByTime(200))
+    expect(screen.getByText('No image will be used')).toBeInTheDocument()
+  })
+
+  it('alerts a guest that they must be logged in', async () => {
+    const alert = jest.spyOn(window, 'alert').mockImplementation(() => {})
+    renderModal(<AddPostModal />, { user: null })
+    await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
+    expect(alert).toHaveBeenCalledWith('You must be logged in to create a job')
+    alert.mockRestore()
+  })
+
+  it('creates the post with the form names, shows the overlay and closes after 2 s', async () => {
+    const bodies: unknown[] = []
+    fetchStub = stubFetch(async (path, request) => {
+      if (path === '/api/jobs' && request.method === 'POST') {
+        bodies.push(await request.json())
+        return jsonResponse(201, { _id: 'p1', title: 'Paint my fence' })
+      }
+      return jsonResponse(200, [])
+    })
+    const { store } = renderModal(<AddPostModal />)
+    store.dispatch(modalOpened({ kind: 'addPost' }))
+    await userEvent.type(screen.getByLabelText('Title *'), 'Paint my fence')
+    await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Cash' }))
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Phone')
+    await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
+
+    expect(await screen.findByText('Post created successfully!')).toBeInTheDocument()
+    expect(bodies).toEqual([
+      {
+        title: 'Paint my fence',
+        where: 'Austin TX',
+        when: '',
+        howmuch: '',
+        payment: ['Cash'],
+        contact: 'Phone',
+        infos: '',
+        expirationDate: null,
+        displayLocation: false,
+        displayContact: false,
+        jobPicture: null,
+      },
+    ])
+    expect(screen.getByLabelText('Title *')).toHaveValue('')
+    await waitFor(() => expect(store.getState().ui.modal).toBeNull(), { timeout: 3000 })
+  })
+
+  it('shows the create failure text', async () => {
+    fetchStub = stubFetch(() => jsonResponse(500, { message: 'boom' }))
+    renderModal(<AddPostModal />)
+    await userEvent.type(screen.getByLabelText('Title *'), 'Paint my fence')
+    await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
+    await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
+    expect(await screen.findByText('Failed to create job. Please try again.')).toBeInTheDocument()
+  })
+})

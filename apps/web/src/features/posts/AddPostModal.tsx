@@ -1,0 +1,394 @@
+import { useCloseModal } from '@/features/modals/use-close-modal'
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { modalClosed } from '@/app/ui-slice'
+import { selectAccessToken, selectCurrentUser } from '@/features/auth/auth-slice'
+import { useCreatePostMutation } from '@/features/posts/posts-api'
+import { PostFieldsView } from '@/features/posts/PostFieldsView'
+import { usePictureUpload } from '@/features/posts/use-picture-upload'
+import { Modal } from '@/components/ui/Modal'
+import { NO_IMAGE } from '@/lib/images'
+import {
+  CONTACT_OPTIONS,
+  LOCATIONS,
+  PAYMENT_OPTIONS,
+  POST_INFOS_MAX_LENGTH,
+  POST_LOCATION_MAX_LENGTH,
+  POST_SALARY_MAX_LENGTH,
+  POST_TITLE_MAX_LENGTH,
+  POST_WHEN_MAX_LENGTH,
+} from '@marketplace/contracts/marketplace'
+import {
+  Messages,
+  canPreviewPost,
+  checkExpirationDate,
+  isoDateOf,
+  localToday,
+  validatePostForm,
+} from '@marketplace/contracts/validation'
+import './posts.css'
+
+/** spec 1 §4, §9: the "Post created successfully!" overlay lasts 2 seconds. */
+export const CREATED_OVERLAY_MS = 2000
+
+interface FormState {
+  title: string
+  where: string
+  when: string
+  howmuch: string
+  payment: string[]
+  contact: string
+  infos: string
+  expirationDate: string
+  displayLocation: boolean
+  displayContact: boolean
+}
+
+// spec 1 §4: location and contact default to private.
+const EMPTY_FORM: FormState = {
+  title: '',
+  where: '',
+  when: '',
+  howmuch: '',
+  payment: [],
+  contact: '',
+  infos: '',
+  expirationDate: '',
+  displayLocation: false,
+  displayContact: false,
+}
+
+/** "Add a post" (spec 1 §2, §4, §5): the form, its preview, and the creation. */
+export default function AddPostModal() {
+  const dispatch = useAppDispatch()
+  const user = useAppSelector(selectCurrentUser)
+  const token = useAppSelector(selectAccessToken)
+  const [createPost, { isLoading: saving }] = useCreatePostMutation()
+  const picture = usePictureUpload()
+  const [form, setForm] = useState<FormState>(EMPTY_FORM)
+  const [step, setStep] = useState<'form' | 'preview'>('form')
+  const [error, setError] = useState<string | null>(null)
+  const [created, setCreated] = useState(false)
+  const [pickerKey, setPickerKey] = useState(0)
+  const ids = {
+    title: useId(),
+    where: useId(),
+    locations: useId(),
+    when: useId(),
+    howmuch: useId(),
+    contact: useId(),
+    infos: useId(),
+    expiration: useId(),
+    picture: useId(),
+    previewHint: useId(),
+  }
+  const close = useCloseModal()
+  const today = localToday()
+  const previewable = canPreviewPost(form)
+  const expirationProblem = checkExpirationDate(form.expirationDate, today)
+
+  useEffect(() => {
+    if (!created) return
+    const timer = setTimeout(() => dispatch(modalClosed()), CREATED_OVERLAY_MS)
+    return () => clearTimeout(timer)
+  }, [created, dispatch])
+
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
+    setForm((current) => ({ ...current, [key]: value }))
+    setError(null)
+  }
+  const togglePayment = (option: string) =>
+    set(
+      'payment',
+      form.payment.includes(option)
+        ? form.payment.filter((entry) => entry !== option)
+        : [...form.payment, option],
+    )
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault()
+    if (saving || picture.uploading) return
+    if (!user?._id || !token) {
+      window.alert(Messages.post.notLoggedIn)
+      return
+    }
+    const problem = validatePostForm(form, today)
+    if (problem) {
+      setError(problem)
+      setStep('form')
+      return
+    }
+    try {
+      await createPost({
+        title: form.title.trim(),
+        where: form.where.trim(),
+        when: form.when.trim(),
+        howmuch: form.howmuch.trim(),
+        payment: form.payment,
+        contact: form.contact,
+        infos: form.infos.trim(),
+        expirationDate: form.expirationDate || null,
+        displayLocation: form.displayLocation,
+        displayContact: form.displayContact,
+        jobPicture: picture.objectKey,
+      }).unwrap()
+      setForm(EMPTY_FORM)
+      picture.reset()
+      setPickerKey((key) => key + 1)
+      setStep('form')
+      setCreated(true)
+    } catch {
+      setError(Messages.post.createFailed)
+    }
+  }
+
+  const submitLabel = saving ? 'Creating...' : 'Add this post'
+  const submitDisabled = saving || picture.uploading || created
+
+  return (
+    <Modal title={step === 'preview' ? 'Post preview' : 'Add a post'} onClose={close} wide>
+      <div className="add-post">
+        {created && (
+          <div className="add-post-overlay" role="status">
+            <p>{Messages.post.created}</p>
+          </div>
+        )}
+        {step === 'preview' ? (
+          <div className="post-preview">
+            <h3 className="post-view-title">{form.title}</h3>
+            <PostFieldsView
+              showPrivacy
+              post={{
+                title: form.title,
+                location: form.where,
+                jobStartEnd: form.when,
+                salary: form.howmuch,
+                paymentType: form.payment,
+                contact: form.contact,
+                infos: form.infos,
+                expirationDate: form.expirationDate || null,
+                pictureSrc: picture.previewUrl ?? NO_IMAGE,
+                displayLocation: form.displayLocation,
+                displayContact: form.displayContact,
+              }}
+            />
+            {error && (
+              <p className="form-error" role="alert">
+                {error}
+              </p>
+            )}
+            <div className="modal-actions">
+              <button type="button" className="btn" onClick={() => setStep('form')}>
+                Back to the form
+              </button>
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={submitDisabled}
+                onClick={() => submit()}
+              >
+                {submitLabel}
+              </button>
+            </div>
+          </div>
+        ) : (
+          <form className="add-post-form" onSubmit={submit} noValidate>
+            <div className="add-post-grid">
+              <div className="field">
+                <label htmlFor={ids.title}>Title *</label>
+                <input
+                  id={ids.title}
+                  value={form.title}
+                  maxLength={POST_TITLE_MAX_LENGTH}
+                  required
+                  onChange={(event) => set('title', event.target.value)}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor={ids.where}>Where *</label>
+                <input
+                  id={ids.where}
+                  value={form.where}
+                  list={ids.locations}
+                  maxLength={POST_LOCATION_MAX_LENGTH}
+                  required
+                  placeholder="City, Remote or Hybrid"
+                  onChange={(event) => set('where', event.target.value)}
+                />
+                <datalist id={ids.locations}>
+                  {LOCATIONS.map((location) => (
+                    <option key={location} value={location} />
+                  ))}
+                </datalist>
+              </div>
+              <div className="field">
+                <label htmlFor={ids.when}>When</label>
+                <input
+                  id={ids.when}
+                  value={form.when}
+                  maxLength={POST_WHEN_MAX_LENGTH}
+                  placeholder="e.g. Saturday 9am - 1pm"
+                  onChange={(event) => set('when', event.target.value)}
+                />
+              </div>
+              <div className="field">
+                <label htmlFor={ids.howmuch}>How much</label>
+                <input
+                  id={ids.howmuch}
+                  value={form.howmuch}
+                  maxLength={POST_SALARY_MAX_LENGTH}
+                  placeholder="e.g. $25/hour"
+                  onChange={(event) => set('howmuch', event.target.value)}
+                />
+              </div>
+            </div>
+
+            <fieldset className="add-post-payment">
+              <legend>Payment</legend>
+              {PAYMENT_OPTIONS.map((option) => (
+                <label key={option} className="checkbox">
+                  <input
+                    type="checkbox"
+                    checked={form.payment.includes(option)}
+                    onChange={() => togglePayment(option)}
+                  />
+                  {option}
+                </label>
+              ))}
+            </fieldset>
+
+            <div className="add-post-grid">
+              <div className="field">
+                <label htmlFor={ids.contact}>Contact</label>
+                <select
+                  id={ids.contact}
+                  value={form.contact}
+                  onChange={(event) => set('contact', event.target.value)}
+                >
+                  <option value="">None</option>
+                  {CONTACT_OPTIONS.map((option) => (
+                    <option key={option} value={option}>
+                      {option}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className={expirationProblem ? 'field field-invalid' : 'field'}>
+                <label htmlFor={ids.expiration}>Expiration date (optional)</label>
+                <div className="add-post-date">
+                  <input
+                    id={ids.expiration}
+                    type="date"
+                    value={form.expirationDate}
+                    min={isoDateOf(today)}
+                    aria-invalid={!!expirationProblem}
+                    onChange={(event) => set('expirationDate', event.target.value)}
+                  />
+                  {form.expirationDate && (
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      onClick={() => set('expirationDate', '')}
+                    >
+                      Clear
+                    </button>
+                  )}
+                </div>
+                {expirationProblem && <span className="field-error">{expirationProblem}</span>}
+              </div>
+            </div>
+
+            <div className="field">
+              <label htmlFor={ids.infos}>Infos</label>
+              <textarea
+                id={ids.infos}
+                rows={4}
+                value={form.infos}
+                maxLength={POST_INFOS_MAX_LENGTH}
+                onChange={(event) => set('infos', event.target.value)}
+              />
+            </div>
+
+            <fieldset className="add-post-privacy">
+              <legend>Privacy</legend>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={form.displayLocation}
+                  onChange={(event) => set('displayLocation', event.target.checked)}
+                />
+                Show the location to everyone
+              </label>
+              <label className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={form.displayContact}
+                  onChange={(event) => set('displayContact', event.target.checked)}
+                />
+                Show the contact to everyone
+              </label>
+              <span className="field-hint">
+                Unchecked, they are shown only to the people whose request you accept.
+              </span>
+            </fieldset>
+
+            <div className="field">
+              <label htmlFor={ids.picture}>Picture (.png, .jpg, .jpeg, up to 5MB)</label>
+              <input
+                key={pickerKey}
+                id={ids.picture}
+                type="file"
+                accept=".png,.jpg,.jpeg,image/png,image/jpeg"
+                disabled={picture.uploading}
+                onChange={(event) => void picture.pick(event.target.files?.[0])}
+              />
+              {picture.uploading && (
+                <progress
+                  className="add-post-progress"
+                  max={100}
+                  value={picture.progress}
+                  aria-label="Upload progress"
+                >
+                  {picture.progress}%
+                </progress>
+              )}
+              {picture.message && (
+                <span
+                  className={picture.status === 'uploaded' ? 'form-success' : 'field-error'}
+                  role={picture.status === 'uploaded' ? 'status' : 'alert'}
+                >
+                  {picture.message}
+                </span>
+              )}
+            </div>
+
+            {error && (
+              <p className="form-error" role="alert">
+                {error}
+              </p>
+            )}
+            <div className="modal-actions">
+              {!previewable && (
+                <span id={ids.previewHint} className="field-hint add-post-hint">
+                  {Messages.post.titleAndLocationRequired}
+                </span>
+              )}
+              <button
+                type="button"
+                className="btn"
+                disabled={!previewable}
+                aria-describedby={previewable ? undefined : ids.previewHint}
+                onClick={() => setStep('preview')}
+              >
+                Preview
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={submitDisabled}>
+                {submitLabel}
+              </button>
+            </div>
+          </form>
+        )}
+      </div>
+    </Modal>
+  )
+}

@@ -1,0 +1,107 @@
+import { useCloseModal } from '@/features/modals/use-close-modal'
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { modalOpened } from '@/app/ui-slice'
+import { selectCurrentUser, selectIsLoggedIn } from '@/features/auth/auth-slice'
+import {
+  useAddFavoritePostMutation,
+  useGetFavoritePostsQuery,
+  useRemoveFavoritePostMutation,
+} from '@/features/favorites/favorites-api'
+import { PostFieldsView } from '@/features/posts/PostFieldsView'
+import { Modal } from '@/components/ui/Modal'
+import { paths } from '@/config/paths'
+import { imageUrl } from '@/lib/images'
+import type { Post } from '@/lib/types'
+import { Messages } from '@marketplace/contracts/validation'
+import './posts.css'
+
+/** Post details (spec 1 §2): the owner sees no favorite, request or report button. */
+export default function PostDetailsModal({ post }: { post: Post }) {
+  const dispatch = useAppDispatch()
+  const navigate = useNavigate()
+  const user = useAppSelector(selectCurrentUser)
+  const loggedIn = useAppSelector(selectIsLoggedIn)
+  const isOwner = !!user && user._id === post.userID
+  const { data: favorites } = useGetFavoritePostsQuery(user?._id ?? '', {
+    skip: !loggedIn || !user || isOwner,
+  })
+  const [addFavorite, addState] = useAddFavoritePostMutation()
+  const [removeFavorite, removeState] = useRemoveFavoritePostMutation()
+  const [favoriteError, setFavoriteError] = useState<string | null>(null)
+  const saved = !!favorites?.some((entry) => entry.favoriteID?._id === post._id)
+  const favoriteBusy = addState.isLoading || removeState.isLoading
+  const close = useCloseModal()
+
+  const toggleFavorite = async () => {
+    if (!loggedIn || !user) {
+      close()
+      navigate(paths.login)
+      return
+    }
+    setFavoriteError(null)
+    try {
+      if (saved) await removeFavorite({ userId: user._id, postId: post._id }).unwrap()
+      else await addFavorite({ userId: user._id, postId: post._id }).unwrap()
+    } catch {
+      setFavoriteError(Messages.favorites.updateFailed)
+    }
+  }
+
+  return (
+    <Modal title={post.title} onClose={close} wide>
+      <div className="post-details">
+        {post.category && <span className="badge">{post.category}</span>}
+        <PostFieldsView
+          showPrivacy={isOwner}
+          post={{
+            title: post.title,
+            location: post.location,
+            jobStartEnd: post.jobStartEnd,
+            salary: post.salary,
+            paymentType: post.paymentType ?? [],
+            contact: post.contact,
+            infos: post.infos,
+            expirationDate: post.expirationDate,
+            pictureSrc: imageUrl(post.jobPicture),
+            displayLocation: post.displayLocation,
+            displayContact: post.displayContact,
+          }}
+        />
+        {favoriteError && (
+          <p className="form-error" role="alert">
+            {favoriteError}
+          </p>
+        )}
+        {!isOwner && (
+          <div className="modal-actions">
+            <button
+              type="button"
+              className={saved ? 'btn favorite-btn saved' : 'btn favorite-btn'}
+              aria-pressed={saved}
+              disabled={favoriteBusy}
+              onClick={toggleFavorite}
+            >
+              {saved ? '♥ Saved' : '♡ Save'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger"
+              onClick={() => dispatch(modalOpened({ kind: 'reportPost', post }))}
+            >
+              Report
+            </button>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={() => dispatch(modalOpened({ kind: 'requestPost', post }))}
+            >
+              Send request
+            </button>
+          </div>
+        )}
+      </div>
+    </Modal>
+  )
+}

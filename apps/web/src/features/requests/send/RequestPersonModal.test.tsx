@@ -1,0 +1,96 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import {
+  jsonResponse,
+  renderModal,
+  samplePerson,
+  samplePost,
+  stubFetch,
+  viewer,
+} from '@/features/modals/modal-test-helpers'
+import RequestPersonModal from '@/features/requests/send/RequestPersonModal'
+
+const myPost = { ...samplePost, userID: viewer._id, location: 'Austin TX' }
+
+describe('send-request-to-person modal', () => {
+  let fetchStub: ReturnType<typeof stubFetch> | null = null
+  afterEach(() => {
+    fetchStub?.restore()
+    fetchStub = null
+  })
+
+  const choosePost = async () => {
+    await userEvent.click(screen.getByRole('button', { name: 'Select a post' }))
+    expect(screen.getByText('Choose the post you want to send a request for')).toBeInTheDocument()
+    const confirm = screen.getByRole('button', { name: 'Confirm Selection' })
+    expect(confirm).toBeDisabled()
+    await userEvent.click(await screen.findByRole('button', { name: 'Select' }))
+    await userEvent.click(confirm)
+  }
+
+  it('keeps Send request disabled until a post is chosen, then sends postID and requestedID', async () => {
+    const bodies: unknown[] = []
+    fetchStub = stubFetch(async (path, request) => {
+      if (path === '/api/jobs/my-jobs') return jsonResponse(200, { jobs: [myPost] })
+      bodies.push(await request.json())
+      return jsonResponse(409, { message: 'duplicate' })
+    })
+    renderModal(<RequestPersonModal person={samplePerson} />)
+    expect(screen.getByText('31 years old')).toBeInTheDocument()
+    expect(screen.getByText('Painting - Drywall')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Send request' })).toBeDisabled()
+
+    await choosePost()
+    expect(screen.getByRole('button', { name: 'Change post' })).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: 'Send request' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'You have already sent a request to this person for this post',
+    )
+    expect(bodies).toEqual([{ postID: 'post1', requestedID: 'worker1' }])
+  })
+
+  it('says "No jobs available" when the user has no post', async () => {
+    fetchStub = stubFetch(() => jsonResponse(200, []))
+    renderModal(<RequestPersonModal person={samplePerson} />)
+    await userEvent.click(screen.getByRole('button', { name: 'Select a post' }))
+    expect(await screen.findByText('No jobs available')).toBeInTheDocument()
+  })
+
+  it('says "Failed to load posts" when the list cannot be read', async () => {
+    fetchStub = stubFetch(() => jsonResponse(404, { message: 'nope' }))
+    renderModal(<RequestPersonModal person={samplePerson} />)
+    await userEvent.click(screen.getByRole('button', { name: 'Select a post' }))
+    expect(await screen.findByText('Failed to load posts')).toBeInTheDocument()
+  })
+
+  it('alerts the generic failure for a server error', async () => {
+    const alert = jest.spyOn(window, 'alert').mockImplementation(() => {})
+    fetchStub = stubFetch((path) =>
+      path === '/api/jobs/my-jobs' ? jsonResponse(200, [myPost]) : jsonResponse(500, {}),
+    )
+    renderModal(<RequestPersonModal person={samplePerson} />)
+    await choosePost()
+    await userEvent.click(screen.getByRole('button', { name: 'Send request' }))
+    await waitFor(() =>
+      expect(alert).toHaveBeenCalledWith('Failed to send request. Please try again later.'),
+    )
+    alert.mockRestore()
+  })
+
+  it('refuses to send for a person without a name', async () => {
+    fetchStub = stubFetch(() => jsonResponse(200, [myPost]))
+    renderModal(
+      <RequestPersonModal person={{ ...samplePerson, name: '', firstName: '', lastName: '' }} />,
+    )
+    await choosePost()
+    await userEvent.click(screen.getByRole('button', { name: 'Send request' }))
+    expect(screen.getByRole('alert')).toHaveTextContent('Error: Worker information not available.')
+  })
+
+  it('offers Login and Create account to a guest', () => {
+    renderModal(<RequestPersonModal person={samplePerson} />, { user: null })
+    expect(screen.getByRole('button', { name: 'Login' })).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Create account' })).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Send request' })).toBeNull()
+  })
+})

@@ -1,0 +1,106 @@
+import { useCloseModal } from '@/features/modals/use-close-modal'
+import { useState } from 'react'
+import { useAppSelector } from '@/app/hooks'
+import { selectIsLoggedIn } from '@/features/auth/auth-slice'
+import { LoginPrompt } from '@/features/modals/LoginPrompt'
+import { ageText, personName, skillsText } from '@/features/people/person-display'
+import { PostPicker } from '@/features/requests/send/PostPicker'
+import { useSendPersonRequestMutation } from '@/features/requests/send/send-requests-api'
+import { Modal } from '@/components/ui/Modal'
+import { errorMessage, errorStatus } from '@/lib/api'
+import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import type { Person, Post } from '@/lib/types'
+import { Messages } from '@marketplace/contracts/validation'
+import './send-requests.css'
+
+/** Send-request-to-person (spec 1 §2): pick one of one's posts, then send. */
+export default function RequestPersonModal({ person }: { person: Person }) {
+  const loggedIn = useAppSelector(selectIsLoggedIn)
+  const [send, { isLoading }] = useSendPersonRequestMutation()
+  const [step, setStep] = useState<'summary' | 'picker'>('summary')
+  const [post, setPost] = useState<Post | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const close = useCloseModal()
+  const name = personName(person)
+  const age = ageText(person.age)
+  const skills = skillsText(person.skills)
+
+  const submit = async () => {
+    if (!post) return
+    if (!name) {
+      setError(Messages.requests.workerInfoMissing)
+      return
+    }
+    setError(null)
+    try {
+      await send({ postID: post._id, requestedID: person._id }).unwrap()
+      close()
+    } catch (failure) {
+      const status = errorStatus(failure)
+      if (status === 409) setError(Messages.requests.alreadyRequestedPerson)
+      else if (status === 400) setError(errorMessage(failure, Messages.requests.invalid))
+      // spec 1 §8: an alert for people requests.
+      else window.alert(Messages.requests.sendFailed)
+    }
+  }
+
+  return (
+    <Modal title={name ? `Request ${name}` : 'Send a request'} onClose={close}>
+      {step === 'picker' ? (
+        <PostPicker
+          initial={post}
+          onCancel={() => setStep('summary')}
+          onConfirm={(chosen) => {
+            setPost(chosen)
+            setError(null)
+            setStep('summary')
+          }}
+        />
+      ) : (
+        <>
+          <div className="request-person">
+            <img
+              className="request-person-photo"
+              src={imageUrl(person.profilePicture, DEFAULT_PROFILE_PICTURE)}
+              alt={name ? `Photo of ${name}` : 'Profile photo'}
+            />
+            <div>
+              <p className="request-person-name">{name}</p>
+              {age && <p className="muted">{age}</p>}
+              {skills && <p>{skills}</p>}
+            </div>
+          </div>
+          {!loggedIn ? (
+            <LoginPrompt message="Log in or create an account to send a request." />
+          ) : (
+            <>
+              {post && (
+                <p className="request-person-post">
+                  For your post: <strong>{post.title}</strong>
+                </p>
+              )}
+              {error && (
+                <p className="form-error" role="alert">
+                  {error}
+                </p>
+              )}
+              <div className="modal-actions">
+                <button type="button" className="btn" onClick={() => setStep('picker')}>
+                  {post ? 'Change post' : 'Select a post'}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={!post || isLoading}
+                  onClick={submit}
+                >
+                  {isLoading ? 'Sending...' : 'Send request'}
+                </button>
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </Modal>
+  )
+}

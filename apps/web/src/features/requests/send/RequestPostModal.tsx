@@ -1,0 +1,89 @@
+import { useCloseModal } from '@/features/modals/use-close-modal'
+import { useState } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { useAppSelector } from '@/app/hooks'
+import { selectCurrentUser, selectIsLoggedIn } from '@/features/auth/auth-slice'
+import { LoginPrompt } from '@/features/modals/LoginPrompt'
+import ProfileRequiredModal from '@/features/requests/send/ProfileRequiredModal'
+import { useSendPostRequestMutation } from '@/features/requests/send/send-requests-api'
+import { Modal } from '@/components/ui/Modal'
+import { paths } from '@/config/paths'
+import { errorMessage, errorStatus } from '@/lib/api'
+import type { Post } from '@/lib/types'
+import { Messages } from '@marketplace/contracts/validation'
+
+/** spec 1 §8: the text for a refused request to a post. */
+export function postRequestErrorText(error: unknown): string {
+  const status = errorStatus(error)
+  if (status === 409) return Messages.requests.alreadyRequestedPost
+  if (status === 400) return errorMessage(error, Messages.requests.invalid)
+  return Messages.requests.sendFailed
+}
+
+/** Send-request-to-post (spec 1 §2, §4): workers only; guests are asked to log in. */
+export default function RequestPostModal({ post }: { post: Post }) {
+  const navigate = useNavigate()
+  const loggedIn = useAppSelector(selectIsLoggedIn)
+  const user = useAppSelector(selectCurrentUser)
+  const [send, { isLoading }] = useSendPostRequestMutation()
+  const [error, setError] = useState<string | null>(null)
+  const [alreadyRequested, setAlreadyRequested] = useState(false)
+  const close = useCloseModal()
+
+  if (loggedIn && user?.isWorker !== true) return <ProfileRequiredModal />
+
+  const submit = async () => {
+    setError(null)
+    try {
+      await send({ postID: post._id }).unwrap()
+      close()
+    } catch (failure) {
+      if (errorStatus(failure) === 409) setAlreadyRequested(true)
+      setError(postRequestErrorText(failure))
+    }
+  }
+
+  return (
+    <Modal title={`Send a request: ${post.title}`} onClose={close}>
+      <p>
+        The post's owner receives your request with your worker profile, and is notified. Once they
+        accept it, you can see the post's private location and contact.
+      </p>
+      {!loggedIn ? (
+        <LoginPrompt message="Log in or create an account to send a request." />
+      ) : (
+        <>
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="modal-actions">
+            <button
+              type="button"
+              className="btn"
+              onClick={() => {
+                close()
+                navigate(paths.settings.myWorkerProfile)
+              }}
+            >
+              Check my profile
+            </button>
+            <button
+              type="button"
+              className="btn btn-primary"
+              onClick={submit}
+              disabled={isLoading || alreadyRequested}
+            >
+              {alreadyRequested
+                ? Messages.requests.alreadyRequestedButton
+                : isLoading
+                  ? 'Sending...'
+                  : 'Send a request'}
+            </button>
+          </div>
+        </>
+      )}
+    </Modal>
+  )
+}
