@@ -1,3 +1,159 @@
+import { useEffect } from 'react'
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { CategorySidebar } from '@/features/feed/CategorySidebar'
+import {
+  useGetJobsFeedQuery,
+  useGetPeopleFeedQuery,
+  type FeedQuery,
+} from '@/features/feed/feed-api'
+import { feedActions, selectFeed } from '@/features/feed/feed-slice'
+import { Pagination } from '@/features/feed/Pagination'
+import { PersonCard } from '@/features/feed/PersonCard'
+import { PostCard } from '@/features/feed/PostCard'
+import type { Pagination as PaginationInfo } from '@/lib/types'
+import './feed.css'
+
+export const FEED_TEXTS = {
+  job: {
+    loading: 'Loading posts...',
+    error: 'Failed to fetch jobs. Please try again.',
+    empty: 'No posts found.',
+    back: 'Show all posts',
+    toggle: 'Posts',
+  },
+  worker: {
+    loading: 'Loading workers...',
+    error: 'Failed to fetch workers. Please try again.',
+    empty: 'No people found.',
+    back: 'Show all people',
+    toggle: 'People',
+  },
+} as const
+
+/** spec 1 §2 "Home feed" (route /): posts or people, with categories, filters and pages. */
 export default function HomePage() {
-  return <p>HomePage is being built.</p>
+  const dispatch = useAppDispatch()
+  const feed = useAppSelector(selectFeed)
+  const { feedType, selected, view } = feed
+  const texts = FEED_TEXTS[feedType]
+
+  const query: FeedQuery = {
+    category: feed.category,
+    location: feed.location,
+    payment: feed.payment,
+    contact: feed.contact,
+    page: feed.page,
+    sort: feed.sort,
+  }
+  const jobs = useGetJobsFeedQuery(query, { skip: feedType !== 'job' })
+  const people = useGetPeopleFeedQuery(query, { skip: feedType !== 'worker' })
+  const current = feedType === 'job' ? jobs : people
+  const pagination: PaginationInfo | undefined = current.data?.pagination
+  const total = pagination?.total
+
+  useEffect(() => {
+    if (typeof total === 'number') dispatch(feedActions.totalChanged(total))
+  }, [dispatch, total])
+
+  // A page past the end (posts removed meanwhile) falls back to the last page.
+  const totalPages = pagination?.totalPages
+  useEffect(() => {
+    if (typeof totalPages === 'number' && totalPages >= 1 && feed.page > totalPages) {
+      dispatch(feedActions.pageSelected(totalPages))
+    }
+  }, [dispatch, totalPages, feed.page])
+
+  const listClass = view === 'list' ? 'list feed-items-list' : 'grid feed-items-grid'
+
+  let content
+  if (selected) {
+    content = (
+      <>
+        <div className="feed-selected-bar">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => dispatch(feedActions.itemSelected(null))}
+          >
+            ← {FEED_TEXTS[selected.type].back}
+          </button>
+        </div>
+        <div className={listClass}>
+          {selected.type === 'job' ? (
+            <PostCard post={selected.item} layout={view} />
+          ) : (
+            <PersonCard person={selected.item} layout={view} />
+          )}
+        </div>
+      </>
+    )
+  } else if (current.isLoading || (current.isFetching && current.isError)) {
+    content = (
+      <p className="page-loading" role="status">
+        {texts.loading}
+      </p>
+    )
+  } else if (current.isError) {
+    content = (
+      <div className="error-state" role="alert">
+        <p>{texts.error}</p>
+        <button type="button" className="btn btn-small" onClick={() => void current.refetch()}>
+          Try again
+        </button>
+      </div>
+    )
+  } else {
+    const items =
+      feedType === 'job'
+        ? (jobs.data?.jobs ?? []).map((post) => (
+            <PostCard key={post._id} post={post} layout={view} />
+          ))
+        : (people.data?.people ?? []).map((person) => (
+            <PersonCard key={person._id} person={person} layout={view} />
+          ))
+    content =
+      items.length === 0 ? (
+        <p className="empty-state">{texts.empty}</p>
+      ) : (
+        <>
+          <div
+            className={`${listClass}${current.isFetching ? ' feed-refreshing' : ''}`}
+            aria-busy={current.isFetching}
+          >
+            {items}
+          </div>
+          <Pagination
+            page={pagination?.page ?? feed.page}
+            totalPages={pagination?.totalPages ?? 1}
+            onPageChange={(page) => dispatch(feedActions.pageSelected(page))}
+          />
+        </>
+      )
+  }
+
+  return (
+    <div className="page feed-page">
+      <div className="feed-type-toggle" role="group" aria-label="Feed type">
+        {(['job', 'worker'] as const).map((type) => (
+          <button
+            key={type}
+            type="button"
+            className={`btn${feedType === type ? ' btn-primary' : ''}`}
+            aria-pressed={feedType === type}
+            onClick={() => {
+              if (feedType !== type || selected) dispatch(feedActions.feedTypeSelected(type))
+            }}
+          >
+            {FEED_TEXTS[type].toggle}
+          </button>
+        ))}
+      </div>
+      <div className="feed-layout">
+        <CategorySidebar />
+        <section className="feed-content" aria-label={feedType === 'job' ? 'Posts' : 'People'}>
+          {content}
+        </section>
+      </div>
+    </div>
+  )
 }

@@ -1,0 +1,62 @@
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { modalOpened } from '@/app/ui-slice'
+import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { personName, skillsText } from '@/features/people/person-display'
+import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import type { Person } from '@/lib/types'
+import './feed.css'
+
+/** "★ 4.5 (12)" once a person has been rated; nothing before. */
+export function ratingText(rating: Person['rating']): string | null {
+  if (!rating || rating.count <= 0 || typeof rating.average !== 'number') return null
+  return `★ ${rating.average.toFixed(1)} (${rating.count})`
+}
+
+/**
+ * spec 1 §2 "Home feed": picture, name, Details and "Request {firstname}"; the request
+ * button is hidden on the signed-in user's own card.
+ */
+export function PersonCard({ person, layout }: { person: Person; layout: 'grid' | 'list' }) {
+  const dispatch = useAppDispatch()
+  const user = useAppSelector(selectCurrentUser)
+  const isSelf = !!user && user._id === person._id
+  const name = personName(person)
+  const firstName = person.firstName?.trim() || name
+  const rating = ratingText(person.rating)
+  const skills = skillsText(person.skills)
+
+  return (
+    <article className={`card post-card post-card-${layout}`} aria-label={name}>
+      <img
+        className="post-card-image person-card-image"
+        src={imageUrl(person.profilePicture, DEFAULT_PROFILE_PICTURE)}
+        alt=""
+        loading="lazy"
+      />
+      <div className="card-body post-card-body">
+        <h3 className="post-card-title">{name}</h3>
+        {person.title && <p className="post-card-meta">{person.title}</p>}
+        {skills && <p className="post-card-meta muted">{skills}</p>}
+        {rating && <p className="post-card-meta person-card-rating">{rating}</p>}
+        <div className="card-actions">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => dispatch(modalOpened({ kind: 'workerDetails', person }))}
+          >
+            Details
+          </button>
+          {!isSelf && (
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() => dispatch(modalOpened({ kind: 'requestPerson', person }))}
+            >
+              Request {firstName}
+            </button>
+          )}
+        </div>
+      </div>
+    </article>
+  )
+}

@@ -1,0 +1,57 @@
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { modalOpened } from '@/app/ui-slice'
+import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { imageUrl } from '@/lib/images'
+import type { Post } from '@/lib/types'
+import './feed.css'
+
+export const HIDDEN_LOCATION_HINT = 'Location visible once accepted'
+
+/**
+ * spec 1 §2 "Home feed": image (placeholder when missing), title, Details and Send request.
+ * The owner sees no request button on their own post.
+ */
+export function PostCard({ post, layout }: { post: Post; layout: 'grid' | 'list' }) {
+  const dispatch = useAppDispatch()
+  const user = useAppSelector(selectCurrentUser)
+  const isOwner = !!user && user._id === post.userID
+
+  return (
+    <article className={`card post-card post-card-${layout}`} aria-label={post.title}>
+      <img className="post-card-image" src={imageUrl(post.jobPicture)} alt="" loading="lazy" />
+      <div className="card-body post-card-body">
+        <h3 className="post-card-title">{post.title}</h3>
+        {post.location !== null ? (
+          post.location && <p className="post-card-meta">{post.location}</p>
+        ) : (
+          // spec 1 §2: private location is masked with a hint until the request is accepted.
+          <p className="post-card-meta post-card-hidden" title={HIDDEN_LOCATION_HINT}>
+            <span className="masked" aria-hidden="true">
+              ••••••••
+            </span>
+            <span className="field-hint">{HIDDEN_LOCATION_HINT}</span>
+          </p>
+        )}
+        {post.salary && <p className="post-card-meta muted">{post.salary}</p>}
+        <div className="card-actions">
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => dispatch(modalOpened({ kind: 'postDetails', post }))}
+          >
+            Details
+          </button>
+          {!isOwner && (
+            <button
+              type="button"
+              className="btn btn-small btn-primary"
+              onClick={() => dispatch(modalOpened({ kind: 'requestPost', post }))}
+            >
+              Send request
+            </button>
+          )}
+        </div>
+      </div>
+    </article>
+  )
+}
