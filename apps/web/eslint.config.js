@@ -10,7 +10,7 @@ export default [
   },
   {
     files: ['**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', URL: 'readonly', globalThis: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
 ]
