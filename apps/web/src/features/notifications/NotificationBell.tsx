@@ -1,3 +1,198 @@
+import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { useNavigate } from 'react-router-dom'
+import { useClickOutside } from '@/components/ui/useClickOutside'
+import {
+  flattenNotifications,
+  useClearReadNotificationsMutation,
+  useGetNotificationsInfiniteQuery,
+  useGetUnreadCountQuery,
+  useMarkAllNotificationsReadMutation,
+  useMarkNotificationReadMutation,
+  type AppNotification,
+} from '@/features/notifications/notifications-api'
+import { relativeTime } from '@/features/notifications/relative-time'
+import { useLiveNotifications } from '@/features/notifications/use-live-notifications'
+import './notifications.css'
+
+const BellIcon = () => (
+  <svg
+    width={22}
+    height={22}
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={2}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden
+    focusable={false}
+  >
+    <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
+    <path d="M13.73 21a2 2 0 0 1-3.46 0" />
+  </svg>
+)
+
+const badgeText = (count: number) => (count > 99 ? '99+' : String(count))
+
+/**
+ * spec 1 §2 "Notification dropdown", §4 "Notifications": the bell with the unread count;
+ * opening it with unread ones marks them all read, and those stay highlighted while it is
+ * open so the user still sees what was new. Rendered by the top bar for signed-in users only.
+ */
 export default function NotificationBell() {
-  return <p>NotificationBell is being built.</p>
+  const [open, setOpen] = useState(false)
+  /** The ones unread when the dropdown opened (marked read on the server meanwhile). */
+  const [newAtOpening, setNewAtOpening] = useState<ReadonlySet<string>>(new Set())
+  const wrapper = useRef<HTMLDivElement>(null)
+  const bell = useRef<HTMLButtonElement>(null)
+  const dropdownId = useId()
+  const navigate = useNavigate()
+
+  const { notice, dismissNotice } = useLiveNotifications()
+  // Fresh on every mount: the bell mounts at sign-in, and nothing of another session shows.
+  const countQuery = useGetUnreadCountQuery(undefined, { refetchOnMountOrArgChange: true })
+  const list = useGetNotificationsInfiniteQuery(undefined, { refetchOnMountOrArgChange: true })
+  const [markAllRead] = useMarkAllNotificationsReadMutation()
+  const [markRead] = useMarkNotificationReadMutation()
+  const [clearRead, { isLoading: clearing }] = useClearReadNotificationsMutation()
+
+  const notifications = flattenNotifications(list.data)
+  const unreadCount = countQuery.data ?? list.data?.pages[0]?.unreadCount ?? 0
+
+  const close = useCallback(() => setOpen(false), [])
+  useClickOutside(wrapper, close, open)
+
+  const toggle = () => {
+    if (open) {
+      setOpen(false)
+      return
+    }
+    setOpen(true)
+    dismissNotice()
+    setNewAtOpening(new Set(notifications.filter((n) => !n.isRead).map((n) => n._id)))
+    // spec 1 §4: opening with unread ones marks them all read.
+    if (unreadCount > 0) void markAllRead()
+  }
+
+  const select = (notification: AppNotification) => {
+    if (!notification.isRead) void markRead(notification._id)
+    if (notification.link?.startsWith('/')) {
+      setOpen(false)
+      navigate(notification.link)
+    }
+  }
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape' && open) {
+      setOpen(false)
+      bell.current?.focus()
+    }
+  }
+
+  const hasRead = notifications.some((n) => n.isRead)
+  const label =
+    unreadCount > 0
+      ? `Notifications, ${unreadCount} unread`
+      : 'Notifications, no unread notifications'
+
+  return (
+    <div className="notif" ref={wrapper} onKeyDown={onKeyDown}>
+      <button
+        ref={bell}
+        type="button"
+        className="icon-btn notif-bell"
+        aria-label={label}
+        aria-expanded={open}
+        aria-controls={dropdownId}
+        onClick={toggle}
+      >
+        <BellIcon />
+        {unreadCount > 0 && (
+          <span className="notif-badge" aria-hidden>
+            {badgeText(unreadCount)}
+          </span>
+        )}
+      </button>
+
+      {open && (
+        <section id={dropdownId} className="notif-dropdown" aria-label="Notifications">
+          <header className="notif-header">
+            <h2>Notifications</h2>
+            <button
+              type="button"
+              className="btn btn-ghost btn-small"
+              onClick={() => void clearRead()}
+              disabled={clearing || !hasRead}
+            >
+              Clear Read
+            </button>
+          </header>
+
+          {list.isLoading ? (
+            <p className="notif-state muted">Loading notifications...</p>
+          ) : list.isError && notifications.length === 0 ? (
+            <div className="notif-state error-state">
+              <p>Failed to load notifications</p>
+              <button type="button" className="btn btn-small" onClick={() => void list.refetch()}>
+                Try again
+              </button>
+            </div>
+          ) : notifications.length === 0 ? (
+            <p className="notif-state muted">No notifications</p>
+          ) : (
+            <ul className="notif-list">
+              {notifications.map((notification) => {
+                const unread = !notification.isRead || newAtOpening.has(notification._id)
+                return (
+                  <li key={notification._id}>
+                    <button
+                      type="button"
+                      className={unread ? 'notif-item is-unread' : 'notif-item'}
+                      onClick={() => select(notification)}
+                    >
+                      {unread && <span className="visually-hidden">New: </span>}
+                      <span className="notif-message">{notification.message}</span>
+                      <time className="notif-time" dateTime={notification.createdAt}>
+                        {relativeTime(notification.createdAt)}
+                      </time>
+                    </button>
+                  </li>
+                )
+              })}
+            </ul>
+          )}
+
+          {list.hasNextPage && notifications.length > 0 && (
+            <div className="notif-footer">
+              <button
+                type="button"
+                className="btn btn-small btn-block"
+                onClick={() => void list.fetchNextPage()}
+                disabled={list.isFetchingNextPage}
+              >
+                Load More
+              </button>
+            </div>
+          )}
+        </section>
+      )}
+
+      {/* A live region that is always there, so a notice put in it is announced. */}
+      <div className="notif-toast-region" role="status">
+        {notice && !open && (
+          <div className="notif-toast">
+            <span>{notice.message}</span>
+            <button
+              type="button"
+              className="icon-btn"
+              aria-label="Dismiss"
+              onClick={dismissNotice}
+            >
+              ×
+            </button>
+          </div>
+        )}
+      </div>
+    </div>
+  )
 }

@@ -1,0 +1,111 @@
+import { openLiveConnection } from '@/features/notifications/live-connection'
+import { io, lastSocket, sockets } from '@/features/notifications/fake-socket'
+
+jest.mock('socket.io-client', () => jest.requireActual('@/features/notifications/fake-socket'))
+
+const notification = {
+  _id: 'n9',
+  kind: 'job-request.created',
+  message: 'Wanda Worker sent a request for your post "Move a piano"',
+  link: '/settings-employer-requests',
+  isRead: false,
+  status: 'unread',
+  createdAt: '2026-11-23T10:00:00.000Z',
+}
+
+let close: (() => void) | undefined
+beforeEach(() => {
+  sockets.length = 0
+  io.mockClear()
+  jest.spyOn(console, 'warn').mockImplementation(() => {})
+  jest.spyOn(console, 'error').mockImplementation(() => {})
+})
+afterEach(() => {
+  close?.()
+  close = undefined
+  jest.useRealTimers()
+  jest.restoreAllMocks()
+})
+
+const open = (onNotification = jest.fn()) => {
+  close = openLiveConnection({ token: 'access-1', userId: 'u1', onNotification })
+  return { socket: lastSocket(), onNotification }
+}
+
+describe('openLiveConnection', () => {
+  it('connects over WebSocket only with the token and the spec constants', () => {
+    open()
+    expect(io).toHaveBeenCalledWith({
+      path: '/socket.io',
+      transports: ['websocket'],
+      auth: { token: 'access-1' },
+      reconnectionAttempts: 5,
+      reconnectionDelay: 1000,
+      timeout: 5000,
+    })
+  })
+
+  it('authenticates with the user id on connect and again on every reconnect', () => {
+    const { socket } = open()
+    socket.serverSends('connect')
+    expect(socket.emittedNamed('authenticate')).toEqual([['authenticate', 'u1']])
+    socket.serverSends('disconnect', 'transport close')
+    socket.serverSends('connect')
+    expect(socket.emittedNamed('authenticate')).toHaveLength(2)
+  })
+
+  it('retries authentication 2 seconds after a refusal, not before', () => {
+    jest.useFakeTimers()
+    const { socket } = open()
+    socket.serverSends('connect')
+    socket.serverSends('authenticated', { success: false })
+    jest.advanceTimersByTime(1999)
+    expect(socket.emittedNamed('authenticate')).toHaveLength(1)
+    jest.advanceTimersByTime(1)
+    expect(socket.emittedNamed('authenticate')).toHaveLength(2)
+    expect(console.warn).toHaveBeenCalled()
+  })
+
+  it('does not retry once authentication succeeded', () => {
+    jest.useFakeTimers()
+    const { socket } = open()
+    socket.serverSends('connect')
+    socket.serverSends('authenticated', { success: true })
+    jest.advanceTimersByTime(10_000)
+    expect(socket.emittedNamed('authenticate')).toHaveLength(1)
+  })
+
+  it('hands a pushed notification with its count to the handler', () => {
+    const { socket, onNotification } = open()
+    socket.serverSends('notification', { notification, count: 4 })
+    expect(onNotification).toHaveBeenCalledWith({ notification, count: 4 })
+  })
+
+  it('only logs a connection failure', () => {
+    const { socket } = open()
+    socket.serverSends('connect_error', new Error('Authentication required'))
+    expect(console.error).toHaveBeenCalledWith(
+      'Live connection failed:',
+      'Authentication required',
+    )
+  })
+
+  it('reconnects itself after the server disconnected it', () => {
+    const { socket } = open()
+    const connect = jest.spyOn(socket, 'connect')
+    socket.serverSends('disconnect', 'io server disconnect')
+    expect(connect).toHaveBeenCalled()
+  })
+
+  it('closing disconnects and cancels a pending retry', () => {
+    jest.useFakeTimers()
+    const { socket } = open()
+    socket.serverSends('connect')
+    socket.serverSends('authenticated', { success: false })
+    close?.()
+    close = undefined
+    jest.advanceTimersByTime(5000)
+    expect(socket.disconnected).toBe(true)
+    expect(socket.emittedNamed('authenticate')).toHaveLength(1)
+  })
+})

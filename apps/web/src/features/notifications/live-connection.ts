@@ -1,0 +1,77 @@
+import { io, type Socket } from 'socket.io-client'
+import { LIVE_CONNECTION, LIVE_EVENTS } from '@marketplace/contracts/marketplace'
+import type { LiveNotification } from '@/features/notifications/notifications-api'
+
+export const LIVE_PATH = '/socket.io'
+
+export interface LiveConnectionOptions {
+  token: string
+  userId: string
+  onNotification: (payload: LiveNotification) => void
+  /** Each time the socket (re)connects. */
+  onConnect?: () => void
+}
+
+/** The socket options (spec 1 §9); WebSocket only, as the server allows (docs/notifications.md). */
+export const liveSocketOptions = (token: string) => ({
+  path: LIVE_PATH,
+  transports: ['websocket'],
+  auth: { token },
+  reconnectionAttempts: LIVE_CONNECTION.reconnectionAttempts,
+  reconnectionDelay: LIVE_CONNECTION.reconnectionDelayMs,
+  timeout: LIVE_CONNECTION.timeoutMs,
+})
+
+/**
+ * spec 1 §4 "Live connection": to the same origin; on every connect (the first and each
+ * reconnect) the client authenticates with the user id; a refusal is retried after 2 s.
+ * Failures are only logged (spec 1 §8). Returns the function that closes it.
+ */
+export function openLiveConnection({
+  token,
+  userId,
+  onNotification,
+  onConnect,
+}: LiveConnectionOptions): () => void {
+  const socket: Socket = io(liveSocketOptions(token))
+  let retry: ReturnType<typeof setTimeout> | undefined
+  let closed = false
+
+  const clearRetry = () => {
+    if (retry !== undefined) clearTimeout(retry)
+    retry = undefined
+  }
+  const authenticate = () => {
+    clearRetry()
+    if (!closed && socket.connected) socket.emit(LIVE_EVENTS.authenticate, userId)
+  }
+
+  socket.on('connect', () => {
+    authenticate()
+    onConnect?.()
+  })
+  socket.on(LIVE_EVENTS.authenticated, (answer: { success?: boolean } | undefined) => {
+    if (answer?.success) return
+    console.warn('Live connection: authentication refused, retrying')
+    clearRetry()
+    retry = setTimeout(authenticate, LIVE_CONNECTION.reauthenticateRetryMs)
+  })
+  socket.on(LIVE_EVENTS.notification, (payload: LiveNotification) => {
+    if (payload?.notification) onNotification(payload)
+  })
+  socket.on('connect_error', (error: Error) => {
+    console.error('Live connection failed:', error.message)
+  })
+  socket.on('disconnect', (reason: string) => {
+    clearRetry()
+    // Socket.IO does not reconnect by itself after a server-side disconnect.
+    if (reason === 'io server disconnect' && !closed) socket.connect()
+  })
+
+  return () => {
+    closed = true
+    clearRetry()
+    socket.removeAllListeners()
+    socket.disconnect()
+  }
+}
