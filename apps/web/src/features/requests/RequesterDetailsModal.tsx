@@ -1,0 +1,51 @@
+import { Modal } from '@/components/ui/Modal'
+import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { skillsText } from '@/features/people/person-display'
+import type { ReceivedPostRequest } from './requests-api'
+import './requests.css'
+
+/** spec 2 §2.9: who asked for one of my posts, from the fields the request carries. */
+export function RequesterDetailsModal({
+  requester,
+  onClose,
+}: {
+  requester: ReceivedPostRequest['requester']
+  onClose: () => void
+}) {
+  const skills = skillsText(requester.skills)
+  return (
+    <Modal title={requester.name} onClose={onClose}>
+      <div className="requester-details">
+        <img
+          src={imageUrl(requester.profilePicture, DEFAULT_PROFILE_PICTURE)}
+          alt={`Picture of ${requester.name}`}
+        />
+        <dl className="details-fields">
+          {requester.title && (
+            <>
+              <dt>Title</dt>
+              <dd>{requester.title}</dd>
+            </>
+          )}
+          <dt>Skills</dt>
+          <dd>{skills || 'No skills listed'}</dd>
+          {requester.email && (
+            <>
+              <dt>Email</dt>
+              <dd>
+                <a href={`mailto:${requester.email}`}>{requester.email}</a>
+              </dd>
+            </>
+          )}
+          <dt>Worker profile</dt>
+          <dd>{requester.isWorker ? 'Yes' : 'No'}</dd>
+        </dl>
+      </div>
+      <div className="modal-actions">
+        <button type="button" className="btn" onClick={onClose}>
+          Close
+        </button>
+      </div>
+    </Modal>
+  )
+}

@@ -1,0 +1,49 @@
+import { PostFieldsView } from '@/features/posts/PostFieldsView'
+import { Modal } from '@/components/ui/Modal'
+import { imageUrl } from '@/lib/images'
+import { StatusBadge } from './list-controls'
+import type { SentPostRequest } from './requests-api'
+import '@/features/posts/posts.css'
+import './requests.css'
+
+/**
+ * spec 2 §2.14: a post I requested. The server sends the hidden location and contact as
+ * null until my request is accepted (spec 2 §4), so they show masked until then.
+ */
+export function SentPostDetailsModal({
+  request,
+  onClose,
+  onRemove,
+}: {
+  request: SentPostRequest
+  onClose: () => void
+  onRemove: () => void
+}) {
+  const { post } = request
+  return (
+    <Modal title={post.title} onClose={onClose} wide>
+      <p>
+        <StatusBadge status={request.status} />{' '}
+        {post.owner?.name && <span className="muted">Posted by {post.owner.name}</span>}
+      </p>
+      <PostFieldsView
+        post={{
+          title: post.title,
+          location: post.location,
+          jobStartEnd: '',
+          salary: post.salary,
+          paymentType: [],
+          contact: post.contact,
+          infos: post.infos,
+          expirationDate: null,
+          pictureSrc: imageUrl(post.jobPicture),
+        }}
+      />
+      <div className="modal-actions">
+        <button type="button" className="btn btn-danger" onClick={onRemove}>
+          Remove Request
+        </button>
+      </div>
+    </Modal>
+  )
+}

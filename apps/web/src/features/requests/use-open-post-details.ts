@@ -1,0 +1,30 @@
+import { useState } from 'react'
+import { useAppDispatch } from '@/app/hooks'
+import { modalOpened } from '@/app/ui-slice'
+import { postsApi } from '@/features/posts/posts-api'
+
+/**
+ * Loads a post by id and opens the shared post details modal with it. A request only
+ * carries the post's id and title, so the details need a read (spec 2 §2.9, §2.15).
+ */
+export function useOpenPostDetails(failureMessage: string | null = null) {
+  const dispatch = useAppDispatch()
+  const [loadPost] = postsApi.endpoints.getPost.useLazyQuery()
+  const [loadingId, setLoadingId] = useState<string | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  const open = async (postId: string) => {
+    setError(null)
+    setLoadingId(postId)
+    try {
+      const post = await loadPost(postId, true).unwrap()
+      dispatch(modalOpened({ kind: 'postDetails', post }))
+    } catch {
+      setError(failureMessage)
+    } finally {
+      setLoadingId(null)
+    }
+  }
+
+  return { open, loadingId, error, clearError: () => setError(null) }
+}

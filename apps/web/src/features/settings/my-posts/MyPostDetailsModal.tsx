@@ -1,0 +1,51 @@
+import { PostFieldsView } from '@/features/posts/PostFieldsView'
+import { Modal } from '@/components/ui/Modal'
+import { imageUrl } from '@/lib/images'
+import type { Post } from '@/lib/types'
+import '@/features/posts/posts.css'
+
+/** spec 2 §2.8: the owner's view of a post, with Delete and Modify. */
+export function MyPostDetailsModal({
+  post,
+  onClose,
+  onDelete,
+  onModify,
+}: {
+  post: Post
+  onClose: () => void
+  onDelete: () => void
+  onModify: () => void
+}) {
+  return (
+    <Modal title={post.title} onClose={onClose} wide>
+      {post.category && <span className="badge">{post.category}</span>}{' '}
+      <span className={post.isOnline ? 'badge badge-success' : 'badge'}>
+        {post.isOnline ? 'Online' : 'Offline'}
+      </span>
+      <PostFieldsView
+        showPrivacy
+        post={{
+          title: post.title,
+          location: post.location,
+          jobStartEnd: post.jobStartEnd,
+          salary: post.salary,
+          paymentType: post.paymentType ?? [],
+          contact: post.contact,
+          infos: post.infos,
+          expirationDate: post.expirationDate,
+          pictureSrc: imageUrl(post.jobPicture),
+          displayLocation: post.displayLocation,
+          displayContact: post.displayContact,
+        }}
+      />
+      <div className="modal-actions">
+        <button type="button" className="btn btn-danger" onClick={onDelete}>
+          Delete
+        </button>
+        <button type="button" className="btn btn-primary" onClick={onModify}>
+          Modify
+        </button>
+      </div>
+    </Modal>
+  )
+}

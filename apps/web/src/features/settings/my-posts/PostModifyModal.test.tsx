@@ -1,0 +1,115 @@
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { createStore } from '@/app/store'
+import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/features/auth/test-helpers'
+import type { Post } from '@/lib/types'
+import { PostModifyModal, changesFromForm, formFromPost } from './PostModifyModal'
+
+const post: Post = {
+  _id: 'p1',
+  jobID: 'p1',
+  userID: 'u1',
+  title: 'Move a piano',
+  location: '12 Main St',
+  jobStartEnd: 'Saturday',
+  salary: '$80',
+  paymentType: ['Cash', 'Zelle'],
+  contact: 'Phone',
+  infos: 'Third floor',
+  displayLocation: false,
+  displayContact: true,
+  jobPicture: null,
+  category: 'Moving',
+  isOnline: true,
+  expirationDate: null,
+  authorizedUsers: [],
+  createdAt: '2026-01-02T10:00:00.000Z',
+  updatedAt: '2026-01-02T10:00:00.000Z',
+}
+
+let fetchStub: ReturnType<typeof stubFetch> | null = null
+afterEach(() => fetchStub?.restore())
+
+function renderModal({ signedIn = true, onClose = jest.fn() } = {}) {
+  const store = createStore()
+  if (signedIn) signIn(store)
+  renderRoutes([{ path: '/', element: <PostModifyModal post={post} onClose={onClose} /> }], {
+    store,
+  })
+  return onClose
+}
+
+describe('post modify form', () => {
+  it('prefills the payment list joined with " - " and splits it back on "-", trimmed', () => {
+    const form = formFromPost(post)
+    expect(form.payment).toBe('Cash - Zelle')
+    expect(
+      changesFromForm({ ...form, payment: ' Cash App -Venmo-  - Check ' }).paymentType,
+    ).toEqual(['Cash App', 'Venmo', 'Check'])
+  })
+
+  it('Confirm Changes sends every field but the title, payment as a list', async () => {
+    const user = userEvent.setup()
+    const bodies: unknown[] = []
+    fetchStub = stubFetch(async (_url, request) => {
+      bodies.push(await request.json())
+      return jsonResponse(200, post)
+    })
+    const onClose = renderModal()
+    const payment = screen.getByLabelText('Payment')
+    await user.clear(payment)
+    await user.type(payment, 'Venmo - PayPal')
+    await user.click(screen.getByRole('button', { name: 'Hide contact' }))
+    await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
+    await waitFor(() => expect(onClose).toHaveBeenCalled())
+    expect(bodies).toEqual([
+      {
+        location: '12 Main St',
+        jobStartEnd: 'Saturday',
+        salary: '$80',
+        paymentType: ['Venmo', 'PayPal'],
+        contact: 'Phone',
+        infos: 'Third floor',
+        displayLocation: false,
+        displayContact: false,
+      },
+    ])
+  })
+
+  it('Undo changes puts the post back in the form', async () => {
+    const user = userEvent.setup()
+    renderModal()
+    const where = screen.getByLabelText('Where')
+    await user.clear(where)
+    await user.type(where, 'Elsewhere')
+    await user.click(screen.getByRole('button', { name: 'Undo changes' }))
+    expect(screen.getByLabelText('Where')).toHaveValue('12 Main St')
+  })
+
+  it('without an access token it says the data to update is missing', async () => {
+    renderModal({ signedIn: false })
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Confirm Changes' }))
+    expect(screen.getByRole('alert')).toHaveTextContent('Missing required data to update job')
+  })
+
+  it('a payment outside the list is refused before any call', async () => {
+    const user = userEvent.setup()
+    fetchStub = stubFetch(() => jsonResponse(200, post))
+    renderModal()
+    await user.type(screen.getByLabelText('Payment'), ' - Gold bars')
+    await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Please choose payment options from the list',
+    )
+    expect(fetchStub.spy).not.toHaveBeenCalled()
+  })
+
+  it('a server failure shows the update failure text', async () => {
+    fetchStub = stubFetch(() => jsonResponse(500, { message: 'boom' }))
+    renderModal()
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Confirm Changes' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Failed to update job. Please try again later.',
+    )
+  })
+})
