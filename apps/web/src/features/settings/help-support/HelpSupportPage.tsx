@@ -1,3 +1,73 @@
+import { useCallback, useState, type FormEvent } from 'react'
+import { Messages, canSendSupportMessage } from '@marketplace/contracts/validation'
+import { useAppSelector } from '@/app/hooks'
+import { Modal } from '@/components/ui/Modal'
+import { useIsMobile } from '@/components/ui/useIsMobile'
+import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { useSendSupportMessageMutation } from '@/features/settings/account-api'
+import { errorMessage } from '@/lib/api'
+import '@/features/settings/settings.css'
+import '@/features/settings/help-support/help-support.css'
+
+/** spec 2 §2.6: a message to support, sent from the signed-in user's address. */
 export default function HelpSupportPage() {
-  return <p>HelpSupportPage is being built.</p>
+  const user = useAppSelector(selectCurrentUser)
+  const isMobile = useIsMobile()
+  const [message, setMessage] = useState('')
+  const [sent, setSent] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [send, { isLoading }] = useSendSupportMessageMutation()
+  const closeSent = useCallback(() => setSent(false), [])
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    // spec 2 §5: an empty message is not sent, and nothing is shown.
+    if (!canSendSupportMessage(message) || isLoading) return
+    setProblem(null)
+    try {
+      await send({ email: user?.email ?? '', message }).unwrap()
+      setMessage('')
+      setSent(true)
+    } catch (failure) {
+      console.error('Support message not sent', failure)
+      // Ours: the text stays in the field, and the reason is shown (a rate limit, a mail outage).
+      setProblem(errorMessage(failure, Messages.support.sendFailed))
+    }
+  }
+
+  return (
+    <div className="settings-page help-support-page">
+      <h1>Help &amp; Support</h1>
+      <form className="card card-body" onSubmit={submit}>
+        <div className="field">
+          <label htmlFor="support-message">Write to us</label>
+          <textarea
+            id="support-message"
+            rows={isMobile ? 10 : 25}
+            value={message}
+            onChange={(event) => setMessage(event.target.value)}
+          />
+          {user?.email && <p className="field-hint">We will answer you at {user.email}.</p>}
+        </div>
+        {problem && (
+          <p className="form-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={isLoading}>
+          {isLoading ? 'Sending...' : 'Send your message to us'}
+        </button>
+      </form>
+      {sent && (
+        <Modal title={Messages.support.sentTitle} onClose={closeSent}>
+          <p>{Messages.support.sent}</p>
+          <div className="modal-actions">
+            <button type="button" className="btn btn-primary" onClick={closeSent}>
+              OK
+            </button>
+          </div>
+        </Modal>
+      )}
+    </div>
+  )
 }

@@ -1,3 +1,142 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import {
+  NOTIFICATION_PREFERENCE_DEFAULTS,
+  type NotificationPreferences,
+} from '@marketplace/contracts/marketplace'
+import { Messages } from '@marketplace/contracts/validation'
+import { useAppSelector } from '@/app/hooks'
+import { selectIsLoggedIn } from '@/features/auth/auth-slice'
+import {
+  useGetPreferencesQuery,
+  useUpdatePreferencesMutation,
+} from '@/features/settings/account-api'
+import { Toast, type ToastMessage } from '@/features/settings/notification-preferences/Toast'
+import '@/features/settings/settings.css'
+import '@/features/settings/notification-preferences/notification-preferences.css'
+
+type Flag = keyof NotificationPreferences
+
+interface Choice {
+  flag: Flag
+  label: string
+  description: string
+}
+
+const CHANNELS: Choice[] = [
+  {
+    flag: 'emailEnabled',
+    label: 'Email Notifications',
+    description: 'Receive notifications by email.',
+  },
+  {
+    flag: 'mobileEnabled',
+    label: 'Mobile Notifications',
+    // docs/notifications.md: the flag is stored and answered; no push sender exists yet.
+    description:
+      'Browser and mobile push notifications are not offered yet. Your choice is kept and will apply as soon as they are.',
+  },
+]
+
+const TYPES: Choice[] = [
+  {
+    flag: 'postRequestsEnabled',
+    label: 'Post Requests',
+    description: 'Someone requests on your post.',
+  },
+  {
+    flag: 'postFavoritesEnabled',
+    label: 'Post Favorites',
+    description: 'Someone favorites your post.',
+  },
+  {
+    flag: 'requestStatusEnabled',
+    label: 'Request Status',
+    description: 'Your request is accepted.',
+  },
+]
+
+const m = Messages.notificationPreferences
+
+/** spec 2 §2.5: channels and types; a toggle is optimistic and rolled back on failure (§4). */
 export default function NotificationPreferencesPage() {
-  return <p>NotificationPreferencesPage is being built.</p>
+  const loggedIn = useAppSelector(selectIsLoggedIn)
+  const { data, isLoading, isError, refetch } = useGetPreferencesQuery(undefined, {
+    skip: !loggedIn,
+  })
+  const [updatePreferences] = useUpdatePreferencesMutation()
+  const [toast, setToast] = useState<ToastMessage | null>(null)
+  const counter = useRef(0)
+
+  const show = useCallback((text: string, tone: ToastMessage['tone']) => {
+    counter.current += 1
+    setToast({ id: counter.current, text, tone })
+  }, [])
+  const dismiss = useCallback(() => setToast(null), [])
+
+  useEffect(() => {
+    if (isError) show(m.loadFailed, 'error')
+  }, [isError, show])
+
+  const preferences: NotificationPreferences = data ?? { ...NOTIFICATION_PREFERENCE_DEFAULTS }
+
+  const toggle = async (flag: Flag) => {
+    if (!loggedIn) {
+      show(m.loginToUpdate, 'error')
+      return
+    }
+    try {
+      await updatePreferences({ ...preferences, [flag]: !preferences[flag] }).unwrap()
+      show(m.updated, 'success')
+    } catch {
+      show(m.updateFailed, 'error')
+    }
+  }
+
+  const group = (title: string, choices: Choice[]) => (
+    <section className="card card-body preferences-group" aria-labelledby={`prefs-${title}`}>
+      <h2 id={`prefs-${title}`}>{title}</h2>
+      {choices.map((choice) => (
+        <div key={choice.flag} className="preference-row">
+          <div className="preference-text">
+            <label htmlFor={`pref-${choice.flag}`}>{choice.label}</label>
+            <p className="muted" id={`pref-${choice.flag}-help`}>
+              {choice.description}
+            </p>
+          </div>
+          <input
+            id={`pref-${choice.flag}`}
+            type="checkbox"
+            role="switch"
+            className="preference-switch"
+            aria-describedby={`pref-${choice.flag}-help`}
+            checked={preferences[choice.flag]}
+            disabled={loggedIn && (isLoading || isError)}
+            onChange={() => void toggle(choice.flag)}
+          />
+        </div>
+      ))}
+    </section>
+  )
+
+  return (
+    <div className="settings-page">
+      <h1>Notifications</h1>
+      {isLoading && (
+        <p className="page-loading" role="status">
+          Loading...
+        </p>
+      )}
+      {isError && (
+        <div className="error-state">
+          <p>{m.loadFailed}</p>
+          <button type="button" className="btn" onClick={() => void refetch()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {group('Channels', CHANNELS)}
+      {group('Types', TYPES)}
+      <Toast key={toast?.id} toast={toast} onDone={dismiss} />
+    </div>
+  )
 }

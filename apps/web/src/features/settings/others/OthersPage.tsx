@@ -1,3 +1,138 @@
+import { useState } from 'react'
+import { Link, useNavigate } from 'react-router-dom'
+import { Messages } from '@marketplace/contracts/validation'
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { ConfirmModal } from '@/components/ui/Modal'
+import { paths } from '@/config/paths'
+import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { useDeleteAccountMutation } from '@/features/settings/account-api'
+import { InfoTooltip } from '@/features/static/InfoTooltip'
+import { api, errorMessage } from '@/lib/api'
+import { endSession } from '@/lib/base-query'
+import '@/features/settings/settings.css'
+import '@/features/settings/others/others.css'
+
+const STAY_WITH_US =
+  "We'd hate to see you leave. Here are some amazing features you might miss out on. Stay with us!"
+
+const BENEFITS = [
+  {
+    icon: '💸',
+    title: '100% Free Platform',
+    description: 'Publish posts, find people and send requests without paying a thing.',
+  },
+  {
+    icon: '🔔',
+    title: 'Smart Notifications',
+    description: 'Know at once when someone requests your post or accepts your request.',
+  },
+  {
+    icon: '🤝',
+    title: 'Direct Connections',
+    description: 'Talk with posters and workers directly, with no middleman taking a cut.',
+  },
+  {
+    icon: '🎯',
+    title: 'Personalized Posts',
+    description: 'A feed that follows your location, your categories and your interests.',
+  },
+  {
+    icon: '⭐',
+    title: 'Save Favorites',
+    description: 'Keep the posts and people you like close at hand for later.',
+  },
+  {
+    icon: '🧘',
+    title: 'Distraction-Free',
+    description: 'No ads and no clutter: just the jobs and the people who do them.',
+  },
+]
+
+/** spec 2 §2.7 and §4 "Account deletion". */
 export default function OthersPage() {
-  return <p>OthersPage is being built.</p>
+  const user = useAppSelector(selectCurrentUser)
+  const dispatch = useAppDispatch()
+  const navigate = useNavigate()
+  const [deleteAccount, { isLoading }] = useDeleteAccountMutation()
+  const [confirming, setConfirming] = useState(false)
+  const [problem, setProblem] = useState<string | null>(null)
+
+  const close = () => {
+    if (isLoading) return
+    setConfirming(false)
+    setProblem(null)
+  }
+
+  const confirm = async () => {
+    if (!user?._id) {
+      setProblem(Messages.account.userIdNotFound)
+      return
+    }
+    setProblem(null)
+    try {
+      await deleteAccount(user._id).unwrap()
+    } catch (failure) {
+      setProblem(errorMessage(failure, Messages.account.deleteFailed))
+      return
+    }
+    // The server ended every session; this side forgets the session and every cached answer.
+    endSession(dispatch)
+    dispatch(api.util.resetApiState())
+    navigate(paths.home)
+    window.alert(Messages.account.deleted)
+  }
+
+  return (
+    <div className="settings-page others-page">
+      <h1>
+        Before You Go...
+        <InfoTooltip text={STAY_WITH_US} />
+      </h1>
+      <ul className="benefits-grid">
+        {BENEFITS.map((benefit) => (
+          <li key={benefit.title} className="card card-body benefit-card">
+            <span className="benefit-icon" aria-hidden="true">
+              {benefit.icon}
+            </span>
+            <h2>{benefit.title}</h2>
+            <p className="muted">{benefit.description}</p>
+          </li>
+        ))}
+      </ul>
+      <div className="others-actions">
+        <Link to={paths.home} className="btn btn-primary">
+          Return to Homepage
+        </Link>
+        <button type="button" className="btn btn-danger" onClick={() => setConfirming(true)}>
+          I still want to delete my account
+        </button>
+      </div>
+      <section className="card card-body deletion-info" aria-labelledby="deletion-info-title">
+        <h2 id="deletion-info-title">What happens when you delete your account</h2>
+        <p>
+          Your account, profile and posts disappear from the marketplace at once and you are signed
+          out everywhere. Everything is then kept for a 30-day grace period, after which your data
+          is permanently deleted.
+        </p>
+        <p>
+          Changed your mind? Within those 30 days, go to the login page, sign in with your email and
+          password, and choose <strong>Keep my account</strong>: the deletion is cancelled and you
+          are signed in again with everything as you left it. After 30 days the account can no
+          longer be recovered.
+        </p>
+      </section>
+      {confirming && (
+        <ConfirmModal
+          title="Are you absolutely sure?"
+          message="This action cannot be undone. All your data will be permanently deleted."
+          confirmLabel="Yes, delete my account"
+          busyLabel="Deleting..."
+          busy={isLoading}
+          error={problem}
+          onConfirm={() => void confirm()}
+          onCancel={close}
+        />
+      )}
+    </div>
+  )
 }

@@ -1,0 +1,193 @@
+import { useState, type FormEvent } from 'react'
+import { PROFILE_PICTURE_ALLOWED_TYPES } from '@marketplace/contracts/marketplace'
+import {
+  buildWorkerProfilePayload,
+  contactVisibilityHelp,
+  contactVisibilityOf,
+  formatCommaList,
+  validateWorkerProfileForm,
+  type WorkerProfileForm,
+  type WorkerProfilePayload,
+} from '@marketplace/contracts/validation'
+import { Modal } from '@/components/ui/Modal'
+import { useSaveWorkerProfileMutation } from '@/features/settings/account-api'
+import { useProfilePictureUpload } from '@/features/settings/worker-profile/use-profile-picture-upload'
+import { errorMessage } from '@/lib/api'
+import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import type { SelfProfile } from '@/lib/types'
+import '@/features/settings/worker-profile/worker-profile.css'
+
+const formOf = (profile: SelfProfile | null): WorkerProfileForm => ({
+  title: profile?.title ?? '',
+  skills: formatCommaList(profile?.skills ?? []),
+  availability: profile?.availability ?? '',
+  paymentType: profile?.paymentType ?? '',
+  location: profile?.location ?? '',
+  infos: profile?.infos ?? '',
+  contacts: formatCommaList((profile?.contacts ?? []).map((contact) => contact.value)),
+  contactVisibility: contactVisibilityOf(profile?.contacts),
+})
+
+type TextField = Exclude<keyof WorkerProfileForm, 'contactVisibility'>
+
+const FIELDS: Array<{ name: TextField; label: string; hint?: string; long?: boolean }> = [
+  { name: 'title', label: 'Title', hint: 'What you do, e.g. "Gardener" or "Math tutor".' },
+  { name: 'skills', label: 'Skills', hint: 'Separate skills with commas.' },
+  { name: 'availability', label: 'Availability', hint: 'e.g. "Weekends" or "Evenings".' },
+  { name: 'paymentType', label: 'Payment Type', hint: 'e.g. "Hourly" or "Per job".' },
+  { name: 'location', label: 'Location' },
+  { name: 'infos', label: 'Additional Information', long: true },
+  { name: 'contacts', label: 'Contacts', hint: 'Separate contacts with commas.' },
+]
+
+const OPTIONAL: ReadonlySet<TextField> = new Set(['infos', 'contacts'])
+
+/** spec 2 §2.13: the create/edit modal; a 200 closes it. */
+export function WorkerProfileModal({
+  userId,
+  profile,
+  onClose,
+}: {
+  userId: string
+  /** The current profile when editing; null to create one. */
+  profile: SelfProfile | null
+  onClose: () => void
+}) {
+  const editing = !!profile?.isWorker
+  const [form, setForm] = useState<WorkerProfileForm>(() => formOf(editing ? profile : null))
+  const [problem, setProblem] = useState<string | null>(null)
+  const [save, { isLoading }] = useSaveWorkerProfileMutation()
+  const upload = useProfilePictureUpload()
+  const title = editing ? 'Edit Profile' : 'Create Profile'
+
+  const set = (field: TextField) => (value: string) => setForm((f) => ({ ...f, [field]: value }))
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault()
+    if (upload.uploading) return
+    const invalid = validateWorkerProfileForm(form)
+    if (invalid) {
+      setProblem(invalid)
+      return
+    }
+    setProblem(null)
+    const payload: WorkerProfilePayload = buildWorkerProfilePayload(form)
+    // Without a new upload the server keeps the current picture.
+    if (upload.objectKey) payload.profilePicture = upload.objectKey
+    try {
+      await save({ id: userId, ...payload }).unwrap()
+      onClose()
+    } catch (failure) {
+      console.error('Worker profile not saved', failure)
+      setProblem(errorMessage(failure, 'Failed to save your profile. Please try again.'))
+    }
+  }
+
+  const picture =
+    upload.previewUrl ?? imageUrl(editing ? profile?.profilePicture : null, DEFAULT_PROFILE_PICTURE)
+
+  return (
+    <Modal title={title} onClose={onClose} wide>
+      <form className="worker-profile-form" onSubmit={submit} noValidate>
+        <div className="field worker-photo-field">
+          <img src={picture} alt="" className="worker-photo-preview" />
+          <div>
+            <label htmlFor="worker-photo">Profile photo</label>
+            <input
+              id="worker-photo"
+              type="file"
+              accept={PROFILE_PICTURE_ALLOWED_TYPES.join(',')}
+              onChange={(event) => void upload.pick(event.target.files?.[0])}
+            />
+            {upload.uploading && (
+              <progress
+                className="worker-photo-progress"
+                max={100}
+                value={upload.progress}
+                aria-label="Upload progress"
+              >
+                {upload.progress}%
+              </progress>
+            )}
+            {upload.message && (
+              <p
+                className={upload.status === 'uploaded' ? 'field-hint' : 'field-error'}
+                role={upload.status === 'uploaded' ? 'status' : 'alert'}
+              >
+                {upload.message}
+              </p>
+            )}
+          </div>
+        </div>
+        {FIELDS.map((field) => {
+          const id = `worker-${field.name}`
+          return (
+            <div className="field" key={field.name}>
+              <label htmlFor={id}>
+                {field.label}
+                {OPTIONAL.has(field.name) && <span className="muted"> (optional)</span>}
+              </label>
+              {field.long ? (
+                <textarea
+                  id={id}
+                  rows={4}
+                  value={form[field.name] ?? ''}
+                  onChange={(event) => set(field.name)(event.target.value)}
+                />
+              ) : (
+                <input
+                  id={id}
+                  value={form[field.name] ?? ''}
+                  onChange={(event) => set(field.name)(event.target.value)}
+                />
+              )}
+              {field.hint && <p className="field-hint">{field.hint}</p>}
+              {field.name === 'contacts' && (
+                <div className="worker-visibility">
+                  <button
+                    type="button"
+                    className="icon-btn"
+                    aria-pressed={form.contactVisibility === 'public'}
+                    aria-label={
+                      form.contactVisibility === 'public'
+                        ? 'Contacts visible to everyone: hide them'
+                        : 'Contacts hidden: show them to everyone'
+                    }
+                    onClick={() =>
+                      setForm((f) => ({
+                        ...f,
+                        contactVisibility: f.contactVisibility === 'public' ? 'hidden' : 'public',
+                      }))
+                    }
+                  >
+                    <span aria-hidden="true">
+                      {form.contactVisibility === 'public' ? '👁' : '🙈'}
+                    </span>
+                  </button>
+                  <p className="field-hint">{contactVisibilityHelp(form.contactVisibility)}</p>
+                </div>
+              )}
+            </div>
+          )
+        })}
+        {problem && (
+          <p className="form-error" role="alert">
+            {problem}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={onClose} disabled={isLoading}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            className="btn btn-primary"
+            disabled={isLoading || upload.uploading}
+          >
+            {isLoading ? 'Saving...' : editing ? 'Save Changes' : 'Create Profile'}
+          </button>
+        </div>
+      </form>
+    </Modal>
+  )
+}
