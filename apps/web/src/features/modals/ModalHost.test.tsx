@@ -31,12 +31,12 @@ describe('ModalHost', () => {
     [{ kind: 'reportPost', post: samplePost } as const, 'Report post'],
     [{ kind: 'reportPerson', person: samplePerson } as const, 'Report person'],
     [{ kind: 'profileRequired' } as const, 'Profile Required'],
-  ])('opens the %o modal', (modal, title) => {
+  ])('opens the %o modal', async (modal, title) => {
     const { store } = renderModal(<ModalHost />)
     act(() => {
       store.dispatch(modalOpened(modal))
     })
-    expect(screen.getByRole('dialog', { name: title })).toBeInTheDocument()
+    expect(await screen.findByRole('dialog', { name: title })).toBeInTheDocument()
   })
 
   it('closes with the close button', async () => {
@@ -44,7 +44,7 @@ describe('ModalHost', () => {
     act(() => {
       store.dispatch(modalOpened({ kind: 'reportPost', post: samplePost }))
     })
-    await userEvent.click(screen.getByRole('button', { name: 'Close' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Close' }))
     expect(store.getState().ui.modal).toBeNull()
     expect(screen.queryByRole('dialog')).toBeNull()
   })

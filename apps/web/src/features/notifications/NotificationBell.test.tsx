@@ -264,13 +264,14 @@ describe('NotificationBell', () => {
   it('opens the connection again with a new token and closes it on sign-out', async () => {
     server = serve([])
     const { store } = renderBell()
-    const first = lastSocket()
+    // socket.io-client is imported on demand: the socket exists once that import settled.
+    const first = await waitFor(() => lastSocket())
     expect(first.options.auth).toEqual({ token: 'token' })
     act(() => {
       store.dispatch(credentialsReceived({ user: sampleUser, accessToken: 'renewed' }))
     })
     expect(first.disconnected).toBe(true)
-    expect(lastSocket().options.auth).toEqual({ token: 'renewed' })
+    await waitFor(() => expect(lastSocket().options.auth).toEqual({ token: 'renewed' }))
     const second = lastSocket()
     act(() => {
       store.dispatch(signedOut())

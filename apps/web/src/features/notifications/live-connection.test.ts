@@ -27,14 +27,20 @@ afterEach(() => {
   jest.restoreAllMocks()
 })
 
-const open = (onNotification = jest.fn()) => {
+/** socket.io-client is imported on demand: let that import settle before looking. */
+const settle = async () => {
+  for (let i = 0; i < 5; i += 1) await Promise.resolve()
+}
+
+const open = async (onNotification = jest.fn()) => {
   close = openLiveConnection({ token: 'access-1', userId: 'u1', onNotification })
+  await settle()
   return { socket: lastSocket(), onNotification }
 }
 
 describe('openLiveConnection', () => {
-  it('connects over WebSocket only with the token and the spec constants', () => {
-    open()
+  it('connects over WebSocket only with the token and the spec constants', async () => {
+    await open()
     expect(io).toHaveBeenCalledWith({
       path: '/socket.io',
       transports: ['websocket'],
@@ -45,8 +51,8 @@ describe('openLiveConnection', () => {
     })
   })
 
-  it('authenticates with the user id on connect and again on every reconnect', () => {
-    const { socket } = open()
+  it('authenticates with the user id on connect and again on every reconnect', async () => {
+    const { socket } = await open()
     socket.serverSends('connect')
     expect(socket.emittedNamed('authenticate')).toEqual([['authenticate', 'u1']])
     socket.serverSends('disconnect', 'transport close')
@@ -54,9 +60,9 @@ describe('openLiveConnection', () => {
     expect(socket.emittedNamed('authenticate')).toHaveLength(2)
   })
 
-  it('retries authentication 2 seconds after a refusal, not before', () => {
+  it('retries authentication 2 seconds after a refusal, not before', async () => {
     jest.useFakeTimers()
-    const { socket } = open()
+    const { socket } = await open()
     socket.serverSends('connect')
     socket.serverSends('authenticated', { success: false })
     jest.advanceTimersByTime(1999)
@@ -66,23 +72,23 @@ describe('openLiveConnection', () => {
     expect(console.warn).toHaveBeenCalled()
   })
 
-  it('does not retry once authentication succeeded', () => {
+  it('does not retry once authentication succeeded', async () => {
     jest.useFakeTimers()
-    const { socket } = open()
+    const { socket } = await open()
     socket.serverSends('connect')
     socket.serverSends('authenticated', { success: true })
     jest.advanceTimersByTime(10_000)
     expect(socket.emittedNamed('authenticate')).toHaveLength(1)
   })
 
-  it('hands a pushed notification with its count to the handler', () => {
-    const { socket, onNotification } = open()
+  it('hands a pushed notification with its count to the handler', async () => {
+    const { socket, onNotification } = await open()
     socket.serverSends('notification', { notification, count: 4 })
     expect(onNotification).toHaveBeenCalledWith({ notification, count: 4 })
   })
 
-  it('only logs a connection failure', () => {
-    const { socket } = open()
+  it('only logs a connection failure', async () => {
+    const { socket } = await open()
     socket.serverSends('connect_error', new Error('Authentication required'))
     expect(console.error).toHaveBeenCalledWith(
       'Live connection failed:',
@@ -90,16 +96,16 @@ describe('openLiveConnection', () => {
     )
   })
 
-  it('reconnects itself after the server disconnected it', () => {
-    const { socket } = open()
+  it('reconnects itself after the server disconnected it', async () => {
+    const { socket } = await open()
     const connect = jest.spyOn(socket, 'connect')
     socket.serverSends('disconnect', 'io server disconnect')
     expect(connect).toHaveBeenCalled()
   })
 
-  it('closing disconnects and cancels a pending retry', () => {
+  it('closing disconnects and cancels a pending retry', async () => {
     jest.useFakeTimers()
-    const { socket } = open()
+    const { socket } = await open()
     socket.serverSends('connect')
     socket.serverSends('authenticated', { success: false })
     close?.()

@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client'
+import type { Socket } from 'socket.io-client'
 import { LIVE_CONNECTION, LIVE_EVENTS } from '@marketplace/contracts/marketplace'
 import type { LiveNotification } from '@/features/notifications/notifications-api'
 
@@ -33,9 +33,19 @@ export function openLiveConnection({
   onNotification,
   onConnect,
 }: LiveConnectionOptions): () => void {
-  const socket: Socket = io(liveSocketOptions(token))
+  let socket: Socket | null = null
   let retry: ReturnType<typeof setTimeout> | undefined
   let closed = false
+
+  // socket.io-client is loaded only once someone signs in: guests never download it
+  // (docs/benchmarks.md, the home route budget).
+  import('socket.io-client')
+    .then(({ io }) => {
+      if (closed) return
+      socket = io(liveSocketOptions(token))
+      wire(socket)
+    })
+    .catch((error: unknown) => console.error('Live connection could not load:', error))
 
   const clearRetry = () => {
     if (retry !== undefined) clearTimeout(retry)
@@ -43,35 +53,37 @@ export function openLiveConnection({
   }
   const authenticate = () => {
     clearRetry()
-    if (!closed && socket.connected) socket.emit(LIVE_EVENTS.authenticate, userId)
+    if (!closed && socket?.connected) socket.emit(LIVE_EVENTS.authenticate, userId)
   }
 
-  socket.on('connect', () => {
-    authenticate()
-    onConnect?.()
-  })
-  socket.on(LIVE_EVENTS.authenticated, (answer: { success?: boolean } | undefined) => {
-    if (answer?.success) return
-    console.warn('Live connection: authentication refused, retrying')
-    clearRetry()
-    retry = setTimeout(authenticate, LIVE_CONNECTION.reauthenticateRetryMs)
-  })
-  socket.on(LIVE_EVENTS.notification, (payload: LiveNotification) => {
-    if (payload?.notification) onNotification(payload)
-  })
-  socket.on('connect_error', (error: Error) => {
-    console.error('Live connection failed:', error.message)
-  })
-  socket.on('disconnect', (reason: string) => {
-    clearRetry()
-    // Socket.IO does not reconnect by itself after a server-side disconnect.
-    if (reason === 'io server disconnect' && !closed) socket.connect()
-  })
+  function wire(socket: Socket) {
+    socket.on('connect', () => {
+      authenticate()
+      onConnect?.()
+    })
+    socket.on(LIVE_EVENTS.authenticated, (answer: { success?: boolean } | undefined) => {
+      if (answer?.success) return
+      console.warn('Live connection: authentication refused, retrying')
+      clearRetry()
+      retry = setTimeout(authenticate, LIVE_CONNECTION.reauthenticateRetryMs)
+    })
+    socket.on(LIVE_EVENTS.notification, (payload: LiveNotification) => {
+      if (payload?.notification) onNotification(payload)
+    })
+    socket.on('connect_error', (error: Error) => {
+      console.error('Live connection failed:', error.message)
+    })
+    socket.on('disconnect', (reason: string) => {
+      clearRetry()
+      // Socket.IO does not reconnect by itself after a server-side disconnect.
+      if (reason === 'io server disconnect' && !closed) socket.connect()
+    })
+  }
 
   return () => {
     closed = true
     clearRetry()
-    socket.removeAllListeners()
-    socket.disconnect()
+    socket?.removeAllListeners()
+    socket?.disconnect()
   }
 }
