@@ -33,7 +33,7 @@ ensure_chromium() {
   local sudo=''
   [[ $(id -u) == 0 ]] || sudo=sudo
   $sudo apt-get update -q >/dev/null || die "apt-get update failed"
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium >/dev/null || die "could not install chromium"
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium fonts-noto-color-emoji >/dev/null || die "could not install chromium"
 }
 
 load_infra_env() {

@@ -120,7 +120,7 @@ export default function SentPeopleRequestsPage() {
                       ? `Cancel request to ${request.requestedPerson.name}`
                       : `Delete request to ${request.requestedPerson.name}`
                   }
-                  symbol={request.status === 'pending' ? '×' : '🗑'}
+                  symbol={request.status === 'pending' ? '×' : undefined}
                   onClick={() => setDeleting(request)}
                 />
               </div>

@@ -131,11 +131,29 @@ export function ResetButton({
   )
 }
 
-/** A small trash icon button with a name for screen readers. */
+/** A trash can drawn inline: an emoji glyph is missing from many systems' fonts. */
+function TrashIcon() {
+  return (
+    <svg
+      width="18"
+      height="18"
+      viewBox="0 0 24 24"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
+    </svg>
+  )
+}
+
+/** A small icon button (a trash can unless told otherwise) with a name for screen readers. */
 export function IconButton({
   label,
   onClick,
-  symbol = '🗑',
+  symbol,
   disabled = false,
 }: {
   label: string
@@ -152,7 +170,7 @@ export function IconButton({
       onClick={onClick}
       disabled={disabled}
     >
-      <span aria-hidden="true">{symbol}</span>
+      <span aria-hidden="true">{symbol ?? <TrashIcon />}</span>
     </button>
   )
 }

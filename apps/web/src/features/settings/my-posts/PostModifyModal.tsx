@@ -16,6 +16,7 @@ import {
   validatePostModifyForm,
 } from '@marketplace/contracts/validation'
 import './my-posts.css'
+import { EyeIcon } from '@/components/ui/EyeIcon'
 
 interface ModifyForm {
   where: string
@@ -77,7 +78,7 @@ function EyeToggle({
       title={text}
       onClick={onToggle}
     >
-      <span aria-hidden="true">{shown ? '👁' : '🙈'}</span>
+      <EyeIcon open={shown} />
     </button>
   )
 }

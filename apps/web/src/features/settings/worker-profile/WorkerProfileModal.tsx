@@ -16,6 +16,7 @@ import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import type { SelfProfile } from '@/lib/types'
 import '@/features/settings/worker-profile/worker-profile.css'
+import { EyeIcon } from '@/components/ui/EyeIcon'
 
 const formOf = (profile: SelfProfile | null): WorkerProfileForm => ({
   title: profile?.title ?? '',
@@ -160,9 +161,7 @@ export function WorkerProfileModal({
                       }))
                     }
                   >
-                    <span aria-hidden="true">
-                      {form.contactVisibility === 'public' ? '👁' : '🙈'}
-                    </span>
+                    <EyeIcon open={form.contactVisibility === 'public'} />
                   </button>
                   <p className="field-hint">{contactVisibilityHelp(form.contactVisibility)}</p>
                 </div>
