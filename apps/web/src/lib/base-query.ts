@@ -138,10 +138,9 @@ export const baseQueryWithRenewal: BaseQueryFn<
   const state = api.getState() as RootState
   const mayRenew = readPersistFlag() || !!state.auth.accessToken
   if (!mayRenew) return result
-  // A 403 from a signed-in user is usually a real refusal (not their object); renew only
-  // when no token is held or on a 401, which is what an expired token answers.
-  if (status === 403 && state.auth.accessToken) return result
   const outcome = await renewSession(api)
+  // The one retry: its answer is final, so a 403 that is a real refusal (another user's
+  // object) costs one renewal and never loops.
   if (outcome === 'renewed') return retryingQuery(args, api, extra)
   if (outcome === 'refused') {
     endSession(api.dispatch)

@@ -1,0 +1,170 @@
+import { createStore } from '@/app/store'
+import { credentialsReceived, type AuthState } from '@/features/auth/auth-slice'
+import { api } from '@/lib/api'
+import { setSessionExpiredHandler } from '@/lib/base-query'
+import { readPersistFlag, writePersistFlag } from '@/lib/persist'
+
+// A probe endpoint on the app's one api, so these tests run the real base query.
+const probeApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    probe: build.query<{ ok: boolean }, string>({ query: (path) => path }),
+    write: build.mutation<{ ok: boolean }, string>({
+      query: (path) => ({ url: path, method: 'POST', body: {} }),
+    }),
+  }),
+})
+
+const user = {
+  _id: 'u1',
+  firstName: 'Ava',
+  lastName: 'Turner',
+  email: 'ava@example.test',
+  phoneNumber: '',
+  isWorker: false,
+  roles: ['2000'],
+}
+
+type Reply = { status: number; body?: unknown } | 'network-error'
+
+/** Answers each URL path from its queue of replies; records every call. */
+function serve(routes: Record<string, Reply[]>) {
+  const calls: Array<{ path: string; method: string; headers: Headers }> = []
+  jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = input instanceof Request ? input : new Request(String(input), init)
+    const path = new URL(request.url).pathname
+    calls.push({ path, method: request.method, headers: request.headers })
+    const queue = routes[path]
+    const reply = queue && queue.length > 1 ? queue.shift()! : queue?.[0]
+    if (!reply) return new Response(JSON.stringify({ message: 'no route' }), { status: 404 })
+    if (reply === 'network-error') throw new TypeError('Failed to fetch')
+    return new Response(JSON.stringify(reply.body ?? {}), {
+      status: reply.status,
+      headers: { 'content-type': 'application/json' },
+    })
+  })
+  return calls
+}
+
+function signedInStore(token = 'old-token') {
+  const store = createStore()
+  store.dispatch(credentialsReceived({ user, accessToken: token }))
+  return store
+}
+
+const authOf = (state: { auth: AuthState }) => state.auth
+
+beforeEach(() => {
+  localStorage.clear()
+  document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT'
+})
+afterEach(() => jest.restoreAllMocks())
+
+describe('the shared base query: retries (spec 1 §7, §9)', () => {
+  it('retries a GET on network errors, 429 and 5xx, up to 3 times, then succeeds', async () => {
+    const calls = serve({
+      '/api/probe': [
+        'network-error',
+        { status: 503 },
+        { status: 429 },
+        { status: 200, body: { ok: true } },
+      ],
+    })
+    const store = createStore()
+    const result = await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.data).toEqual({ ok: true })
+    expect(calls.filter((c) => c.path === '/api/probe')).toHaveLength(4)
+  })
+
+  it('gives up after the third retry and passes the last error on', async () => {
+    const calls = serve({ '/api/probe': [{ status: 502 }] })
+    const result = await createStore().dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.error).toMatchObject({ status: 502 })
+    expect(calls).toHaveLength(4)
+  })
+
+  it('never retries a 4xx answer, nor a write', async () => {
+    const calls = serve({ '/api/probe': [{ status: 404 }], '/api/write': [{ status: 503 }] })
+    const store = createStore()
+    await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    await store.dispatch(probeApi.endpoints.write.initiate('/api/write'))
+    expect(calls.map((c) => c.path)).toEqual(['/api/probe', '/api/write'])
+  })
+
+  it('sends the bearer token and the X-XSRF-TOKEN header from the cookie', async () => {
+    document.cookie = 'XSRF-TOKEN=csrf-value'
+    const calls = serve({ '/api/probe': [{ status: 200, body: { ok: true } }] })
+    await signedInStore('token-1').dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(calls[0]!.headers.get('authorization')).toBe('Bearer token-1')
+    expect(calls[0]!.headers.get('x-xsrf-token')).toBe('csrf-value')
+  })
+})
+
+describe('the shared base query: automatic renewal (spec 1 §4)', () => {
+  it('on a 401 renews once and retries the request with the new token', async () => {
+    const calls = serve({
+      '/api/probe': [{ status: 401 }, { status: 200, body: { ok: true } }],
+      '/api/auth/refresh': [
+        { status: 200, body: { accessToken: 'new-token', user, roles: ['2000'] } },
+      ],
+    })
+    const store = signedInStore()
+    const result = await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.data).toEqual({ ok: true })
+    expect(calls.map((c) => c.path)).toEqual(['/api/probe', '/api/auth/refresh', '/api/probe'])
+    expect(calls[2]!.headers.get('authorization')).toBe('Bearer new-token')
+    expect(authOf(store.getState()).accessToken).toBe('new-token')
+  })
+
+  it('on a 403 renews once and retries once; a second 403 is the answer, with no loop', async () => {
+    const calls = serve({
+      '/api/probe': [{ status: 403, body: { message: 'Not yours' } }],
+      '/api/auth/refresh': [{ status: 200, body: { accessToken: 'new-token', user } }],
+    })
+    const result = await signedInStore().dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.error).toMatchObject({ status: 403 })
+    expect(calls.map((c) => c.path)).toEqual(['/api/probe', '/api/auth/refresh', '/api/probe'])
+  })
+
+  it('parallel 401s share one renewal, so a rotated refresh token is never sent twice', async () => {
+    const calls = serve({
+      '/api/a': [{ status: 401 }, { status: 200, body: { ok: true } }],
+      '/api/b': [{ status: 401 }, { status: 200, body: { ok: true } }],
+      '/api/auth/refresh': [{ status: 200, body: { accessToken: 'new-token', user } }],
+    })
+    const store = signedInStore()
+    await Promise.all([
+      store.dispatch(probeApi.endpoints.probe.initiate('/api/a')),
+      store.dispatch(probeApi.endpoints.probe.initiate('/api/b')),
+    ])
+    expect(calls.filter((c) => c.path === '/api/auth/refresh')).toHaveLength(1)
+  })
+
+  it('when the renewal is refused, signs out, removes the flag and sends the user to /login', async () => {
+    writePersistFlag(true)
+    const expired = jest.fn()
+    setSessionExpiredHandler(expired)
+    serve({ '/api/probe': [{ status: 401 }], '/api/auth/refresh': [{ status: 401 }] })
+    const store = signedInStore()
+    const result = await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.error).toMatchObject({ status: 401 })
+    expect(authOf(store.getState())).toMatchObject({ user: null, accessToken: null })
+    expect(readPersistFlag()).toBe(false)
+    expect(expired).toHaveBeenCalledTimes(1)
+  })
+
+  it('without the persist flag and without a session, passes a 401 on without renewing', async () => {
+    const calls = serve({ '/api/probe': [{ status: 401 }] })
+    const result = await createStore().dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.error).toMatchObject({ status: 401 })
+    expect(calls.map((c) => c.path)).toEqual(['/api/probe'])
+  })
+
+  it('a refresh answer without a token keeps the user signed in and passes the error on', async () => {
+    jest.spyOn(console, 'error').mockImplementation(() => {})
+    serve({ '/api/probe': [{ status: 401 }], '/api/auth/refresh': [{ status: 200, body: {} }] })
+    const store = signedInStore()
+    await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(console.error).toHaveBeenCalledWith('No token received from refresh endpoint')
+    expect(authOf(store.getState()).accessToken).toBe('old-token')
+  })
+})
