@@ -13,6 +13,8 @@ import { FAVORITES_COLLECTION, FAVORITE_TOMBSTONES_COLLECTION } from './favorite
 import { createFavoritesRepository, favoriteIndexes } from './favorites/favorites-repository'
 import { createFavoritesService } from './favorites/favorites-service'
 import { favoritesRoutes } from './routes/favorites-routes'
+import { createFavoritesStats, favoritesStatsIndexes } from './stats/favorites-stats'
+import { favoritesStatsRoutes } from './stats/stats-routes'
 
 export async function buildFavoritesApp(config: FavoritesConfig) {
   const app = await createServiceApp({
@@ -21,7 +23,12 @@ export async function buildFavoritesApp(config: FavoritesConfig) {
   })
   await app.register(mongoPlugin, {
     url: config.MONGO_URL,
-    indexes: [...favoriteIndexes, ...CATALOG_INDEXES, ...TOKEN_REVOCATIONS_INDEXES],
+    indexes: [
+      ...favoriteIndexes,
+      ...favoritesStatsIndexes,
+      ...CATALOG_INDEXES,
+      ...TOKEN_REVOCATIONS_INDEXES,
+    ],
   })
   const db = app.mongo.db
   const tokenRevocations = createTokenRevocations(db)
@@ -62,5 +69,6 @@ export async function buildFavoritesApp(config: FavoritesConfig) {
   })
 
   await app.register(favoritesRoutes, { service })
+  await app.register(favoritesStatsRoutes, { stats: createFavoritesStats(db) })
   return app
 }

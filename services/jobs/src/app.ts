@@ -25,6 +25,8 @@ import { createRequestsRepository, requestIndexes } from './requests/requests-re
 import { createRequestsService } from './requests/requests-service'
 import { createUserDirectory } from './users/user-directory'
 import { createPostAccess, postAccessIndexes } from './access/post-access'
+import { createJobsStats, jobsStatsIndexes } from './stats/jobs-stats'
+import { jobsStatsRoutes } from './stats/stats-routes'
 
 export async function buildJobsApp(config: JobsConfig) {
   const app = await createServiceApp({
@@ -37,6 +39,7 @@ export async function buildJobsApp(config: JobsConfig) {
       ...postIndexes,
       ...requestIndexes,
       ...postAccessIndexes,
+      ...jobsStatsIndexes,
       ...TOKEN_REVOCATIONS_INDEXES,
     ],
   })
@@ -125,5 +128,6 @@ export async function buildJobsApp(config: JobsConfig) {
   })
   await app.register(postsRoutes, { posts, service: postsService, access })
   await app.register(requestsRoutes, { service: requestsService, requests, posts, users, access })
+  await app.register(jobsStatsRoutes, { stats: createJobsStats(db) })
   return Object.assign(app, { feed, feedSync })
 }

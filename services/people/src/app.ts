@@ -23,6 +23,12 @@ import {
   peopleRequestIndexes,
 } from './requests/people-requests-repository'
 import { createPeopleRequestsService } from './requests/people-requests-service'
+import { createKnownJobRequests, knownJobRequestIndexes } from './ratings/known-job-requests'
+import { createRatingsRepository, ratingIndexes } from './ratings/ratings-repository'
+import { ratingsRoutes } from './ratings/ratings-routes'
+import { createRatingsService } from './ratings/ratings-service'
+import { createPeopleStats, peopleStatsIndexes } from './stats/people-stats'
+import { peopleStatsRoutes } from './stats/stats-routes'
 import { peopleRequestsRoutes } from './routes/people-requests-routes'
 import { peopleRoutes } from './routes/people-routes'
 import { usersRoutes } from './routes/users-routes'
@@ -38,6 +44,9 @@ export async function buildPeopleApp(config: PeopleConfig) {
       ...profileIndexes,
       ...peopleRequestIndexes,
       ...knownPostIndexes,
+      ...knownJobRequestIndexes,
+      ...ratingIndexes,
+      ...peopleStatsIndexes,
       ...TOKEN_REVOCATIONS_INDEXES,
     ],
   })
@@ -64,6 +73,14 @@ export async function buildPeopleApp(config: PeopleConfig) {
     notifyOutbox: (target) => notifyOutbox(target),
   })
   const requestsService = createPeopleRequestsService({ requests, profiles, posts: knownPosts })
+  const jobRequests = createKnownJobRequests(db)
+  const ratings = createRatingsService({
+    ratings: createRatingsRepository(db),
+    jobRequests,
+    profiles,
+    logger: app.log.child({ component: 'ratings' }),
+  })
+  const stats = createPeopleStats(db, { profiles })
   const purge = createAccountPurge({
     profiles,
     requests,
@@ -86,8 +103,23 @@ export async function buildPeopleApp(config: PeopleConfig) {
     ],
     pollMs: config.OUTBOX_POLL_MS,
     consumers: [
-      ...peopleSubscriptions({ profiles, profilesService, knownPosts, purge, tokenRevocations }),
-      feedSync.consumer,
+      ...peopleSubscriptions({
+        profiles,
+        profilesService,
+        knownPosts,
+        jobRequests,
+        ratings,
+        purge,
+        tokenRevocations,
+      }),
+      {
+        ...feedSync.consumer,
+        // A rating changed a worker's average on another replica: re-read the profile.
+        handlers: {
+          ...feedSync.consumer.handlers,
+          'worker.rated': async ({ data }) => feedSync?.refresh(data.workerId),
+        },
+      },
     ],
     groupPrefix: config.KAFKA_GROUP_PREFIX,
   })
@@ -117,9 +149,13 @@ export async function buildPeopleApp(config: PeopleConfig) {
 
   const stopPurge = purge.schedule(config.PURGE_INTERVAL_MS)
   app.addHook('onClose', async () => stopPurge())
+  const stopRatingSweep = ratings.schedule(60_000)
+  app.addHook('onClose', async () => stopRatingSweep())
 
   await app.register(usersRoutes, { profiles, service: profilesService })
   await app.register(peopleRoutes, { feed, pageSize: config.FEED_PAGE_SIZE })
   await app.register(peopleRequestsRoutes, { service: requestsService, requests, profiles })
-  return Object.assign(app, { feed, feedSync, purge })
+  await app.register(ratingsRoutes, { service: ratings })
+  await app.register(peopleStatsRoutes, { stats })
+  return Object.assign(app, { feed, feedSync, purge, ratings })
 }

@@ -2,11 +2,13 @@ import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 're
 import { createBrowserRouter } from 'react-router-dom'
 import { RequireRole } from '@/app/guards'
 import Layout from '@/app/shell/Layout'
+import RouteError from '@/app/shell/RouteError'
 import { paths } from '@/config/paths'
+import { importWithRetry } from '@/lib/retry-import'
 import { ROLES } from '@marketplace/contracts/marketplace'
 
 // Every page is its own chunk: the home feed loads without the settings area's code.
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load)
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(() => importWithRetry(load))
 const HomePage = page(() => import('@/features/feed/HomePage'))
 const LoginPage = page(() => import('@/features/auth/pages/LoginPage'))
 const SignupPage = page(() => import('@/features/auth/pages/SignupPage'))
@@ -61,6 +63,7 @@ const s = paths.settings
 export const routes = [
   {
     element: <Layout />,
+    errorElement: <RouteError />,
     children: [
       { path: paths.home, element: show(HomePage) },
       { path: paths.login, element: show(LoginPage) },
@@ -113,4 +116,3 @@ export const routes = [
 export function createAppRouter() {
   return createBrowserRouter(routes)
 }
-

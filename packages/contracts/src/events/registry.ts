@@ -224,6 +224,28 @@ export const Events = {
     Topics.authUsers,
     Type.Object({ userId: Type.String() }),
   ),
+  /**
+   * A post owner rated the worker of an accepted request on their post (people service,
+   * docs/ratings-and-stats.md), or changed that rating within 14 days (`previousStars` is
+   * then the earlier value). Keyed by the worker, on the worker's stream: the event rides in
+   * the worker profile's outbox, written with the new sum and count. The comment stays in
+   * the people service.
+   */
+  workerRated: defineEvent(
+    'worker.rated',
+    1,
+    Topics.peopleUsers,
+    Type.Object({
+      ratingId: Type.String(),
+      requestId: Type.String(),
+      postId: Type.String(),
+      postTitle: Type.String(),
+      workerId: Type.String(),
+      ownerId: Type.String(),
+      stars: Type.Integer({ minimum: 1, maximum: 5 }),
+      previousStars: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
+    }),
+  ),
   /** The grace period ended: every service deletes or anonymises the user's data. */
   userDeleted: defineEvent(
     'user.deleted',

@@ -3,6 +3,8 @@ import type { AccountPurge } from '../deletion/account-purge'
 import type { KnownPosts } from '../posts/known-posts'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
 import type { ProfilesService } from '../profiles/profiles-service'
+import type { KnownJobRequests } from '../ratings/known-job-requests'
+import type { RatingsService } from '../ratings/ratings-service'
 import { userRegisteredHandler } from './user-registered.handler'
 
 /** Every event the people service reacts to (besides the feed's own group), in one place. */
@@ -10,6 +12,9 @@ export function peopleSubscriptions(deps: {
   profiles: ProfilesRepository
   profilesService: ProfilesService
   knownPosts: KnownPosts
+  /** Requests on posts, for "rate your workers" (who may rate whom). */
+  jobRequests: KnownJobRequests
+  ratings: RatingsService
   purge: AccountPurge
   tokenRevocations: TokenRevocations
 }): ConsumerDefinition[] {
@@ -28,23 +33,36 @@ export function peopleSubscriptions(deps: {
           }
         },
         // The grace period is over (our own purge emitted it): what this service holds goes.
-        'user.deleted': async ({ data }) => deps.purge.removeUser(data.userId),
+        // Ratings first: those the user gave are taken back from workers' profiles.
+        'user.deleted': async ({ data }) => {
+          await deps.ratings.removeUser(data.userId)
+          await deps.purge.removeUser(data.userId)
+        },
         // The owner of a post the worker requested may see the worker's hidden contacts
         // while the request exists (spec 2 §5).
-        'job-request.created': async ({ data }) =>
-          deps.profilesService.setContactViewer(
+        // The same events keep the requests known for ratings (known-job-requests.ts).
+        'job-request.created': async (event) => {
+          const { data } = event
+          await deps.profilesService.setContactViewer(
             data.requesterId,
             data.ownerId,
             data.requestId,
             true,
-          ),
-        'job-request.deleted': async ({ data }) =>
-          deps.profilesService.setContactViewer(
+          )
+          await deps.jobRequests.handlers['job-request.created'](event)
+        },
+        // Only an accepted request may be rated.
+        'job-request.decided': deps.jobRequests.handlers['job-request.decided'],
+        'job-request.deleted': async (event) => {
+          const { data } = event
+          await deps.profilesService.setContactViewer(
             data.requesterId,
             data.ownerId,
             data.requestId,
             false,
-          ),
+          )
+          await deps.jobRequests.handlers['job-request.deleted'](event)
+        },
       },
     },
     // Posts people requests may name: their owner, title and whether they are online.

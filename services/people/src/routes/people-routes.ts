@@ -10,6 +10,7 @@ import {
 } from '@marketplace/service-kit'
 import type { PeopleFeed } from '../feed/people-feed'
 import { toPersonView } from '../profiles/profile-views'
+import { withRating } from '../ratings/rating-views'
 
 /**
  * The people feed (GET /api/people), its search (?search=&limit=) and the category sidebar,
@@ -29,7 +30,9 @@ export async function peopleRoutes(
       const now = new Date()
       if (query.kind === 'search') {
         const found = deps.feed.search(query.terms, query.limit)
-        return { people: found.map((profile) => toPersonView(profile, viewerId, now)) }
+        return {
+          people: found.map((profile) => withRating(toPersonView(profile, viewerId, now), profile)),
+        }
       }
       const { items, total } = deps.feed.page({
         filters: query.filters,
@@ -38,7 +41,7 @@ export async function peopleRoutes(
         sort: query.sort,
       })
       return {
-        people: items.map((profile) => toPersonView(profile, viewerId, now)),
+        people: items.map((profile) => withRating(toPersonView(profile, viewerId, now), profile)),
         pagination: paginationOf(query.page, query.pageSize, total),
       }
     },

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { Messages } from '@marketplace/contracts/validation'
 import { LooseBody, NotFoundError, assertSelf } from '@marketplace/service-kit'
 import { toPersonView, toSelfView } from '../profiles/profile-views'
+import { withRating } from '../ratings/rating-views'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
 import type { ProfilesService } from '../profiles/profiles-service'
 
@@ -28,7 +29,11 @@ export async function usersRoutes(
     if (!profile || (profile.deletion && id !== viewerId)) {
       throw new NotFoundError('User not found', 'USER_NOT_FOUND')
     }
-    return id === viewerId ? toSelfView(profile) : toPersonView(profile, viewerId)
+    // The worker's rating (docs/ratings-and-stats.md) in both views.
+    return withRating(
+      id === viewerId ? toSelfView(profile) : toPersonView(profile, viewerId),
+      profile,
+    )
   })
 
   // Account deletion (spec 2 §2.7): the 30-day grace period starts; auth ends the sessions.
@@ -50,7 +55,7 @@ export async function usersRoutes(
       callerId: caller.userId,
       requestId: request.id,
     })
-    return toSelfView(saved)
+    return withRating(toSelfView(saved), saved)
   })
 
   app.put(
@@ -62,7 +67,7 @@ export async function usersRoutes(
         callerId: caller.userId,
         requestId: request.id,
       })
-      return toSelfView(saved)
+      return withRating(toSelfView(saved), saved)
     },
   )
 
@@ -75,7 +80,7 @@ export async function usersRoutes(
         callerId: caller.userId,
         requestId: request.id,
       })
-      return toSelfView(saved)
+      return withRating(toSelfView(saved), saved)
     },
   )
 }

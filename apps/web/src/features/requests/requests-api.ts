@@ -87,11 +87,11 @@ export const requestsApi = api.injectEndpoints({
         body: { status },
       }),
       // Accepting changes who may see a post's hidden fields.
-      invalidatesTags: ['PostRequests', 'Post', 'Stats'],
+      invalidatesTags: ['PostRequests', 'Post', 'Stats', 'Ratings'],
     }),
     deletePostRequest: build.mutation<void, string>({
       query: (id) => ({ url: `/api/jobs/requests/${byId(id)}`, method: 'DELETE' }),
-      invalidatesTags: ['PostRequests', 'Post', 'Stats'],
+      invalidatesTags: ['PostRequests', 'Post', 'Stats', 'Ratings'],
     }),
     getSentPeopleRequests: build.query<SentPeopleRequest[], void>({
       query: () => '/api/people/requests/sent',

@@ -170,7 +170,6 @@ export default function SearchBar() {
         autoComplete="off"
         maxLength={200}
         value={text}
-        aria-expanded={showDropdown}
         aria-controls={showDropdown && results.length > 0 ? listId : undefined}
         onChange={(event) => {
           setText(event.target.value)

@@ -1,0 +1,117 @@
+import { screen, within } from '@testing-library/react'
+import StatsPage from '@/features/stats/StatsPage'
+import {
+  jsonResponse,
+  renderPage,
+  sampleUser,
+  stubFetch,
+} from '@/features/settings/account/settings-test-helpers'
+
+const jobsStats = {
+  posts: { total: 12, online: 9, offline: 3 },
+  requestsReceived: { total: 47, pending: 7, accepted: 30, rejected: 10 },
+  requestsSent: { total: 4, pending: 1, accepted: 2, rejected: 1 },
+  acceptanceRate: 0.75,
+}
+const favoritesStats = { postFavoritesReceived: 8, peopleFavoritesReceived: 2 }
+const peopleStats = {
+  peopleRequestsSent: { total: 5, pending: 1, accepted: 3, rejected: 1 },
+  peopleRequestsReceived: { total: 3, pending: 3, accepted: 0, rejected: 0 },
+  rating: { average: 4.3, count: 6 },
+}
+
+function answer(path: string, overrides: Record<string, () => Response> = {}) {
+  for (const [prefix, respond] of Object.entries(overrides)) {
+    if (path.startsWith(prefix)) return respond()
+  }
+  if (path === `/api/jobs/stats/${sampleUser._id}`) return jsonResponse(200, jobsStats)
+  if (path === `/api/favorites/stats/${sampleUser._id}`) return jsonResponse(200, favoritesStats)
+  if (path === `/api/people/stats/${sampleUser._id}`) return jsonResponse(200, peopleStats)
+  return jsonResponse(404, { message: 'Not found' })
+}
+
+const figure = (section: HTMLElement, label: string) =>
+  within(section).getByText(label, { selector: 'dt' }).nextElementSibling?.textContent
+
+describe('stats page', () => {
+  let fetchStub: ReturnType<typeof stubFetch> | null = null
+  afterEach(() => {
+    fetchStub?.restore()
+    fetchStub = null
+  })
+
+  it('shows the real figures of the three services, the caller’s own', async () => {
+    fetchStub = stubFetch((path) => answer(path))
+    renderPage(<StatsPage />)
+    expect(screen.getByRole('heading', { name: 'Stats', level: 1 })).toBeInTheDocument()
+    const posts = await screen.findByRole('region', { name: 'My posts' })
+    expect(await within(posts).findByText('Online')).toBeInTheDocument()
+    expect(figure(posts, 'Total')).toBe('12')
+    expect(figure(posts, 'Online')).toBe('9')
+    expect(figure(posts, 'Offline')).toBe('3')
+    const received = screen.getByRole('region', { name: 'Requests on my posts' })
+    expect(figure(received, 'Total')).toBe('47')
+    expect(figure(received, 'Declined')).toBe('10')
+    expect(figure(received, 'Acceptance rate')).toBe('75%')
+    const rating = await screen.findByRole('region', { name: 'My rating' })
+    expect(await within(rating).findByText('4.3 / 5')).toBeInTheDocument()
+    expect(figure(rating, 'Ratings')).toBe('6')
+    const favorites = await screen.findByRole('region', { name: 'Favorites' })
+    expect(await within(favorites).findByText('8')).toBeInTheDocument()
+    expect(
+      await screen.findByRole('img', { name: /Overview: Posts 12, Requests received 47/ }),
+    ).toBeInTheDocument()
+    const asked = fetchStub.spy.mock.calls.map(
+      ([input]) => new URL((input as Request).url).pathname,
+    )
+    expect(asked.sort()).toEqual([
+      `/api/favorites/stats/${sampleUser._id}`,
+      `/api/jobs/stats/${sampleUser._id}`,
+      `/api/people/stats/${sampleUser._id}`,
+    ])
+  })
+
+  it('links the X and Facebook share pages with the site URL and the figures', async () => {
+    fetchStub = stubFetch((path) => answer(path))
+    renderPage(<StatsPage />)
+    await screen.findByRole('img', { name: /Overview/ })
+    const site = encodeURIComponent(window.location.origin)
+    const x = screen.getByRole('link', { name: 'Share on X' })
+    expect(x.getAttribute('href')).toBe(
+      `https://x.com/intent/tweet?text=${encodeURIComponent(
+        'I have 12 posts and 50 requests on the marketplace.',
+      )}&url=${site}`,
+    )
+    expect(x).toHaveAttribute('target', '_blank')
+    expect(x).toHaveAttribute('rel', 'noopener noreferrer')
+    expect(screen.getByRole('link', { name: 'Share on Facebook' })).toHaveAttribute(
+      'href',
+      `https://www.facebook.com/sharer/sharer.php?u=${site}`,
+    )
+  })
+
+  it('shows "Loading..." first, and an error only where a service failed', async () => {
+    fetchStub = stubFetch((path) =>
+      answer(path, { '/api/favorites/': () => jsonResponse(500, { message: 'Down' }) }),
+    )
+    renderPage(<StatsPage />)
+    expect(screen.getAllByText('Loading...').length).toBeGreaterThan(0)
+    expect(await screen.findByText('Could not load your favorite figures.')).toBeInTheDocument()
+    const posts = screen.getByRole('region', { name: 'My posts' })
+    expect(await within(posts).findByText('12')).toBeInTheDocument()
+    expect(screen.queryByRole('img', { name: /Overview/ })).not.toBeInTheDocument()
+  })
+
+  it('says when nobody answered yet and when the user is not rated yet', async () => {
+    fetchStub = stubFetch((path) =>
+      answer(path, {
+        '/api/jobs/': () => jsonResponse(200, { ...jobsStats, acceptanceRate: null }),
+        '/api/people/': () =>
+          jsonResponse(200, { ...peopleStats, rating: { average: null, count: 0 } }),
+      }),
+    )
+    renderPage(<StatsPage />)
+    expect(await screen.findByText('No answers yet')).toBeInTheDocument()
+    expect(await screen.findByText('Not rated yet')).toBeInTheDocument()
+  })
+})
