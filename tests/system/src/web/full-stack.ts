@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
 import { infraEnv, testKeyPair, testMongoUrl } from '@marketplace/service-kit/testing'
@@ -39,6 +42,12 @@ export async function startFullStack(name: string): Promise<FullStack> {
     JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
     OUTBOX_POLL_MS: '200',
   }
+  if (!existsSync(join(webDist, 'index.html'))) {
+    throw new Error(`no web app build in ${webDist}: run pnpm --filter @marketplace/web build`)
+  }
+  // A copy, so a rebuild of apps/web during the run cannot pull the pages from under it.
+  const servedDist = await mkdtemp(join(tmpdir(), `web-dist-${name}-`))
+  await cp(webDist, servedDist, { recursive: true })
   const running: RunningService[] = []
   const upstreams: Record<string, string> = {}
   let site = ''
@@ -74,7 +83,7 @@ export async function startFullStack(name: string): Promise<FullStack> {
     const gateway = await startService(`gateway-web-${name}`, 'services/gateway', {
       ...upstreams,
       PORT: String(gatewayPort),
-      WEB_DIST_DIR: webDist,
+      WEB_DIST_DIR: servedDist,
       PUBLIC_BUCKET_URL: `${infra.s3Endpoint}/${bucket}`,
       S3_ENDPOINT: infra.s3Endpoint,
       // A journey makes many calls from one address in little time.
@@ -83,6 +92,7 @@ export async function startFullStack(name: string): Promise<FullStack> {
     running.unshift(gateway)
   } catch (error) {
     await Promise.all(running.map((service) => service.stop()))
+    await rm(servedDist, { recursive: true, force: true })
     throw error
   }
 
@@ -91,6 +101,7 @@ export async function startFullStack(name: string): Promise<FullStack> {
     admin,
     async stop() {
       await Promise.all(running.map((service) => service.stop()))
+      await rm(servedDist, { recursive: true, force: true })
       for (const url of Object.values(databases)) {
         const mongo = await new MongoClient(url).connect()
         await mongo.db().dropDatabase()

@@ -81,7 +81,7 @@ export default function FeedToolbar() {
           value={feed.payment}
           onChange={(event) => setFilter('payment', event.target.value)}
         >
-          <option value={ALL_FILTER}>All</option>
+          <option value={ALL_FILTER}>{mobile ? 'Payment: All' : 'All'}</option>
           {PAYMENT_OPTIONS.map((option) => (
             <option key={option} value={option}>
               {option}
@@ -98,7 +98,7 @@ export default function FeedToolbar() {
           value={feed.contact}
           onChange={(event) => setFilter('contact', event.target.value)}
         >
-          <option value={ALL_FILTER}>All</option>
+          <option value={ALL_FILTER}>{mobile ? 'Contact: All' : 'All'}</option>
           {CONTACT_OPTIONS.map((option) => (
             <option key={option} value={option}>
               {option}
