@@ -26,6 +26,24 @@ export const jsonResponse = (status: number, body?: unknown) =>
   })
 
 /**
+ * A handler that also answers the session renewal, as auth does for a live session: a 401
+ * or 403 from a service makes the app renew once and retry (spec 1 §4), so a test of a
+ * refusal must let the renewal succeed to see the refusal's own message.
+ */
+export function withRenewal(
+  handler: (url: string, request: Request) => Response | Promise<Response>,
+) {
+  return (url: string, request: Request) =>
+    url === '/api/auth/refresh'
+      ? jsonResponse(200, {
+          accessToken: 'renewed-token',
+          user: sampleUser,
+          roles: sampleUser.roles,
+        })
+      : handler(url, request)
+}
+
+/**
  * Stubs `fetch` with a handler per call. RTK Query builds a `Request` from the page-relative
  * path; Node's Request (which the jsdom environment hands in) has no page to resolve it
  * against, so it is resolved against jsdom's location here.

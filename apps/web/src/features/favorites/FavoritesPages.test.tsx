@@ -1,7 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
-import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/features/auth/test-helpers'
+import {
+  jsonResponse,
+  renderRoutes,
+  signIn,
+  stubFetch,
+  withRenewal,
+} from '@/features/auth/test-helpers'
 import type { Person, Post } from '@/lib/types'
 import FavoritePeoplePage from './FavoritePeoplePage'
 import FavoritePostsPage from './FavoritePostsPage'
@@ -98,7 +104,10 @@ describe('FavoritePeoplePage', () => {
       await screen.findByText('You have not added any people to your favorites yet'),
     ).toBeInTheDocument()
     fetchStub?.restore()
-    renderPage(<FavoritePeoplePage />, () => jsonResponse(403, {}))
+    renderPage(
+      <FavoritePeoplePage />,
+      withRenewal(() => jsonResponse(403, {})),
+    )
     expect(await screen.findByText('Error loading favorite workers')).toBeInTheDocument()
     fetchStub?.restore()
     renderPage(<FavoritePeoplePage />, () => jsonResponse(200, []), false)
@@ -157,7 +166,10 @@ describe('FavoritePostsPage', () => {
       await screen.findByText("You haven't saved any posts to your favorites yet."),
     ).toBeInTheDocument()
     fetchStub?.restore()
-    renderPage(<FavoritePostsPage />, () => jsonResponse(403, {}))
+    renderPage(
+      <FavoritePostsPage />,
+      withRenewal(() => jsonResponse(403, {})),
+    )
     expect(await screen.findByText('Error loading favorite posts')).toBeInTheDocument()
     fetchStub?.restore()
     renderPage(<FavoritePostsPage />, () => jsonResponse(200, []), false)

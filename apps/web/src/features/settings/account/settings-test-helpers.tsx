@@ -3,7 +3,7 @@ import { renderRoutes, sampleUser, signIn } from '@/features/auth/test-helpers'
 import { createStore } from '@/app/store'
 import type { SelfProfile, SessionUser } from '@/lib/types'
 
-export { jsonResponse, stubFetch } from '@/features/auth/test-helpers'
+export { jsonResponse, stubFetch, withRenewal } from '@/features/auth/test-helpers'
 export { sampleUser }
 
 export const selfProfile: SelfProfile = {

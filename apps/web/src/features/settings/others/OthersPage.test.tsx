@@ -5,6 +5,7 @@ import {
   jsonResponse,
   renderPage,
   stubFetch,
+  withRenewal,
 } from '@/features/settings/account/settings-test-helpers'
 
 describe('others page (account deletion)', () => {
@@ -53,15 +54,16 @@ describe('others page (account deletion)', () => {
   })
 
   it("shows the server's message, or the fallback, in the box when deletion fails", async () => {
-    let answer = jsonResponse(403, { message: 'You can only change your own account' })
-    fetchStub = stubFetch(() => answer)
+    // A new Response per call: after the renewal the request is sent again.
+    let answer = () => jsonResponse(403, { message: 'You can only change your own account' })
+    fetchStub = stubFetch(withRenewal(() => answer()))
     renderPage(<OthersPage />)
     await userEvent.click(screen.getByRole('button', { name: 'I still want to delete my account' }))
     await userEvent.click(screen.getByRole('button', { name: 'Yes, delete my account' }))
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'You can only change your own account',
     )
-    answer = jsonResponse(400, {})
+    answer = () => jsonResponse(400, {})
     await userEvent.click(screen.getByRole('button', { name: 'Yes, delete my account' }))
     expect(
       await screen.findByText('An error occurred while deleting your account'),
