@@ -29,6 +29,8 @@ export interface EventConsumerOptions {
   db?: Db
   /** A new group starts at the beginning of each topic, so no event before its birth is missed. */
   fromBeginning?: boolean
+  /** How long a consumer may show no sign of life before it is restarted (tests shorten it). */
+  stallMs?: number
 }
 
 const knownTypes = new Set<string>(Object.values(Events).map((definition) => definition.type))
@@ -89,7 +91,7 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   if (!fromBeginning) await pinNewGroupToCurrentEnd(options.kafka, options.groupId, topics)
   await consumer.connect()
   await consumer.subscribe({ topics, fromBeginning })
-  await consumer.run({
+  const runConfig: Parameters<Consumer['run']>[0] = {
     eachMessage: async ({ topic, partition, message }) => {
       let event: DomainEvent
       try {
@@ -128,9 +130,75 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
       await handler(event)
       if (ledger) await ledger.remember(event.id, event.type)
     },
-  })
+  }
+  await consumer.run(runConfig)
   await joined
+  watchForStall(consumer, { topics, fromBeginning, runConfig, logger, stallMs: options.stallMs })
   return consumer
+}
+
+/** A consumer with no fetch, batch or join for this long is taken for hung and restarted. */
+export const CONSUMER_STALL_MS = 30_000
+
+/**
+ * KafkaJS can leave a consumer hanging after its broker went away and came back: no crash,
+ * no restart, no fetch (kafkajs issues #267, #659); the notifications outage test caught a
+ * live fan-out group that never consumed again. A healthy consumer fetches at least every
+ * `maxWaitTimeInMs` (5 s) or is busy with a batch, so a silence of 30 s means it is
+ * stuck: it is disconnected and started again, and resumes at its committed offsets.
+ * A failed restart (the broker still down) is tried again at the next check.
+ */
+export function watchForStall(
+  consumer: Consumer,
+  context: {
+    topics: string[]
+    fromBeginning: boolean
+    runConfig: Parameters<Consumer['run']>[0]
+    logger: FastifyBaseLogger
+    stallMs?: number
+  },
+) {
+  const stallMs = context.stallMs ?? CONSUMER_STALL_MS
+  let lastSign = Date.now()
+  let restarting = false
+  let closed = false
+  const alive = () => {
+    lastSign = Date.now()
+  }
+  const { FETCH_START, FETCH, START_BATCH_PROCESS, END_BATCH_PROCESS, GROUP_JOIN } = consumer.events
+  for (const event of [FETCH_START, FETCH, START_BATCH_PROCESS, END_BATCH_PROCESS, GROUP_JOIN])
+    consumer.on(event, alive)
+
+  const disconnect = consumer.disconnect.bind(consumer)
+  const check = setInterval(
+    () => {
+      if (closed || restarting || Date.now() - lastSign < stallMs) return
+      restarting = true
+      context.logger.warn({ silentMs: Date.now() - lastSign }, 'restarting a stalled consumer')
+      void (async () => {
+        try {
+          await disconnect().catch(() => undefined)
+          if (closed) return
+          await consumer.connect()
+          await consumer.subscribe({ topics: context.topics, fromBeginning: context.fromBeginning })
+          await consumer.run(context.runConfig)
+          alive()
+        } catch (error) {
+          context.logger.warn({ err: error }, 'a stalled consumer could not restart yet')
+        } finally {
+          restarting = false
+        }
+      })()
+    },
+    Math.min(10_000, stallMs / 2),
+  )
+  check.unref()
+  // Closing the service ends the watch before the consumer goes.
+  consumer.disconnect = async () => {
+    closed = true
+    clearInterval(check)
+    await disconnect()
+  }
 }
 
 /**
