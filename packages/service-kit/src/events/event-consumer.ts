@@ -91,8 +91,12 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   if (!fromBeginning) await pinNewGroupToCurrentEnd(options.kafka, options.groupId, topics)
   await consumer.connect()
   await consumer.subscribe({ topics, fromBeginning })
+  // Every message is a sign of life for the stall watch below: one batch of slow handlers
+  // (mail over SMTP) may take minutes between its start and its end.
+  const liveness = { lastSign: Date.now() }
   const runConfig: Parameters<Consumer['run']>[0] = {
     eachMessage: async ({ topic, partition, message }) => {
+      liveness.lastSign = Date.now()
       let event: DomainEvent
       try {
         event = parse(message)
@@ -133,18 +137,25 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   }
   await consumer.run(runConfig)
   await joined
-  watchForStall(consumer, { topics, fromBeginning, runConfig, logger, stallMs: options.stallMs })
+  watchForStall(consumer, {
+    topics,
+    fromBeginning,
+    runConfig,
+    logger,
+    liveness,
+    stallMs: options.stallMs,
+  })
   return consumer
 }
 
 /** A consumer with no fetch, batch or join for this long is taken for hung and restarted. */
-export const CONSUMER_STALL_MS = 30_000
+export const CONSUMER_STALL_MS = 60_000
 
 /**
  * KafkaJS can leave a consumer hanging after its broker went away and came back: no crash,
  * no restart, no fetch (kafkajs issues #267, #659); the notifications outage test caught a
  * live fan-out group that never consumed again. A healthy consumer fetches at least every
- * `maxWaitTimeInMs` (5 s) or is busy with a batch, so a silence of 30 s means it is
+ * `maxWaitTimeInMs` (5 s) or is busy with a batch, so a minute of silence between batches means it is
  * stuck: it is disconnected and started again, and resumes at its committed offsets.
  * A failed restart (the broker still down) is tried again at the next check.
  */
@@ -155,26 +166,46 @@ export function watchForStall(
     fromBeginning: boolean
     runConfig: Parameters<Consumer['run']>[0]
     logger: FastifyBaseLogger
+    /** Shared with the message handler, which marks each message as a sign of life. */
+    liveness?: { lastSign: number }
     stallMs?: number
   },
 ) {
   const stallMs = context.stallMs ?? CONSUMER_STALL_MS
-  let lastSign = Date.now()
+  const liveness = context.liveness ?? { lastSign: Date.now() }
   let restarting = false
   let closed = false
+  // A batch in progress is never interrupted: a slow handler is not a hung fetch.
+  let inBatch = false
   const alive = () => {
-    lastSign = Date.now()
+    liveness.lastSign = Date.now()
   }
-  const { FETCH_START, FETCH, START_BATCH_PROCESS, END_BATCH_PROCESS, GROUP_JOIN } = consumer.events
-  for (const event of [FETCH_START, FETCH, START_BATCH_PROCESS, END_BATCH_PROCESS, GROUP_JOIN])
-    consumer.on(event, alive)
+  const { FETCH_START, FETCH, START_BATCH_PROCESS, END_BATCH_PROCESS, GROUP_JOIN, REBALANCING } =
+    consumer.events
+  for (const event of [FETCH_START, FETCH, GROUP_JOIN, REBALANCING]) consumer.on(event, alive)
+  consumer.on(START_BATCH_PROCESS, () => {
+    inBatch = true
+    alive()
+  })
+  consumer.on(END_BATCH_PROCESS, () => {
+    inBatch = false
+    alive()
+  })
+  // A crash or a new join ends whatever batch was running without its END event.
+  for (const event of [consumer.events.CRASH, GROUP_JOIN])
+    consumer.on(event, () => {
+      inBatch = false
+    })
 
   const disconnect = consumer.disconnect.bind(consumer)
   const check = setInterval(
     () => {
-      if (closed || restarting || Date.now() - lastSign < stallMs) return
+      if (closed || restarting || inBatch || Date.now() - liveness.lastSign < stallMs) return
       restarting = true
-      context.logger.warn({ silentMs: Date.now() - lastSign }, 'restarting a stalled consumer')
+      context.logger.warn(
+        { silentMs: Date.now() - liveness.lastSign },
+        'restarting a stalled consumer',
+      )
       void (async () => {
         try {
           await disconnect().catch(() => undefined)

@@ -15,6 +15,7 @@ function fakeConsumer() {
       END_BATCH_PROCESS: 'end.batch',
       GROUP_JOIN: 'group.join',
       REBALANCING: 'rebalancing',
+      CRASH: 'crash',
     },
     on: (event: string, listener: () => void) => emitter.on(event, listener),
     emit: (event: string) => emitter.emit(event),
@@ -46,6 +47,15 @@ describe('the stalled-consumer watch', () => {
       await sleep(60)
       consumer.emit('fetch')
     }
+    expect(calls).toEqual([])
+    await consumer.disconnect()
+  })
+
+  it('never interrupts a batch in progress, however slow its handlers', async () => {
+    const { consumer, calls } = fakeConsumer()
+    watchForStall(consumer as unknown as Consumer, context)
+    consumer.emit('start.batch')
+    await sleep(450)
     expect(calls).toEqual([])
     await consumer.disconnect()
   })
