@@ -18,7 +18,13 @@ export function hasAnyRole(roles: unknown, allowed: readonly string[]): boolean 
  * spec 2 §2.1: anonymous users go to /login, remembering where they were going; signed-in
  * users without one of the roles go to /unauthorized.
  */
-export function RequireRole({ roles, children }: { roles: readonly string[]; children: ReactNode }) {
+export function RequireRole({
+  roles,
+  children,
+}: {
+  roles: readonly string[]
+  children: ReactNode
+}) {
   const location = useLocation()
   const loggedIn = useAppSelector(selectIsLoggedIn)
   const user = useAppSelector(selectCurrentUser)

@@ -30,7 +30,9 @@ class NodeFetchJsdomEnvironment extends TestEnvironment {
     // without a base: resolve them against the test page's address, as a browser does.
     const page = this.global
     const absolute = (input) =>
-      typeof input === 'string' && input.startsWith('/') ? new URL(input, page.location.href).href : input
+      typeof input === 'string' && input.startsWith('/')
+        ? new URL(input, page.location.href).href
+        : input
     const NodeRequest = globalThis.Request
     page.Request = class Request extends NodeRequest {
       constructor(input, init) {

@@ -2,13 +2,7 @@ import { fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import Layout from '@/app/shell/Layout'
 import { createStore } from '@/app/store'
-import {
-  jsonResponse,
-  renderRoutes,
-  sampleUser,
-  signIn,
-  stubFetch,
-} from '@/features/auth/test-helpers'
+import { jsonResponse, renderRoutes, sampleUser, signIn, stubFetch } from '@/test/helpers'
 import { writePersistFlag, readPersistFlag } from '@/lib/persist'
 
 // Other engineers' components: the shell only places them.

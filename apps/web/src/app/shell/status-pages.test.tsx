@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import NotFoundPage from '@/app/shell/NotFoundPage'
 import UnauthorizedPage from '@/app/shell/UnauthorizedPage'
-import { renderRoutes } from '@/features/auth/test-helpers'
+import { renderRoutes } from '@/test/helpers'
 
 describe('UnauthorizedPage', () => {
   it('explains the refusal and "Return to Home" goes home', async () => {

@@ -1,4 +1,3 @@
-import { useState } from 'react'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { selectCurrentUser } from '@/features/auth/auth-slice'
@@ -7,63 +6,42 @@ import {
   useRemoveFavoritePersonMutation,
   type FavoritePersonEntry,
 } from '@/features/favorites/favorites-api'
+import {
+  FavoritesContent,
+  useFavoritesList,
+  type FavoritesTexts,
+} from '@/features/favorites/favorites-list'
 import { personName, skillsText } from '@/features/people/person-display'
-import { ConfirmModal } from '@/components/ui/Modal'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import { Messages } from '@marketplace/contracts/validation'
 import '@/features/requests/requests.css'
 import './favorites.css'
 
+/** spec 2 §2.11: the texts of the list's states and of a removal. */
+const TEXTS: FavoritesTexts<FavoritePersonEntry> = {
+  signedOut: Messages.favorites.loginToViewPeople,
+  loading: 'Loading your favorite people...',
+  failed: Messages.favorites.loadPeopleFailed,
+  empty: 'You have not added any people to your favorites yet',
+  removeQuestion: ({ favoriteID: person }) =>
+    `Are you sure you want to remove "${person.firstName} ${person.lastName}" from your favorites?`,
+}
+
 /** spec 2 §2.11 Favorite people. */
 export default function FavoritePeoplePage() {
   const dispatch = useAppDispatch()
   const user = useAppSelector(selectCurrentUser)
-  const {
-    data: entries = [],
-    isLoading,
-    isError,
-  } = useGetFavoritePeopleQuery(user?._id ?? '', {
-    skip: !user,
-  })
+  const favorites = useGetFavoritePeopleQuery(user?._id ?? '', { skip: !user })
+  const entries = favorites.data ?? []
   const [removeFavorite, removeState] = useRemoveFavoritePersonMutation()
-  const [removing, setRemoving] = useState<FavoritePersonEntry | null>(null)
+  const list = useFavoritesList(user?._id, favorites, entries, {
+    remove: (userId, entry) =>
+      removeFavorite({ userId, personId: entry.personID ?? entry.favoriteID._id }).unwrap(),
+    busy: removeState.isLoading,
+  })
 
-  const confirmRemove = async (entry: FavoritePersonEntry) => {
-    if (!user) return
-    try {
-      await removeFavorite({
-        userId: user._id,
-        personId: entry.personID ?? entry.favoriteID._id,
-      }).unwrap()
-    } catch {
-      // spec 2 §8: a failed favorite removal is silent.
-    }
-    setRemoving(null)
-  }
-
-  let body
-  if (!user) {
-    body = (
-      <p className="error-state" role="alert">
-        {Messages.favorites.loginToViewPeople}
-      </p>
-    )
-  } else if (isLoading) {
-    body = (
-      <p className="page-loading" role="status">
-        Loading your favorite people...
-      </p>
-    )
-  } else if (isError) {
-    body = (
-      <p className="error-state" role="alert">
-        {Messages.favorites.loadPeopleFailed}
-      </p>
-    )
-  } else if (entries.length === 0) {
-    body = <p className="empty-state">You have not added any people to your favorites yet</p>
-  } else {
-    body = (
+  function renderList() {
+    return (
       <ul className="grid" role="list" aria-label="Favorite people">
         {entries.map((entry) => {
           const person = entry.favoriteID
@@ -94,11 +72,7 @@ export default function FavoritePeoplePage() {
                   >
                     Request
                   </button>
-                  <button
-                    type="button"
-                    className="btn btn-small"
-                    onClick={() => setRemoving(entry)}
-                  >
+                  <button type="button" className="btn btn-small" onClick={() => list.ask(entry)}>
                     Remove
                   </button>
                 </div>
@@ -118,17 +92,7 @@ export default function FavoritePeoplePage() {
       <p className="muted settings-info">
         Find your favorite people here. You can request them for a post or just remove them.
       </p>
-      {body}
-      {removing && (
-        <ConfirmModal
-          title="Remove from Favorites"
-          message={`Are you sure you want to remove "${removing.favoriteID.firstName} ${removing.favoriteID.lastName}" from your favorites?`}
-          confirmLabel="Remove"
-          busy={removeState.isLoading}
-          onCancel={() => setRemoving(null)}
-          onConfirm={() => confirmRemove(removing)}
-        />
-      )}
+      <FavoritesContent list={list} texts={TEXTS} renderList={renderList} />
     </section>
   )
 }

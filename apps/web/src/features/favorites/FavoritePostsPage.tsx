@@ -8,6 +8,11 @@ import {
   type FavoritePostEntry,
 } from '@/features/favorites/favorites-api'
 import {
+  FavoritesContent,
+  useFavoritesList,
+  type FavoritesTexts,
+} from '@/features/favorites/favorites-list'
+import {
   IconButton,
   ResetButton,
   SortSelect,
@@ -16,63 +21,39 @@ import {
   type DateOrder,
   type ListView,
 } from '@/features/requests/list-controls'
-import { ConfirmModal } from '@/components/ui/Modal'
 import { imageUrl } from '@/lib/images'
 import { Messages } from '@marketplace/contracts/validation'
 import '@/features/requests/requests.css'
 import './favorites.css'
 
+/** spec 2 §2.16: the texts of the list's states and of a removal. */
+const TEXTS: FavoritesTexts<FavoritePostEntry> = {
+  signedOut: Messages.favorites.loginToViewPosts,
+  loading: 'Loading your favorite posts...',
+  failed: Messages.favorites.loadPostsFailed,
+  empty: "You haven't saved any posts to your favorites yet.",
+  removeQuestion: ({ favoriteID: post }) =>
+    `Are you sure you want to remove "${post.title}" from your favorites?`,
+}
+
 /** spec 2 §2.16 Favorite posts, sorted by when they were saved. */
 export default function FavoritePostsPage() {
   const dispatch = useAppDispatch()
   const user = useAppSelector(selectCurrentUser)
-  const {
-    data: entries = [],
-    isLoading,
-    isError,
-  } = useGetFavoritePostsQuery(user?._id ?? '', {
-    skip: !user,
-  })
+  const favorites = useGetFavoritePostsQuery(user?._id ?? '', { skip: !user })
+  const entries = favorites.data ?? []
   const [removeFavorite, removeState] = useRemoveFavoritePostMutation()
   const [view, setView] = useState<ListView>('grid')
   const [order, setOrder] = useState<DateOrder>('recent')
-  const [removing, setRemoving] = useState<FavoritePostEntry | null>(null)
 
   const shown = sortByDate(entries, (entry) => entry.createdAt, order)
+  const list = useFavoritesList(user?._id, favorites, shown, {
+    remove: (userId, entry) => removeFavorite({ userId, postId: entry.favoriteID._id }).unwrap(),
+    busy: removeState.isLoading,
+  })
 
-  const confirmRemove = async (entry: FavoritePostEntry) => {
-    if (!user) return
-    try {
-      await removeFavorite({ userId: user._id, postId: entry.favoriteID._id }).unwrap()
-    } catch {
-      // spec 2 §8: a failed favorite removal is silent.
-    }
-    setRemoving(null)
-  }
-
-  let body
-  if (!user) {
-    body = (
-      <p className="error-state" role="alert">
-        {Messages.favorites.loginToViewPosts}
-      </p>
-    )
-  } else if (isLoading) {
-    body = (
-      <p className="page-loading" role="status">
-        Loading your favorite posts...
-      </p>
-    )
-  } else if (isError) {
-    body = (
-      <p className="error-state" role="alert">
-        {Messages.favorites.loadPostsFailed}
-      </p>
-    )
-  } else if (shown.length === 0) {
-    body = <p className="empty-state">You haven&apos;t saved any posts to your favorites yet.</p>
-  } else {
-    body = (
+  function renderList() {
+    return (
       <ul className={view === 'grid' ? 'grid' : 'list'} role="list" aria-label="Favorite posts">
         {shown.map((entry) => {
           const post = entry.favoriteID
@@ -100,7 +81,7 @@ export default function FavoritePostsPage() {
                   </button>
                   <IconButton
                     label={`Remove ${post.title} from favorites`}
-                    onClick={() => setRemoving(entry)}
+                    onClick={() => list.ask(entry)}
                   />
                 </div>
               </div>
@@ -129,17 +110,7 @@ export default function FavoritePostsPage() {
           }}
         />
       </div>
-      {body}
-      {removing && (
-        <ConfirmModal
-          title="Remove from Favorites"
-          message={`Are you sure you want to remove "${removing.favoriteID.title}" from your favorites?`}
-          confirmLabel="Remove"
-          busy={removeState.isLoading}
-          onCancel={() => setRemoving(null)}
-          onConfirm={() => confirmRemove(removing)}
-        />
-      )}
+      <FavoritesContent list={list} texts={TEXTS} renderList={renderList} />
     </section>
   )
 }

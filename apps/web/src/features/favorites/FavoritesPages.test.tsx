@@ -1,13 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
-import {
-  jsonResponse,
-  renderRoutes,
-  signIn,
-  stubFetch,
-  withRenewal,
-} from '@/features/auth/test-helpers'
+import { jsonResponse, renderRoutes, signIn, stubFetch, withRenewal } from '@/test/helpers'
 import type { Person, Post } from '@/lib/types'
 import FavoritePeoplePage from './FavoritePeoplePage'
 import FavoritePostsPage from './FavoritePostsPage'

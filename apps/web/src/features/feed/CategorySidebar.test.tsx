@@ -3,13 +3,8 @@ import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { CategorySidebar } from '@/features/feed/CategorySidebar'
 import { feedActions } from '@/features/feed/feed-slice'
-import {
-  jsonResponse,
-  makePost,
-  renderWithStore,
-  signIn,
-  stubFetch,
-} from '@/features/feed/feed-test-helpers'
+import { makePost, renderWithStore, signIn, stubFetch } from '@/features/feed/feed-test-helpers'
+import { jsonResponse } from '@/test/helpers'
 
 describe('CategorySidebar', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null

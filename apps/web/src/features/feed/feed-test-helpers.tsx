@@ -1,10 +1,7 @@
-import { render } from '@testing-library/react'
 import type { ReactNode } from 'react'
-import { Provider } from 'react-redux'
-import { createMemoryRouter, RouterProvider } from 'react-router-dom'
 import { createStore, type AppStore } from '@/app/store'
-import { credentialsReceived } from '@/features/auth/auth-slice'
 import type { Person, Post, SessionUser } from '@/lib/types'
+import { renderRoutes, signIn as signInAs, stubFetch as stubFetchPaths } from '@/test/helpers'
 
 export const me: SessionUser = {
   _id: 'u1',
@@ -17,7 +14,7 @@ export const me: SessionUser = {
 }
 
 export function signIn(store: AppStore, user: SessionUser = me) {
-  store.dispatch(credentialsReceived({ user, accessToken: 'token' }))
+  signInAs(store, user)
 }
 
 export const makePost = (changes: Partial<Post> = {}): Post => ({
@@ -63,35 +60,9 @@ export const makePerson = (changes: Partial<Person> = {}): Person => ({
   ...changes,
 })
 
-export const jsonResponse = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  })
-
-/**
- * Stubs `fetch`. RTK Query builds a `Request` from a page-relative path, which Node's
- * Request cannot resolve, so relative inputs are resolved against jsdom's location.
- */
+/** Stubs `fetch`, handing the handler the whole URL (the feed reads its query). */
 export function stubFetch(handler: (url: URL, request: Request) => Response | Promise<Response>) {
-  const NodeRequest = globalThis.Request
-  class PageRequest extends NodeRequest {
-    constructor(input: RequestInfo | URL, init?: RequestInit) {
-      super(typeof input === 'string' ? new URL(input, window.location.href) : input, init)
-    }
-  }
-  globalThis.Request = PageRequest as typeof Request
-  const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const request = input instanceof Request ? input : new Request(input, init)
-    return handler(new URL(request.url), request)
-  })
-  return {
-    spy,
-    restore() {
-      spy.mockRestore()
-      globalThis.Request = NodeRequest
-    },
-  }
+  return stubFetchPaths((_path, request) => handler(new URL(request.url), request))
 }
 
 /** Renders `element` at `at`, with a "/" route and a fallback that names the path. */
@@ -99,17 +70,11 @@ export function renderWithStore(
   element: ReactNode,
   { store = createStore(), at = '/' }: { store?: AppStore; at?: string } = {},
 ) {
-  const router = createMemoryRouter(
+  return renderRoutes(
     [
       { path: '/', element: <>{element}</> },
       { path: '*', element: <>{element}</> },
     ],
-    { initialEntries: [at] },
+    { at, store },
   )
-  const view = render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
-  )
-  return { ...view, store, router }
 }

@@ -2,13 +2,8 @@ import { act, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { modalOpened } from '@/app/ui-slice'
 import ModalHost from '@/features/modals/ModalHost'
-import {
-  jsonResponse,
-  renderModal,
-  samplePerson,
-  samplePost,
-  stubFetch,
-} from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePerson, samplePost } from '@/features/modals/modal-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 
 describe('ModalHost', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null

@@ -1,10 +1,7 @@
-import { render } from '@testing-library/react'
 import type { ReactElement } from 'react'
-import { Provider } from 'react-redux'
-import { createMemoryRouter, RouterProvider } from 'react-router-dom'
 import { createStore, type AppStore } from '@/app/store'
-import { credentialsReceived } from '@/features/auth/auth-slice'
 import type { Person, Post, SessionUser } from '@/lib/types'
+import { renderRoutes, signIn } from '@/test/helpers'
 
 export const viewer: SessionUser = {
   _id: 'viewer1',
@@ -57,57 +54,18 @@ export const samplePerson: Person = {
   category: null,
 }
 
-export const jsonResponse = (status: number, body?: unknown) =>
-  new Response(body === undefined ? null : JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json' },
-  })
-
-/**
- * Stubs `fetch`: RTK Query builds a Request from a page-relative path, which Node's Request
- * cannot resolve alone, so it is resolved against jsdom's location here.
- */
-export function stubFetch(
-  handler: (path: string, request: Request) => Response | Promise<Response>,
-) {
-  const NodeRequest = globalThis.Request
-  class PageRequest extends NodeRequest {
-    constructor(input: RequestInfo | URL, init?: RequestInit) {
-      super(typeof input === 'string' ? new URL(input, window.location.href) : input, init)
-    }
-  }
-  globalThis.Request = PageRequest as typeof Request
-  const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
-    const request = input instanceof Request ? input : new Request(input, init)
-    return handler(new URL(request.url).pathname, request)
-  })
-  return {
-    spy,
-    restore() {
-      spy.mockRestore()
-      globalThis.Request = NodeRequest
-    },
-  }
-}
-
 /** Renders a modal in a memory router over a fresh store, signed in as `user` unless null. */
 export function renderModal(
   ui: ReactElement,
   { user = viewer }: { user?: SessionUser | null } = {},
 ) {
   const store: AppStore = createStore()
-  if (user) store.dispatch(credentialsReceived({ user, accessToken: 'token' }))
-  const router = createMemoryRouter(
+  if (user) signIn(store, user)
+  return renderRoutes(
     [
       { path: '/', element: ui },
       { path: '*', element: <p>elsewhere</p> },
     ],
-    { initialEntries: ['/'] },
+    { store },
   )
-  const view = render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
-  )
-  return { ...view, store, router }
 }

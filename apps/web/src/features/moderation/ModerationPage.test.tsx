@@ -1,13 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
-import {
-  jsonResponse,
-  renderRoutes,
-  sampleUser,
-  signIn,
-  stubFetch,
-} from '@/features/auth/test-helpers'
+import { jsonResponse, renderRoutes, sampleUser, signIn, stubFetch } from '@/test/helpers'
 import type { ModerationQueue, ModerationReport } from './moderation-api'
 import ModerationPage from './ModerationPage'
 

@@ -4,13 +4,10 @@ import { Provider } from 'react-redux'
 import { MemoryRouter } from 'react-router-dom'
 import { createStore, type AppStore } from '@/app/store'
 import { credentialsReceived, signedOut } from '@/features/auth/auth-slice'
-import { jsonResponse, sampleUser, signIn, stubFetch } from '@/features/auth/test-helpers'
+import { jsonResponse, sampleUser, signIn, stubFetch } from '@/test/helpers'
 import { io, lastSocket, sockets } from '@/features/notifications/fake-socket'
 import NotificationBell from '@/features/notifications/NotificationBell'
-import {
-  notificationsApi,
-  type AppNotification,
-} from '@/features/notifications/notifications-api'
+import { notificationsApi, type AppNotification } from '@/features/notifications/notifications-api'
 
 jest.mock('socket.io-client', () => jest.requireActual('@/features/notifications/fake-socket'))
 
@@ -222,7 +219,11 @@ describe('NotificationBell', () => {
     expect(socket.emittedNamed('authenticate')).toEqual([['authenticate', sampleUser._id]])
     expect(bell()).toHaveAccessibleName('Notifications, 1 unread')
     const items = screen.getAllByRole('listitem')
-    expect(within(items[0] as HTMLElement).getByText('Message n9').closest('button')).toHaveClass('is-unread')
+    expect(
+      within(items[0] as HTMLElement)
+        .getByText('Message n9')
+        .closest('button'),
+    ).toHaveClass('is-unread')
 
     await user.click(screen.getByText('Message n9'))
     await waitFor(() => expect(server?.calls).toContain('PATCH /api/notifications/n9/read'))

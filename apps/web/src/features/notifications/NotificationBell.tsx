@@ -182,12 +182,7 @@ export default function NotificationBell() {
         {notice && !open && (
           <div className="notif-toast">
             <span>{notice.message}</span>
-            <button
-              type="button"
-              className="icon-btn"
-              aria-label="Dismiss"
-              onClick={dismissNotice}
-            >
+            <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismissNotice}>
               ×
             </button>
           </div>

@@ -90,10 +90,7 @@ describe('openLiveConnection', () => {
   it('only logs a connection failure', async () => {
     const { socket } = await open()
     socket.serverSends('connect_error', new Error('Authentication required'))
-    expect(console.error).toHaveBeenCalledWith(
-      'Live connection failed:',
-      'Authentication required',
-    )
+    expect(console.error).toHaveBeenCalledWith('Live connection failed:', 'Authentication required')
   })
 
   it('reconnects itself after the server disconnected it', async () => {

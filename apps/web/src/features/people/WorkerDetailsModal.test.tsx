@@ -1,12 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import {
-  jsonResponse,
-  renderModal,
-  samplePerson,
-  stubFetch,
-  viewer,
-} from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePerson, viewer } from '@/features/modals/modal-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 import WorkerDetailsModal from '@/features/people/WorkerDetailsModal'
 
 describe('worker details modal', () => {

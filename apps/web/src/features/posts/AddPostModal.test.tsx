@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { modalOpened } from '@/app/ui-slice'
-import { jsonResponse, renderModal, stubFetch } from '@/features/modals/modal-test-helpers'
+import { renderModal } from '@/features/modals/modal-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 import AddPostModal from '@/features/posts/AddPostModal'
 
 /** Stands in for the browser's XMLHttpRequest: the test decides how each PUT ends. */

@@ -1,12 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import {
-  jsonResponse,
-  renderModal,
-  samplePost,
-  stubFetch,
-  viewer,
-} from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePost, viewer } from '@/features/modals/modal-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 import PostDetailsModal from '@/features/posts/PostDetailsModal'
 
 describe('post details modal', () => {

@@ -1,12 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import {
-  jsonResponse,
-  renderModal,
-  samplePerson,
-  samplePost,
-  stubFetch,
-} from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePerson, samplePost } from '@/features/modals/modal-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 import ReportModal from '@/features/reports/ReportModal'
 
 describe('report modal', () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
-import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/features/auth/test-helpers'
+import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/test/helpers'
 import ReceivedPeopleRequestsPage from './ReceivedPeopleRequestsPage'
 import type { ReceivedPeopleRequest } from './requests-api'
 

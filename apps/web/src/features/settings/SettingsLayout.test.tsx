@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { renderRoutes, sampleUser, signIn } from '@/features/auth/test-helpers'
+import { renderRoutes, sampleUser, signIn } from '@/test/helpers'
 import { createStore } from '@/app/store'
 import SettingsLayout from '@/features/settings/SettingsLayout'
 

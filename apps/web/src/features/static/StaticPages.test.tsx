@@ -4,11 +4,8 @@ import AboutPage from '@/features/static/AboutPage'
 import ContactUsPage from '@/features/static/ContactUsPage'
 import HelpPage from '@/features/static/HelpPage'
 import TermsPage from '@/features/static/TermsPage'
-import {
-  jsonResponse,
-  renderPage,
-  stubFetch,
-} from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 
 /** Every "#id" link of the contents points at an element that exists. */
 function expectContentsToResolve() {

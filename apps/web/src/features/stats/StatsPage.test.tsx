@@ -1,11 +1,7 @@
 import { screen, within } from '@testing-library/react'
 import StatsPage from '@/features/stats/StatsPage'
-import {
-  jsonResponse,
-  renderPage,
-  sampleUser,
-  stubFetch,
-} from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { jsonResponse, sampleUser, stubFetch } from '@/test/helpers'
 
 const jobsStats = {
   posts: { total: 12, online: 9, offline: 3 },

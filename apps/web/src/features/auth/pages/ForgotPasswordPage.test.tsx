@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import ForgotPasswordPage from '@/features/auth/pages/ForgotPasswordPage'
-import { jsonResponse, renderRoutes, stubFetch } from '@/features/auth/test-helpers'
+import { jsonResponse, renderRoutes, stubFetch } from '@/test/helpers'
 
 let fetchStub: ReturnType<typeof stubFetch> | null = null
 afterEach(() => fetchStub?.restore())

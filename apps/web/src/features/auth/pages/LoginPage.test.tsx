@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useLocation } from 'react-router-dom'
 import LoginPage from '@/features/auth/pages/LoginPage'
-import { jsonResponse, renderRoutes, sampleUser, stubFetch } from '@/features/auth/test-helpers'
+import { jsonResponse, renderRoutes, sampleUser, stubFetch } from '@/test/helpers'
 import { readPersistFlag } from '@/lib/persist'
 
 function Where({ name }: { name: string }) {

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { useLocation } from 'react-router-dom'
 import SignupPage from '@/features/auth/pages/SignupPage'
-import { jsonResponse, renderRoutes, stubFetch } from '@/features/auth/test-helpers'
+import { jsonResponse, renderRoutes, stubFetch } from '@/test/helpers'
 
 function VerifyProbe() {
   const location = useLocation()

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import VerifyPage from '@/features/auth/pages/VerifyPage'
-import { jsonResponse, renderRoutes, stubFetch } from '@/features/auth/test-helpers'
+import { jsonResponse, renderRoutes, stubFetch } from '@/test/helpers'
 
 const renderVerify = (state?: unknown) =>
   renderRoutes(

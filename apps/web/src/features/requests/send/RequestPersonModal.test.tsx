@@ -1,13 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import {
-  jsonResponse,
-  renderModal,
-  samplePerson,
-  samplePost,
-  stubFetch,
-  viewer,
-} from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePerson, samplePost, viewer } from '@/features/modals/modal-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 import RequestPersonModal from '@/features/requests/send/RequestPersonModal'
 
 const myPost = { ...samplePost, userID: viewer._id, location: 'Austin TX' }

@@ -1,13 +1,8 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { modalOpened } from '@/app/ui-slice'
-import {
-  jsonResponse,
-  renderModal,
-  samplePost,
-  stubFetch,
-  viewer,
-} from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePost, viewer } from '@/features/modals/modal-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 import RequestPostModal from '@/features/requests/send/RequestPostModal'
 
 describe('send-request-to-post modal', () => {

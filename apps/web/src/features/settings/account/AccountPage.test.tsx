@@ -1,12 +1,8 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import AccountPage from '@/features/settings/account/AccountPage'
-import {
-  jsonResponse,
-  renderPage,
-  selfProfile,
-  stubFetch,
-} from '@/features/settings/account/settings-test-helpers'
+import { renderPage, selfProfile } from '@/features/settings/account/settings-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 
 describe('account page', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null

@@ -1,10 +1,7 @@
 import type { ReactElement } from 'react'
-import { renderRoutes, sampleUser, signIn } from '@/features/auth/test-helpers'
 import { createStore } from '@/app/store'
 import type { SelfProfile, SessionUser } from '@/lib/types'
-
-export { jsonResponse, stubFetch, withRenewal } from '@/features/auth/test-helpers'
-export { sampleUser }
+import { renderRoutes, sampleUser, signIn } from '@/test/helpers'
 
 export const selfProfile: SelfProfile = {
   _id: sampleUser._id,

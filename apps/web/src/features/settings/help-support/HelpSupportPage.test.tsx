@@ -1,11 +1,8 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import HelpSupportPage from '@/features/settings/help-support/HelpSupportPage'
-import {
-  jsonResponse,
-  renderPage,
-  stubFetch,
-} from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 
 describe('help and support page', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null

@@ -1,11 +1,8 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import NotificationPreferencesPage from '@/features/settings/notification-preferences/NotificationPreferencesPage'
-import {
-  jsonResponse,
-  renderPage,
-  stubFetch,
-} from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 
 const saved = {
   emailEnabled: true,

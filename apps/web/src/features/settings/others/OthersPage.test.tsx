@@ -1,12 +1,8 @@
 import { screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import OthersPage from '@/features/settings/others/OthersPage'
-import {
-  jsonResponse,
-  renderPage,
-  stubFetch,
-  withRenewal,
-} from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { jsonResponse, stubFetch, withRenewal } from '@/test/helpers'
 
 describe('others page (account deletion)', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null

@@ -1,12 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import MyWorkerProfilePage from '@/features/settings/worker-profile/MyWorkerProfilePage'
-import {
-  jsonResponse,
-  renderPage,
-  selfProfile,
-  stubFetch,
-} from '@/features/settings/account/settings-test-helpers'
+import { renderPage, selfProfile } from '@/features/settings/account/settings-test-helpers'
+import { jsonResponse, stubFetch } from '@/test/helpers'
 import type { SelfProfile } from '@/lib/types'
 
 const worker: SelfProfile = {

@@ -5,6 +5,8 @@ import { createStore, type AppStore } from '@/app/store'
 import { credentialsReceived } from '@/features/auth/auth-slice'
 import type { SessionUser } from '@/lib/types'
 
+/** The helpers every web test shares: a user, a stubbed `fetch` and a router over a store. */
+
 export const sampleUser: SessionUser = {
   _id: 'u1',
   firstName: 'Ava',
@@ -25,15 +27,15 @@ export const jsonResponse = (status: number, body?: unknown) =>
     headers: { 'content-type': 'application/json' },
   })
 
+export type FetchHandler = (path: string, request: Request) => Response | Promise<Response>
+
 /**
  * A handler that also answers the session renewal, as auth does for a live session: a 401
  * or 403 from a service makes the app renew once and retry (spec 1 §4), so a test of a
  * refusal must let the renewal succeed to see the refusal's own message.
  */
-export function withRenewal(
-  handler: (url: string, request: Request) => Response | Promise<Response>,
-) {
-  return (url: string, request: Request) =>
+export function withRenewal(handler: FetchHandler): FetchHandler {
+  return (url, request) =>
     url === '/api/auth/refresh'
       ? jsonResponse(200, {
           accessToken: 'renewed-token',
@@ -44,20 +46,11 @@ export function withRenewal(
 }
 
 /**
- * Stubs `fetch` with a handler per call. RTK Query builds a `Request` from the page-relative
- * path; Node's Request (which the jsdom environment hands in) has no page to resolve it
- * against, so it is resolved against jsdom's location here.
+ * Stubs `fetch` with a handler per call, given the request's path and the request itself.
+ * Same-origin paths ('/api/...') are resolved against the page by the jsdom environment
+ * (src/test/jsdom-environment.cjs), for `fetch` and `Request` alike.
  */
-export function stubFetch(
-  handler: (url: string, request: Request) => Response | Promise<Response>,
-) {
-  const NodeRequest = globalThis.Request
-  class PageRequest extends NodeRequest {
-    constructor(input: RequestInfo | URL, init?: RequestInit) {
-      super(typeof input === 'string' ? new URL(input, window.location.href) : input, init)
-    }
-  }
-  globalThis.Request = PageRequest as typeof Request
+export function stubFetch(handler: FetchHandler) {
   const spy = jest.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = input instanceof Request ? input : new Request(input, init)
     return handler(new URL(request.url).pathname, request)
@@ -66,7 +59,6 @@ export function stubFetch(
     spy,
     restore() {
       spy.mockRestore()
-      globalThis.Request = NodeRequest
     },
   }
 }

@@ -1,0 +1,118 @@
+import { useState, type ReactNode } from 'react'
+import { ConfirmModal } from '@/components/ui/Modal'
+
+/** Each page's own texts (spec 2 §2.11, §2.16): its list's states and its removal question. */
+export interface FavoritesTexts<Entry> {
+  signedOut: string
+  loading: string
+  failed: string
+  empty: ReactNode
+  removeQuestion: (entry: Entry) => string
+}
+
+/**
+ * A favorites list's state, and removing a favorite after a confirmation: `ask` opens it for
+ * an entry, `confirm` removes it for the signed-in user and closes. spec 2 §8: a failed
+ * favorite removal is silent.
+ */
+export function useFavoritesList<Entry>(
+  userId: string | undefined,
+  query: { isLoading: boolean; isError: boolean },
+  entries: readonly Entry[],
+  removal: { remove: (userId: string, entry: Entry) => Promise<unknown>; busy: boolean },
+) {
+  const { remove, busy } = removal
+  const [removing, setRemoving] = useState<Entry | null>(null)
+
+  const confirm = async (entry: Entry) => {
+    if (!userId) return
+    try {
+      await remove(userId, entry)
+    } catch {
+      // spec 2 §8: a failed favorite removal is silent.
+    }
+    setRemoving(null)
+  }
+
+  return {
+    signedIn: !!userId,
+    isLoading: query.isLoading,
+    isError: query.isError,
+    isEmpty: entries.length === 0,
+    removing,
+    busy,
+    ask: setRemoving,
+    cancel: () => setRemoving(null),
+    confirm,
+  }
+}
+
+export type FavoritesList<Entry> = ReturnType<typeof useFavoritesList<Entry>>
+
+/**
+ * A favorites page's content: its signed-out, loading, failed and empty states, else its
+ * list; and the confirmation of a removal while one is asked for ("Remove from Favorites",
+ * the same on both pages, with each page's own question).
+ */
+export function FavoritesContent<Entry>({
+  list,
+  texts,
+  renderList,
+}: {
+  list: FavoritesList<Entry>
+  texts: FavoritesTexts<Entry>
+  renderList: () => ReactNode
+}) {
+  const entry = list.removing
+  return (
+    <>
+      <FavoritesState list={list} texts={texts}>
+        {renderList}
+      </FavoritesState>
+      {entry !== null && (
+        <ConfirmModal
+          title="Remove from Favorites"
+          message={texts.removeQuestion(entry)}
+          confirmLabel="Remove"
+          busy={list.busy}
+          onCancel={list.cancel}
+          onConfirm={() => list.confirm(entry)}
+        />
+      )}
+    </>
+  )
+}
+
+function FavoritesState<Entry>({
+  list,
+  texts,
+  children,
+}: {
+  list: FavoritesList<Entry>
+  texts: FavoritesTexts<Entry>
+  children: () => ReactNode
+}) {
+  if (!list.signedIn) {
+    return (
+      <p className="error-state" role="alert">
+        {texts.signedOut}
+      </p>
+    )
+  }
+  if (list.isLoading) {
+    return (
+      <p className="page-loading" role="status">
+        {texts.loading}
+      </p>
+    )
+  }
+  if (list.isError) {
+    return (
+      <p className="error-state" role="alert">
+        {texts.failed}
+      </p>
+    )
+  }
+  if (list.isEmpty) return <p className="empty-state">{texts.empty}</p>
+  return children()
+}
