@@ -12,7 +12,13 @@ import {
   testMongoUrl,
   waitFor,
 } from '@marketplace/service-kit/testing'
-import { freePort, siteClient, startService, type RunningService } from './processes'
+import {
+  freePort,
+  siteClient,
+  startService,
+  waitUntilReady,
+  type RunningService,
+} from './processes'
 
 // The notifications pipeline end to end, as processes behind the gateway: requests on a post
 // (jobs) become notifications (notifications service) pushed to the owner's socket through
@@ -71,6 +77,7 @@ describe('notifications reliability through the gateway', () => {
       'services/notifications',
       notificationsEnv,
     )
+    await Promise.all([waitUntilReady(jobs), waitUntilReady(notifications)])
     const gateway = await startService('gateway-notify', 'services/gateway', {
       PORT: String(await freePort()),
       JOBS_URL: jobs.url,
@@ -271,6 +278,7 @@ describe('notifications reliability through the gateway', () => {
           'services/notifications',
           notificationsEnv,
         )
+        await waitUntilReady(notifications)
       })()
     })
     await restarted

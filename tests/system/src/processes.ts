@@ -74,6 +74,18 @@ export async function startService(
   }
 }
 
+/**
+ * Waits for a service's /readyz: its database, broker and consumer groups (every group
+ * joined). A test that stops Kafka must wait for this, or a group still joining when the
+ * broker goes would start late, at the end of its topics.
+ */
+export function waitUntilReady(service: RunningService, timeoutMs = 60_000): Promise<boolean> {
+  return waitFor(async () => (await fetch(`${service.url}/readyz`)).ok, {
+    timeoutMs,
+    what: `${service.name} to answer /readyz`,
+  })
+}
+
 /** What only the auth service gets: the signing key, its HMAC secret and the mail server. */
 export function authOnlyEnv(keys: { privateKey: string }): Record<string, string> {
   const infra = infraEnv()

@@ -59,6 +59,8 @@ export const kafkaPlugin = fp(
       createPartitioner: Partitioners.DefaultPartitioner,
     })
     const consumers: Consumer[] = []
+    const started = new Set<ConsumerDefinition>()
+    let consumersJoined = options.consumers.length === 0
     let closing = false
     // A service without a database (media) has no outbox and keeps no ledger; one that
     // asks for either must register the mongodb plugin first.
@@ -85,11 +87,13 @@ export const kafkaPlugin = fp(
           await ensureTopics(kafka, [...allTopics, DEAD_LETTER_TOPIC])
           await producer.connect()
           relay?.start()
-          // A retry resumes after the consumers already running, never starts one twice.
-          for (const definition of options.consumers.slice(consumers.length)) {
-            if (closing) return
-            consumers.push(
-              await startEventConsumer({
+          // All groups join at once (each join waits out the broker's initial rebalance
+          // delay, so one after another took seconds per group). A retry starts only those
+          // not running yet, never one twice.
+          const pending = options.consumers.filter((definition) => !started.has(definition))
+          const results = await Promise.allSettled(
+            pending.map(async (definition) => {
+              const consumer = await startEventConsumer({
                 kafka,
                 producer,
                 groupId: (options.groupPrefix ?? '') + definition.groupId,
@@ -97,9 +101,14 @@ export const kafkaPlugin = fp(
                 logger: app.log,
                 db: definition.useLedger === false ? undefined : database(),
                 fromBeginning: definition.fromBeginning,
-              }),
-            )
-          }
+              })
+              started.add(definition)
+              consumers.push(consumer)
+            }),
+          )
+          const failed = results.find((result) => result.status === 'rejected')
+          if (failed) throw (failed as PromiseRejectedResult).reason
+          consumersJoined = true
           return
         } catch (error) {
           const delay = Math.min(1000 * attempt, 10_000)
@@ -121,7 +130,10 @@ export const kafkaPlugin = fp(
       notifyOutbox: (target) => relay?.notify(target),
     })
 
+    // Ready once every consumer group has joined: before that, an event (a live push, a
+    // revocation) published now could be missed by a group that starts at the end.
     app.addReadinessCheck('kafka', async () => {
+      if (!consumersJoined) throw new Error('consumer groups still joining')
       const admin = kafka.admin()
       await admin.connect()
       try {

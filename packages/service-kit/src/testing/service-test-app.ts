@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { ObjectId, type Db } from 'mongodb'
+import { waitForConsumersCaughtUp } from './consumer-lag'
 import { infraEnv, testMongoUrl } from './infra-env'
 import { signTestToken, testKeyPair } from './keys'
 
@@ -106,6 +107,9 @@ export async function startServiceTestApp<App extends TestableApp>(
     clientFor,
     tokenFor,
     startReplica: start,
+    groupPrefix,
+    /** Resolves once this app's consumer groups have read the broker's whole history. */
+    caughtUp: (timeoutMs?: number) => waitForConsumersCaughtUp(groupPrefix, timeoutMs),
     async stop() {
       // Close every instance before dropping: FerretDB must not see a drop during requests.
       for (const app of apps.slice(1)) await app.close()

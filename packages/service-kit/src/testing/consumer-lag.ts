@@ -1,0 +1,44 @@
+import { Kafka, logLevel } from 'kafkajs'
+import { infraEnv } from './infra-env'
+
+/** Events the consumer groups named `<prefix>...` have yet to read, over all their topics. */
+export async function consumerLag(groupPrefix: string): Promise<number> {
+  const admin = new Kafka({
+    brokers: infraEnv().kafkaBrokers.split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin()
+  await admin.connect()
+  try {
+    const groups = (await admin.listGroups()).groups
+      .map((group) => group.groupId)
+      .filter((id) => id.startsWith(groupPrefix))
+    let lag = 0
+    for (const groupId of groups) {
+      for (const { topic, partitions } of await admin.fetchOffsets({ groupId })) {
+        const ends = await admin.fetchTopicOffsets(topic)
+        for (const { partition, offset } of partitions) {
+          const end = Number(ends.find((e) => e.partition === partition)?.high ?? 0)
+          lag += Number(offset) < 0 ? end : Math.max(0, end - Number(offset))
+        }
+      }
+    }
+    return lag
+  } finally {
+    await admin.disconnect()
+  }
+}
+
+/**
+ * Waits until the test app's new consumer groups have read the shared broker's history
+ * (every earlier suite's events), so an event a test publishes next is handled at once
+ * instead of queueing behind hundreds of old ones.
+ */
+export async function waitForConsumersCaughtUp(groupPrefix: string, timeoutMs = 480_000) {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const lag = await consumerLag(groupPrefix)
+    if (lag === 0) return
+    if (Date.now() > until) throw new Error(`consumer groups ${groupPrefix}* still ${lag} behind`)
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+}
