@@ -50,8 +50,9 @@ export interface AxeViolation {
 export async function seriousAccessibilityViolations(page: Page): Promise<AxeViolation[]> {
   await page.addScriptTag({ content: axeSource })
   const violations = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } })
-      .axe
+    const axe = (
+      globalThis as unknown as { axe: { run(): Promise<{ violations: AxeViolation[] }> } }
+    ).axe
     const result = await axe.run()
     return result.violations.map((v) => ({
       id: v.id,

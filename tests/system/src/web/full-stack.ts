@@ -7,7 +7,15 @@ import { MongoClient } from 'mongodb'
 import { infraEnv, testKeyPair, testMongoUrl } from '@marketplace/service-kit/testing'
 import { authOnlyEnv, freePort, startService, type RunningService } from '../processes'
 
-const SERVICES = ['auth', 'people', 'jobs', 'media', 'favorites', 'reports', 'notifications'] as const
+const SERVICES = [
+  'auth',
+  'people',
+  'jobs',
+  'media',
+  'favorites',
+  'reports',
+  'notifications',
+] as const
 type ServiceName = (typeof SERVICES)[number]
 
 export interface FullStack {
