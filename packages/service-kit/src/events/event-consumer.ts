@@ -153,10 +153,10 @@ export const CONSUMER_STALL_MS = 60_000
 
 /**
  * KafkaJS can leave a consumer hanging after its broker went away and came back: no crash,
- * no restart, no fetch (kafkajs issues #267, #659); the notifications outage test caught a
- * live fan-out group that never consumed again. A healthy consumer fetches at least every
- * `maxWaitTimeInMs` (5 s) or is busy with a batch, so a minute of silence between batches means it is
- * stuck: it is disconnected and started again, and resumes at its committed offsets.
+ * no restart, no fetch (kafkajs issues #267, #659). A safety net: a healthy consumer
+ * fetches at least every `maxWaitTimeInMs` (5 s) or is busy with a batch, so a minute of
+ * silence between batches means it is stuck: it is disconnected and started again, and
+ * resumes at its committed offsets.
  * A failed restart (the broker still down) is tried again at the next check.
  */
 export function watchForStall(
