@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import helmet from 'helmet'
@@ -30,17 +30,46 @@ function bucketSource(publicBucketUrl: string): string {
   return `${url.origin}${pathname}`
 }
 
+/** A Host no policy may contain (see SAFE_HOST): the policy then names no WebSocket host. */
+const NO_HOST = '\u0000'
+/** A safe Host used once at start to find where the request's host goes in the policy. */
+const PLACEHOLDER_HOST = 'gateway-host.invalid'
+
+/**
+ * The headers helmet sets for a request with this Host, recorded from a stand-in response
+ * (helmet only calls setHeader and removeHeader), names lower-cased.
+ */
+function helmetHeaders(
+  setSecurityHeaders: ReturnType<typeof helmet>,
+  host: string,
+): Map<string, string> {
+  const headers = new Map<string, string>()
+  const request = { headers: { host } } as unknown as IncomingMessage
+  const response = {
+    setHeader: (name: string, value: string) => headers.set(name.toLowerCase(), String(value)),
+    removeHeader: () => {},
+  } as unknown as ServerResponse
+  setSecurityHeaders(request, response, (error?: unknown) => {
+    if (error) throw error
+  })
+  return headers
+}
+
 /**
  * helmet's headers with a policy for the built Vite React SPA: scripts and styles from the
  * gateway only (Vite emits no inline script; 'unsafe-inline' styles because React and
  * component libraries set style attributes and inject <style>), pictures from the public
  * bucket plus blob: for the preview before an upload, and no framing at all.
+ *
+ * helmet runs at start only. Its headers are the same for every request except one part of
+ * the policy, `ws://<host> wss://<host>`, so they are recorded once (for a request with no
+ * usable Host, and with a placeholder Host to find where the host goes) and each request
+ * gets the recorded values through Fastify's own header list. Running helmet's middleware
+ * per request re-validated the whole policy every time: a tenth of the gateway's CPU per
+ * proxied request before it was built once, 5 % after (docs/gateway-performance.md).
  */
 export const securityHeadersPlugin = fp(
   async (app: FastifyInstance, options: SecurityHeadersOptions) => {
-    // helmet itself, built once. @fastify/helmet builds a new helmet middleware for every
-    // request (to allow per-route options we do not use), which was a tenth of the
-    // gateway's CPU per proxied request (docs/benchmarks.md).
     const setSecurityHeaders = helmet({
       contentSecurityPolicy: {
         useDefaults: false,
@@ -64,10 +93,28 @@ export const securityHeadersPlugin = fp(
       // Pictures come from another origin without CORP headers; requiring them would break them.
       crossOriginEmbedderPolicy: false,
     })
+
+    const CSP = 'content-security-policy'
+    const withoutHost = helmetHeaders(setSecurityHeaders, NO_HOST)
+    const policyWithoutHost = withoutHost.get(CSP) ?? ''
+    const [policyBefore, policyAfter, ...rest] = (
+      helmetHeaders(setSecurityHeaders, PLACEHOLDER_HOST).get(CSP) ?? ''
+    ).split(sameHostWebSockets({ headers: { host: PLACEHOLDER_HOST } } as IncomingMessage))
+    if (policyBefore === undefined || policyAfter === undefined || rest.length > 0)
+      throw new Error('security headers: the host part of the policy was not found')
+    withoutHost.delete(CSP)
+    const fixed = [...withoutHost]
+
     app.addHook('onRequest', (request, reply, done) => {
-      setSecurityHeaders(request.raw, reply.raw, (error?: unknown) =>
-        done(error instanceof Error ? error : undefined),
+      for (const [name, value] of fixed) reply.header(name, value)
+      const host = request.headers.host
+      reply.header(
+        CSP,
+        host && SAFE_HOST.test(host)
+          ? `${policyBefore}ws://${host} wss://${host}${policyAfter}`
+          : policyWithoutHost,
       )
+      done()
     })
   },
   { name: 'security-headers' },

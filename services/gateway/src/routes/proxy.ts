@@ -68,6 +68,9 @@ async function upstreamProxy(
     prefix: route.prefix,
     rewritePrefix: route.prefix,
     proxyPayloads: false,
+    // reply-from's "fetching from remote server" and "response received" lines, two more per
+    // request at info; the access line of service-kit and the error lines below remain.
+    disableRequestLogging: true,
     ...(route.methods ? { httpMethods: route.methods } : {}),
     replyOptions: {
       timeout: options.upstreamTimeoutMs,
