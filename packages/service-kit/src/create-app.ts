@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { errorHandlerPlugin } from './plugins/error-handler'
 import { healthPlugin } from './plugins/health'
@@ -23,6 +28,13 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/
  * The common Fastify instance of every service: pino logs with the request id (taken from
  * x-request-id when the gateway sent a sane one, otherwise new), the id echoed back, the
  * one error shape, /healthz, /readyz and /metrics.
+ *
+ * One access line per request, at info, when the response is done: `request` with method,
+ * url, status, ms and client ip (its reqId from the request's logger). Fastify's own two
+ * lines per request ("incoming request", "request completed", each through the request
+ * serializer and the redaction) are off: the gateway wrote four lines per proxied request
+ * with @fastify/reply-from's two, each a synchronous write to stdout
+ * (docs/gateway-performance.md). Errors keep their own lines (error handler, proxy).
  */
 export async function createServiceApp(options: CreateAppOptions) {
   const app = Fastify({
@@ -42,6 +54,7 @@ export async function createServiceApp(options: CreateAppOptions) {
     bodyLimit: options.bodyLimit ?? 64 * 1024,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (request) => {
       const incoming = request.headers['x-request-id']
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
@@ -56,8 +69,27 @@ export async function createServiceApp(options: CreateAppOptions) {
     },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  app.addHook('onSend', async (request, reply) => {
+  // Set first thing (a synchronous hook, no promise per request); a proxied service's answer
+  // carries the same id, which the gateway gave it.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id)
+    done()
+  })
+  app.addHook('onResponse', (request, reply, done) => {
+    const log = request.log as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean }
+    if (log.isLevelEnabled?.('info') ?? true) {
+      log.info(
+        {
+          method: request.method,
+          url: request.url,
+          statusCode: reply.statusCode,
+          ms: Math.round(reply.elapsedTime * 10) / 10,
+          ip: request.ip,
+        },
+        'request',
+      )
+    }
+    done()
   })
   await app.register(errorHandlerPlugin)
   await app.register(healthPlugin)

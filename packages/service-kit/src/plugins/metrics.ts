@@ -23,12 +23,22 @@ export const metricsPlugin = fp(
     })
     app.decorate('metrics', registry)
 
-    app.addHook('onResponse', async (request, reply) => {
+    // One histogram child per method, route and status, looked up by a plain string instead
+    // of prom-client hashing the labels on every request. Routes are patterns, not URLs, so
+    // the map holds exactly the label sets the histogram itself holds.
+    const children = new Map<string, ReturnType<typeof duration.labels>>()
+    app.addHook('onResponse', (request, reply, done) => {
       const route = request.routeOptions.url ?? 'unmatched'
-      if (route === '/metrics') return
-      duration
-        .labels(request.method, route, String(reply.statusCode))
-        .observe(reply.elapsedTime / 1000)
+      if (route !== '/metrics') {
+        const key = `${request.method} ${reply.statusCode} ${route}`
+        let child = children.get(key)
+        if (child === undefined) {
+          child = duration.labels(request.method, route, String(reply.statusCode))
+          children.set(key, child)
+        }
+        child.observe(reply.elapsedTime / 1000)
+      }
+      done()
     })
 
     app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) =>
