@@ -81,6 +81,19 @@ function machineCpuMs() {
   return { busy: (busy * 1000) / 100, idle: (idle * 1000) / 100 }
 }
 
+/** CPU time (ms) FerretDB and Kafka have used so far (pid files of infra/local), or null. */
+function infraCpuMs() {
+  let total = 0
+  for (const name of ['mongo', 'kafka']) {
+    try {
+      total += cpuMs(readFileSync(join(repoRoot, '.data', 'pids', `${name}.pid`), 'utf8').trim())
+    } catch {
+      return null
+    }
+  }
+  return total
+}
+
 /** CPU time (ms) this process, the load generator (autocannon runs in it), has used so far. */
 function ownCpuMs() {
   const { user, system } = process.cpuUsage()
@@ -90,8 +103,9 @@ function ownCpuMs() {
 /**
  * Every scenario direct to the service, through the gateway, and through the floor (the
  * minimal node:http + undici proxy of minimal-proxy.mjs), after a 2 s warm-up each; answers
- * one row per scenario and route, with the CPU the service, the proxy in front of it (gateway
- * or floor) and the load generator spent per request.
+ * one row per scenario and route, with the CPU per request of the service, the proxy in front
+ * of it (gateway or floor), the load generator, FerretDB + Kafka, and the whole machine (all
+ * cores, /proc/stat), so what the two shared cores were spent on can be read from one table.
  */
 export async function measure({ service, servicePort, proxies, scenarios, connections, duration }) {
   const results = []
@@ -108,6 +122,7 @@ export async function measure({ service, servicePort, proxies, scenarios, connec
         service: cpuMs(service.child.pid),
         proxy: proxy ? cpuMs(proxy.child.pid) : 0,
         load: ownCpuMs(),
+        infra: infraCpuMs(),
         machine: machineCpuMs(),
       }
       const result = await run(url, { connections, duration })
@@ -121,6 +136,7 @@ export async function measure({ service, servicePort, proxies, scenarios, connec
         serviceCpuMsPerRequest: (cpuMs(service.child.pid) - before.service) / served,
         proxyCpuMsPerRequest: proxy ? (cpuMs(proxy.child.pid) - before.proxy) / served : null,
         loadCpuMsPerRequest: (ownCpuMs() - before.load) / served,
+        infraCpuMsPerRequest: before.infra === null ? null : (infraCpuMs() - before.infra) / served,
         scenario: name,
         via,
         requestsPerSecond: result.requests.average,
@@ -137,11 +153,11 @@ export async function measure({ service, servicePort, proxies, scenarios, connec
 export function report({ serviceName, results, scenarios, databaseMs }) {
   const ms = (value) => (value === null ? '–' : value.toFixed(3))
   console.log(
-    `\n| scenario | via | req/s | p50 ms | p99 ms | errors | ${serviceName} CPU ms/req | proxy CPU ms/req | autocannon CPU ms/req | machine CPU ms/req | idle |\n|---|---|---|---|---|---|---|---|---|---|---|`,
+    `\n| scenario | via | req/s | p50 ms | p99 ms | errors | ${serviceName} CPU ms/req | proxy CPU ms/req | autocannon CPU ms/req | FerretDB + Kafka CPU ms/req | machine CPU ms/req | idle |\n|---|---|---|---|---|---|---|---|---|---|---|---|`,
   )
   for (const r of results) {
     console.log(
-      `| ${r.scenario} | ${r.via} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${ms(r.serviceCpuMsPerRequest)} | ${ms(r.proxyCpuMsPerRequest)} | ${ms(r.loadCpuMsPerRequest)} | ${ms(r.machineCpuMsPerRequest)} | ${(r.machineIdleShare * 100).toFixed(0)} % |`,
+      `| ${r.scenario} | ${r.via} | ${r.requestsPerSecond.toFixed(0)} | ${r.p50} | ${r.p99} | ${r.errors} | ${ms(r.serviceCpuMsPerRequest)} | ${ms(r.proxyCpuMsPerRequest)} | ${ms(r.loadCpuMsPerRequest)} | ${ms(r.infraCpuMsPerRequest)} | ${ms(r.machineCpuMsPerRequest)} | ${(r.machineIdleShare * 100).toFixed(0)} % |`,
     )
   }
   const find = (scenario, via) => results.find((r) => r.scenario === scenario && r.via === via)
