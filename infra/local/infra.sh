@@ -20,7 +20,7 @@ BIN=$CACHE/bin
 KAFKA_LIBS=$CACHE/kafka-$KAFKA_VERSION-libs
 # The wrapper's own sources and our patch of FerretDB are part of the cache key: a change to
 # either rebuilds the binary.
-FERRETDB_PATCH=id-lookups-use-the-id-index-v1
+FERRETDB_PATCH=id-lookups-use-the-id-index-v2
 FERRETDB_WRAPPER_REV=$( (cat "$HERE"/ferretdb-sqlite/*.go "$HERE"/ferretdb-sqlite/go.mod; echo "$FERRETDB_PATCH") | sha1sum | cut -c1-10)
 FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION-$FERRETDB_WRAPPER_REV
 MINIO_BIN=$BIN/minio-$MINIO_VERSION
@@ -59,6 +59,14 @@ patch_ferretdb() { # build-dir
   local file=$build/ferretdb-src/internal/backends/sqlite/metadata/metadata.go
   sed -i "s|IDColumn = DefaultColumn + \"->'\\\$._id'\"|IDColumn = DefaultColumn + \"->\\\\\"_id\\\\\"\"|" "$file"
   grep -q 'IDColumn = DefaultColumn + "->\\"_id\\""' "$file" || die "FerretDB patch did not apply (IDColumn in $file)"
+  # Second change: the `_id` pushdown only happens when `_id` is the filter's only key, so
+  # `{_id, outbox: [...]}` (the outbox relay's clear), `{_id, userId}` (a BOLA-checked update)
+  # or any compare-and-set by `_id` scans the table. An `_id` equality narrows the query
+  # whatever else the filter says (its keys are ANDed, and FerretDB applies the whole filter
+  # to what the query returns), so it is pushed down whenever the filter has one.
+  file=$build/ferretdb-src/internal/backends/sqlite/collection.go
+  sed -i 's|if params.Filter.Len() == 1 {|if params.Filter.Has("_id") {|' "$file"
+  grep -q 'if params.Filter.Has("_id") {' "$file" || die "FerretDB patch did not apply (_id pushdown in $file)"
   (cd "$build" && go mod edit -replace "github.com/FerretDB/FerretDB=./ferretdb-src")
 }
 

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"log"
 	"net"
+	"net/http"
+	_ "net/http/pprof"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,7 +19,12 @@ import (
 func main() {
 	addr := flag.String("listen-addr", "127.0.0.1:27017", "TCP listen address")
 	dir := flag.String("data-dir", ".data/ferretdb", "SQLite directory (one file per database)")
+	debugAddr := flag.String("debug-addr", "", "serve Go's pprof profiles here (off when empty)")
 	flag.Parse()
+	if *debugAddr != "" {
+		// CPU and heap profiles of the server under load: go tool pprof http://ADDR/debug/pprof/profile
+		go func() { log.Println(http.ListenAndServe(*debugAddr, nil)) }()
+	}
 	abs, err := filepath.Abs(*dir)
 	if err != nil {
 		log.Fatal(err)
@@ -34,9 +41,14 @@ func main() {
 	defer os.Remove(socket)
 
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{Unix: socket},
-		Handler:   "sqlite",
-		SQLiteURL: "file:" + abs + "/",
+		Listener: ferretdb.ListenerConfig{Unix: socket},
+		Handler:  "sqlite",
+		// synchronous(normal) with FerretDB's WAL journal: a commit is written to the WAL but
+		// not fsynced until the next checkpoint, which is MongoDB's own default durability
+		// (w:1 acknowledges before the journal is flushed, every 100 ms). A crashed process
+		// loses nothing; a machine that loses power may lose the last commits, never the
+		// database. Measured: inserts 2x and updates 1.6x faster (docs/local-infrastructure.md).
+		SQLiteURL: "file:" + abs + "/?_pragma=synchronous(normal)",
 	})
 	if err != nil {
 		log.Fatal(err)

@@ -20,13 +20,32 @@ import (
 // must not undo a status change written at the same moment.
 //
 // writeSerializer restores that guarantee in front of FerretDB: it forwards the wire protocol
-// unchanged, and holds one process-wide lock from the moment a write command (insert, update,
-// delete, findAndModify) is forwarded until its reply comes back. Reads are never held up.
-// SQLite allows one writer at a time anyway, so serializing the commands costs little.
+// unchanged, and holds a lock from the moment a write command (insert, update, delete,
+// findAndModify) is forwarded until its reply comes back. Reads are never held up. There is
+// one lock per database: a document lives in one database, and each database is its own
+// SQLite file, which admits one writer at a time anyway, so writes to different databases
+// (one per service) go on side by side while those to one database queue.
 type writeSerializer struct {
 	dial func() (net.Conn, error)
-	// held by one connection from forwarding a write command until its reply
-	writes sync.Mutex
+	// guards locks
+	mu sync.Mutex
+	// per database ("$db" of the command): held by one connection from forwarding a write
+	// command until its reply
+	locks map[string]*sync.Mutex
+}
+
+func (s *writeSerializer) lockOf(db string) *sync.Mutex {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.locks == nil {
+		s.locks = map[string]*sync.Mutex{}
+	}
+	lock, ok := s.locks[db]
+	if !ok {
+		lock = &sync.Mutex{}
+		s.locks[db] = lock
+	}
+	return lock
 }
 
 const (
@@ -65,18 +84,18 @@ func (s *writeSerializer) handle(client net.Conn) {
 		return
 	}
 
-	// This connection's share of the lock: whether it holds it, and for which request.
+	// This connection's share of the locks: the one it holds, if any, and for which request.
 	var (
 		state   sync.Mutex
-		holding bool
+		held    *sync.Mutex
 		pending int32
 	)
 	release := func(responseTo int32, always bool) {
 		state.Lock()
 		defer state.Unlock()
-		if holding && (always || responseTo == pending) {
-			holding = false
-			s.writes.Unlock()
+		if held != nil && (always || responseTo == pending) {
+			held.Unlock()
+			held = nil
 		}
 	}
 
@@ -89,11 +108,12 @@ func (s *writeSerializer) handle(client net.Conn) {
 			if err != nil {
 				return
 			}
-			write := isWriteCommand(msg)
+			write, db := writeCommandOf(msg)
 			if write {
-				s.writes.Lock()
+				lock := s.lockOf(db)
+				lock.Lock()
 				state.Lock()
-				holding, pending = true, int32(binary.LittleEndian.Uint32(msg[4:8]))
+				held, pending = lock, int32(binary.LittleEndian.Uint32(msg[4:8]))
 				state.Unlock()
 			}
 			if _, err := server.Write(msg); err != nil {
@@ -156,10 +176,11 @@ func readMessage(r *bufio.Reader) ([]byte, error) {
 	return msg, nil
 }
 
-// isWriteCommand reads the command name of an OP_MSG: the first key of its body section.
-func isWriteCommand(msg []byte) bool {
+// writeCommandOf reads an OP_MSG's body section: whether its command (the first key) is a
+// write, and the database it names ("$db"; "" when it names none, which then shares a lock).
+func writeCommandOf(msg []byte) (bool, string) {
 	if len(msg) < headerSize+5 || binary.LittleEndian.Uint32(msg[12:16]) != opMsg {
-		return false
+		return false, ""
 	}
 	end := len(msg)
 	if binary.LittleEndian.Uint32(msg[16:20])&flagChecksum != 0 {
@@ -169,23 +190,81 @@ func isWriteCommand(msg []byte) bool {
 		kind := msg[at]
 		size := int(binary.LittleEndian.Uint32(msg[at+1 : at+5]))
 		if size < 5 || at+1+size > end {
-			return false
+			return false, ""
 		}
 		if kind == 0 {
-			// BSON: int32 size, then the first element's type byte and its name (a C string).
-			doc := msg[at+1 : at+1+size]
-			if doc[4] == 0 {
-				return false
-			}
-			name := doc[5:]
-			if n := indexZero(name); n >= 0 {
-				return writeCommands[strings.ToLower(string(name[:n]))]
-			}
-			return false
+			return bodyCommand(msg[at+1 : at+1+size])
 		}
 		at += 1 + size // a document sequence (kind 1): its size counts itself
 	}
-	return false
+	return false, ""
+}
+
+// bodyCommand walks the body document's top-level elements: the first one's name is the
+// command; the string element "$db" names the database.
+func bodyCommand(doc []byte) (bool, string) {
+	write, db := false, ""
+	for at, first := 4, true; at < len(doc)-1; first = false {
+		kind := doc[at]
+		n := indexZero(doc[at+1:])
+		if n < 0 {
+			break
+		}
+		name := string(doc[at+1 : at+1+n])
+		value := at + 1 + n + 1
+		if first {
+			write = writeCommands[strings.ToLower(name)]
+			if !write {
+				return false, ""
+			}
+		}
+		size := bsonValueSize(kind, doc, value)
+		if size < 0 || value+size > len(doc) {
+			break // an element we cannot measure: the lock shared by unnamed databases
+		}
+		if name == "$db" && kind == 0x02 && size > 5 {
+			db = string(doc[value+4 : value+size-1])
+		}
+		at = value + size
+	}
+	return write, db
+}
+
+// bsonValueSize is the byte length of an element's value, or -1 for a type it does not know.
+func bsonValueSize(kind byte, doc []byte, at int) int {
+	int32At := func(i int) int {
+		if i+4 > len(doc) {
+			return -1
+		}
+		return int(int32(binary.LittleEndian.Uint32(doc[i : i+4])))
+	}
+	switch kind {
+	case 0x01, 0x09, 0x11, 0x12: // double, datetime, timestamp, int64
+		return 8
+	case 0x02, 0x0D, 0x0E: // string, code, symbol: int32 length, then the bytes with their 0
+		if l := int32At(at); l >= 1 {
+			return 4 + l
+		}
+		return -1
+	case 0x03, 0x04, 0x0F: // document, array, code with scope: their size counts itself
+		return int32At(at)
+	case 0x05: // binary: int32 length, subtype, bytes
+		if l := int32At(at); l >= 0 {
+			return 5 + l
+		}
+		return -1
+	case 0x06, 0x0A, 0x7F, 0xFF: // undefined, null, max key, min key
+		return 0
+	case 0x07: // ObjectId
+		return 12
+	case 0x08: // bool
+		return 1
+	case 0x10: // int32
+		return 4
+	case 0x13: // decimal128
+		return 16
+	}
+	return -1
 }
 
 func indexZero(b []byte) int {
