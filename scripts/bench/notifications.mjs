@@ -22,6 +22,7 @@ const fromNotifications = createRequire(join(repoRoot, 'services', 'notification
 const { io } = fromNotifications('socket.io-client')
 const { Kafka, logLevel } = fromNotifications('kafkajs')
 const { MongoClient, ObjectId } = fromNotifications('mongodb')
+const { consumerLag } = fromNotifications('@marketplace/service-kit/testing')
 
 const { values: args } = parseArgs({
   options: {
@@ -63,6 +64,25 @@ async function announce(users) {
     messages: users.filter((u) => u.worker).map((u) => ({ key: u.userId, value: JSON.stringify(event('worker-profile.updated', u.userId, { userId: u.userId, isWorker: true, title: 'Helper', skills: ['Lifting'] })) })),
   })
   await producer.disconnect()
+}
+
+/** Each service's database commands so far, by command and collection, read from /metrics. */
+async function databaseCommands(ports) {
+  const totals = new Map()
+  for (const [service, port] of Object.entries(ports)) {
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    for (const line of text.split('\n')) {
+      const match = line.match(/^mongodb_command(s_total|_seconds_total)\{(.*)\} ([\d.e+-]+)$/)
+      if (!match) continue
+      const labels = Object.fromEntries([...match[2].matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
+      const key = `${service}|${labels.command}|${labels.collection}`
+      const entry = totals.get(key) ?? { count: 0, seconds: 0 }
+      if (match[1] === 's_total') entry.count = Number(match[3])
+      else entry.seconds = Number(match[3])
+      totals.set(key, entry)
+    }
+  }
+  return totals
 }
 
 async function main() {
@@ -124,27 +144,12 @@ async function main() {
     // Warm-up, not measured. The bench's consumer groups are new, so they first read the
     // broker's history (every earlier test's events): wait until their lag is zero, then
     // send one request per worker on the last post and wait for all of them at the socket.
-    const admin = new Kafka({ brokers: infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING }).admin()
-    await admin.connect()
     const lagUntil = Date.now() + 900_000
-    for (;;) {
-      let lag = 0
-      const groups = (await admin.listGroups()).groups.map((g) => g.groupId).filter((id) => id.startsWith(`${run}-`))
-      for (const groupId of groups) {
-        for (const { topic, partitions } of await admin.fetchOffsets({ groupId })) {
-          const high = await admin.fetchTopicOffsets(topic)
-          for (const { partition, offset } of partitions) {
-            const end = Number(high.find((h) => h.partition === partition).high)
-            lag += Number(offset) < 0 ? end : Math.max(0, end - Number(offset))
-          }
-        }
-      }
-      if (lag === 0) break
+    for (let lag = await consumerLag(`${run}-`); lag > 0; lag = await consumerLag(`${run}-`)) {
       if (Date.now() > lagUntil) throw new Error(`consumer groups still ${lag} events behind`)
       log(`catching up with the broker's history: ${lag} events behind...`)
       await new Promise((resolve) => setTimeout(resolve, 5000))
     }
-    await admin.disconnect()
     log('warming up: one request per worker, not measured...')
     const warmupPost = posts - 1
     for (const worker of workers) {
@@ -158,6 +163,8 @@ async function main() {
       await new Promise((resolve) => setTimeout(resolve, 200))
     }
     latencies.length = 0
+    const servicePorts = { jobs: jobsPort, notifications: notificationsPort }
+    const commandsBefore = await databaseCommands(servicePorts)
     log(`sending ${total} requests at ${RATE}/s for ${DURATION_S} s (each one worker, one post)...`)
     let errors = 0
     const started = performance.now()
@@ -184,6 +191,7 @@ async function main() {
     const waitUntil = Date.now() + 60_000
     while (latencies.length < total - errors && Date.now() < waitUntil) await new Promise((resolve) => setTimeout(resolve, 200))
     const elapsedS = (performance.now() - started) / 1000
+    const commandsAfter = await databaseCommands(servicePorts)
     socket.disconnect()
     const sorted = [...latencies].sort((a, b) => a - b)
     const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(sorted, p) ?? Number.NaN)
@@ -221,6 +229,18 @@ async function main() {
     console.log(`| run length | ${elapsedS.toFixed(0)} s |`)
     console.log(`| authenticated sockets on one instance | ${opened} of ${SOCKETS}, opened in ${socketSeconds.toFixed(1)} s |`)
     console.log(`| instance RSS before / with the sockets | ${before.toFixed(0)} / ${after.toFixed(0)} MB (${(((after - before) * 1024) / Math.max(1, opened)).toFixed(1)} KB per socket) |`)
+    console.log(`\nDatabase commands per notification (from each service's /metrics, mongodb_commands_total):\n`)
+    console.log('| service | command | collection | per notification | ms each (mean wait) |\n|---|---|---|---|---|')
+    let perNotification = 0
+    for (const [key, after] of commandsAfter) {
+      const before = commandsBefore.get(key) ?? { count: 0, seconds: 0 }
+      const count = after.count - before.count
+      if (count <= 0) continue
+      const [service, command, collection] = key.split('|')
+      perNotification += count / Math.max(1, latencies.length)
+      console.log(`| ${service} | ${command} | ${collection} | ${(count / Math.max(1, latencies.length)).toFixed(2)} | ${(((after.seconds - before.seconds) * 1000) / count).toFixed(1)} |`)
+    }
+    console.log(`| all | | | ${perNotification.toFixed(1)} | |`)
     console.log(`\nTarget p95 ≤ 150 ms: ${p95 <= 150 ? 'met' : 'NOT met'}; p99 ≤ 300 ms: ${p99 <= 300 ? 'met' : 'NOT met'}; ${SOCKETS} sockets under 600 MB: ${opened === SOCKETS && after < 600 ? 'met' : 'NOT met'}.`)
   } finally {
     for (const child of processes) child.kill('SIGTERM')

@@ -30,7 +30,7 @@ export {
   OUTBOX_PENDING_INDEX,
   type OutboxFields,
 } from './outbox/outbox-fields'
-export { OutboxRelay } from './outbox/outbox-relay'
+export { OutboxRelay, type OutboxTarget } from './outbox/outbox-relay'
 export { insertTombstone } from './outbox/tombstones'
 export { newEvent } from './events/new-event'
 export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'

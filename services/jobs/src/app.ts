@@ -5,6 +5,7 @@ import {
   createTokenRevocations,
   kafkaPlugin,
   mongoPlugin,
+  type OutboxTarget,
 } from '@marketplace/service-kit'
 import type { JobsConfig } from './config'
 import { jobsSubscriptions } from './events/subscriptions'
@@ -49,7 +50,7 @@ export async function buildJobsApp(config: JobsConfig) {
 
   // The relay exists only once the Kafka plugin is registered; writes before that (none in
   // practice) are still published by its first sweep.
-  let notifyOutbox: (target: { collection: string; id: string }) => void = () => {}
+  let notifyOutbox: (target: OutboxTarget) => void = () => {}
   // The feed follows every write of this process at once (read-your-writes).
   let feedSync: FeedSync | null = null
   const posts = createPostsRepository(db, {

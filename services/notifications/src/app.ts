@@ -5,6 +5,7 @@ import {
   createTokenRevocations,
   kafkaPlugin,
   mongoPlugin,
+  type OutboxTarget,
 } from '@marketplace/service-kit'
 import { createMailTransport } from '@marketplace/service-kit/mail'
 import type { NotificationsConfig } from './config'
@@ -37,7 +38,7 @@ export async function buildNotificationsApp(config: NotificationsConfig) {
 
   // The relay exists only once the Kafka plugin is registered; writes before that are still
   // published by its first sweep.
-  let notifyOutbox: (target: { collection: string; id: string }) => void = () => {}
+  let notifyOutbox: (target: OutboxTarget) => void = () => {}
   const notifications = createNotificationsRepository(db, {
     notifyOutbox: (target) => notifyOutbox(target),
   })

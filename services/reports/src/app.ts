@@ -5,6 +5,7 @@ import {
   createTokenRevocations,
   kafkaPlugin,
   mongoPlugin,
+  type OutboxTarget,
 } from '@marketplace/service-kit'
 import { CATALOG_INDEXES, createCatalogs } from '@marketplace/service-kit/read-models'
 import type { ReportsConfig } from './config'
@@ -29,7 +30,7 @@ export async function buildReportsApp(config: ReportsConfig) {
 
   // The relay exists only once the Kafka plugin is registered; writes before that are still
   // published by its first sweep.
-  let notifyOutbox: (target: { collection: string; id: string }) => void = () => {}
+  let notifyOutbox: (target: OutboxTarget) => void = () => {}
   const reports = createReportsRepository(db, {
     notifyOutbox: (target) => notifyOutbox(target),
   })

@@ -344,6 +344,8 @@ export const Events = {
       /** A path in the web app where the notification leads (/settings-...). */
       link: Type.String(),
       createdAt: Type.String({ format: 'date-time' }),
+      /** The user's unread count with this one, for the live push's badge (no count per push). */
+      unreadCount: Type.Optional(Type.Integer({ minimum: 0 })),
     }),
   ),
   /** A moderator closed a report (reports service); `take-down` removes the target. */

@@ -31,6 +31,12 @@ export interface EventConsumerOptions {
   fromBeginning?: boolean
   /** How long a consumer may show no sign of life before it is restarted (tests shorten it). */
   stallMs?: number
+  /**
+   * Partitions handled at once (default 3, a topic's partition count). Order holds within a
+   * partition, which is all the events promise (one aggregate, one partition); across
+   * partitions handlers already run concurrently whenever a service has several instances.
+   */
+  partitionsConsumedConcurrently?: number
 }
 
 const knownTypes = new Set<string>(Object.values(Events).map((definition) => definition.type))
@@ -95,6 +101,7 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   // (mail over SMTP) may take minutes between its start and its end.
   const liveness = { lastSign: Date.now() }
   const runConfig: Parameters<Consumer['run']>[0] = {
+    partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
     eachMessage: async ({ topic, partition, message }) => {
       liveness.lastSign = Date.now()
       let event: DomainEvent
@@ -176,7 +183,8 @@ export function watchForStall(
   let restarting = false
   let closed = false
   // A batch in progress is never interrupted: a slow handler is not a hung fetch.
-  let inBatch = false
+  // Batches running now: partitions are consumed concurrently, so several may overlap.
+  let batchesRunning = 0
   const alive = () => {
     liveness.lastSign = Date.now()
   }
@@ -184,23 +192,24 @@ export function watchForStall(
     consumer.events
   for (const event of [FETCH_START, FETCH, GROUP_JOIN, REBALANCING]) consumer.on(event, alive)
   consumer.on(START_BATCH_PROCESS, () => {
-    inBatch = true
+    batchesRunning += 1
     alive()
   })
   consumer.on(END_BATCH_PROCESS, () => {
-    inBatch = false
+    batchesRunning = Math.max(0, batchesRunning - 1)
     alive()
   })
   // A crash or a new join ends whatever batch was running without its END event.
   for (const event of [consumer.events.CRASH, GROUP_JOIN])
     consumer.on(event, () => {
-      inBatch = false
+      batchesRunning = 0
     })
 
   const disconnect = consumer.disconnect.bind(consumer)
   const check = setInterval(
     () => {
-      if (closed || restarting || inBatch || Date.now() - liveness.lastSign < stallMs) return
+      if (closed || restarting || batchesRunning > 0 || Date.now() - liveness.lastSign < stallMs)
+        return
       restarting = true
       context.logger.warn(
         { silentMs: Date.now() - liveness.lastSign },

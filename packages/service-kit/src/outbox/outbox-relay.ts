@@ -16,6 +16,21 @@ export interface OutboxRelayOptions {
 
 type OutboxDoc = { _id: unknown } & OutboxFields
 
+/** A document whose write stored events, as `notify` names it. */
+export interface OutboxTarget {
+  collection: string
+  id: unknown
+  /**
+   * The document's whole outbox exactly as that write left it (the events of an insert, or
+   * the outbox of the document findOneAndUpdate returned). With it the relay publishes
+   * without reading the document back; without it, it reads the document by `_id`.
+   */
+  outbox?: DomainEvent[]
+}
+
+/** What the relay knows of a named document: the newest outbox a write reported, if any. */
+type NamedDocument = { outbox: DomainEvent[] | null }
+
 /**
  * Publishes stored events to Kafka, then removes them from their documents. At least once:
  * a crash between the send and the removal publishes the event again, which consumers
@@ -28,7 +43,7 @@ export class OutboxRelay {
   private running: Promise<void> | null = null
   private wakeAgain = false
   /** Documents named by `notify` since the last pass: drained by `_id`, no query by flag. */
-  private named = new Map<string, Set<unknown>>()
+  private named = new Map<string, Map<unknown, NamedDocument>>()
   private sweepNext = true
   private stopped = true
   private failures = 0
@@ -46,12 +61,16 @@ export class OutboxRelay {
    * document, which on a server without an index on the flag (FerretDB) scans the collection.
    * Unnamed calls, the poll timer and every retry after a failure sweep all collections.
    */
-  notify(target?: { collection: string; id: unknown }): void {
+  notify(target?: OutboxTarget): void {
     if (this.stopped) return
     if (target) {
-      const ids = this.named.get(target.collection) ?? new Set<unknown>()
-      ids.add(target.id)
-      this.named.set(target.collection, ids)
+      const documents = this.named.get(target.collection) ?? new Map<unknown, NamedDocument>()
+      // Outboxes only grow until the relay clears them, so the latest write's is the whole
+      // pending list. One write that did not report its outbox makes the relay read it.
+      const known = documents.get(target.id)
+      const outbox = known && !known.outbox ? null : (target.outbox ?? null)
+      documents.set(target.id, { outbox })
+      this.named.set(target.collection, documents)
     } else {
       this.sweepNext = true
     }
@@ -92,23 +111,37 @@ export class OutboxRelay {
     return published
   }
 
-  /** Publishes the events of the documents named by `notify`; the rest wait for a sweep. */
+  /**
+   * Publishes the events of the documents named by `notify`; the rest wait for a sweep. All of
+   * a pass's events go in one batch to the broker and the documents are then cleared together:
+   * under load a pass holds many documents, and one round trip each would queue them.
+   */
   private async drainNamed(): Promise<void> {
     const named = this.named
     this.named = new Map()
     try {
-      for (const [name, ids] of named) {
+      const pending: Array<{ collection: string; id: unknown; events: DomainEvent[] }> = []
+      for (const [name, documents] of named) {
         const collection = this.options.db.collection<OutboxDoc>(name)
-        for (const id of ids) {
-          const doc = await collection.findOne({ _id: id } as never, {
-            projection: { outbox: 1, outboxPending: 1 },
-          })
-          if (!doc?.outboxPending) continue
-          const events = doc.outbox ?? []
-          if (events.length > 0) await this.publish(events)
-          await this.clear(name, doc._id, events)
+        for (const [id, known] of documents) {
+          let events = known.outbox
+          if (!events) {
+            const doc = await collection.findOne({ _id: id } as never, {
+              projection: { outbox: 1, outboxPending: 1 },
+            })
+            if (!doc?.outboxPending) continue
+            events = doc.outbox ?? []
+          }
+          pending.push({ collection: name, id, events })
         }
       }
+      // Published from the writes' own copies: if another relay cleared a document meanwhile
+      // this publishes it again, which consumers absorb by event id (at least once).
+      const events = pending.flatMap((document) => document.events)
+      if (events.length > 0) await this.publish(events)
+      await Promise.all(
+        pending.map((document) => this.clear(document.collection, document.id, document.events)),
+      )
     } catch (error) {
       // Not lost: the documents keep their outbox and the retry after a failure sweeps.
       this.sweepNext = true

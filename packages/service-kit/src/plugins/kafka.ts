@@ -4,7 +4,7 @@ import { Partitioners, type Consumer, type Kafka, type Producer } from 'kafkajs'
 import { allTopics } from '@marketplace/contracts/events'
 import { DEAD_LETTER_TOPIC, createKafka, ensureTopics } from '../events/kafka-client'
 import { startEventConsumer, type EventHandlers } from '../events/event-consumer'
-import { OutboxRelay } from '../outbox/outbox-relay'
+import { OutboxRelay, type OutboxTarget } from '../outbox/outbox-relay'
 
 export interface ConsumerDefinition {
   groupId: string
@@ -34,9 +34,10 @@ declare module 'fastify' {
       ready: Promise<void>
       /**
        * Wakes the outbox relay after a write that stored events; name the document so the
-       * relay reads it by `_id` rather than looking through the collection.
+       * relay reads it by `_id` rather than looking through the collection, and hand over its
+       * outbox as written so it need not read it at all.
        */
-      notifyOutbox(target?: { collection: string; id: unknown }): void
+      notifyOutbox(target?: OutboxTarget): void
       relay: OutboxRelay | null
     }
   }

@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { MongoClient, type Db, type CreateIndexesOptions, type IndexSpecification } from 'mongodb'
+import { Counter, type Registry } from 'prom-client'
+import {
+  MongoClient,
+  type Db,
+  type CommandFailedEvent,
+  type CommandStartedEvent,
+  type CommandSucceededEvent,
+  type CreateIndexesOptions,
+  type IndexSpecification,
+} from 'mongodb'
 
 export interface IndexDefinition {
   collection: string
@@ -20,8 +29,16 @@ declare module 'fastify' {
   }
 }
 
-export async function connectMongo(url: string): Promise<{ client: MongoClient; db: Db }> {
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 10_000, maxPoolSize: 20 })
+export async function connectMongo(
+  url: string,
+  options: { metrics?: Registry } = {},
+): Promise<{ client: MongoClient; db: Db }> {
+  const client = new MongoClient(url, {
+    serverSelectionTimeoutMS: 10_000,
+    maxPoolSize: 20,
+    monitorCommands: Boolean(options.metrics),
+  })
+  if (options.metrics) countCommands(client, options.metrics)
   await client.connect()
   // The database is the URL's path: database-per-service in one deployment.
   return { client, db: client.db() }
@@ -33,9 +50,60 @@ export async function ensureIndexes(db: Db, indexes: IndexDefinition[]): Promise
   }
 }
 
+/** The commands that name a collection as their first value, as the wire protocol sends them. */
+const COLLECTION_COMMANDS = new Set([
+  'find',
+  'insert',
+  'update',
+  'delete',
+  'findAndModify',
+  'aggregate',
+  'count',
+  'distinct',
+  'createIndexes',
+])
+
+/**
+ * Every command the service sends, counted with its time by command and collection in
+ * /metrics. It is how we know what a request costs the database (docs/benchmarks.md reads
+ * it per notification): on the local FerretDB a query that is not by `_id` scans its table,
+ * so the count of each kind is what decides latency under load.
+ */
+function countCommands(client: MongoClient, registry: Registry): void {
+  const labelNames = ['command', 'collection'] as const
+  const commands = new Counter({
+    name: 'mongodb_commands_total',
+    help: 'MongoDB commands sent, by command and collection',
+    labelNames,
+    registers: [registry],
+  })
+  const seconds = new Counter({
+    name: 'mongodb_command_seconds_total',
+    help: 'Time spent waiting for MongoDB commands, by command and collection',
+    labelNames,
+    registers: [registry],
+  })
+  // The collection is only in the started event; the finished one carries the same requestId.
+  const collectionOf = new Map<number, string>()
+  client.on('commandStarted', (event: CommandStartedEvent) => {
+    if (!COLLECTION_COMMANDS.has(event.commandName)) return
+    const name = event.command[event.commandName]
+    if (typeof name === 'string') collectionOf.set(event.requestId, name)
+  })
+  const finished = (event: CommandSucceededEvent | CommandFailedEvent) => {
+    const collection = collectionOf.get(event.requestId) ?? ''
+    collectionOf.delete(event.requestId)
+    const labels = { command: event.commandName, collection }
+    commands.inc(labels)
+    seconds.inc(labels, event.duration / 1000)
+  }
+  client.on('commandSucceeded', finished)
+  client.on('commandFailed', finished)
+}
+
 export const mongoPlugin = fp(
   async (app: FastifyInstance, options: MongoPluginOptions) => {
-    const mongo = await connectMongo(options.url)
+    const mongo = await connectMongo(options.url, { metrics: app.metrics })
     await ensureIndexes(mongo.db, options.indexes)
     app.decorate('mongo', mongo)
     app.addReadinessCheck('mongodb', async () => {
@@ -45,5 +113,5 @@ export const mongoPlugin = fp(
       await mongo.client.close()
     })
   },
-  { name: 'mongodb', dependencies: ['health'] },
+  { name: 'mongodb', dependencies: ['health', 'metrics'] },
 )

@@ -6,6 +6,7 @@ import {
   insertWithEvents,
   findOneAndUpdateWithEvents,
   type IndexDefinition,
+  type OutboxTarget,
 } from '@marketplace/service-kit'
 import { POSTS_COLLECTION, type PostDocument } from './post-document'
 
@@ -54,7 +55,7 @@ export function createPostsRepository(
   db: Db,
   hooks: {
     /** After a write that stored events: wakes the outbox relay for that document. */
-    notifyOutbox(target: { collection: string; id: string }): void
+    notifyOutbox(target: OutboxTarget): void
     /** After every change of a post: its state now (null once deleted), for the feed index. */
     postChanged(postId: string, post: PostDocument | null): void
   },
@@ -66,7 +67,7 @@ export function createPostsRepository(
 
     async insert(post, events) {
       await posts.insertOne(insertWithEvents(post, events))
-      hooks.notifyOutbox({ collection: POSTS_COLLECTION, id: post._id })
+      hooks.notifyOutbox({ collection: POSTS_COLLECTION, id: post._id, outbox: events })
       hooks.postChanged(post._id, post)
     },
 

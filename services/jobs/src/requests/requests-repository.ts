@@ -6,6 +6,7 @@ import {
   insertWithEvents,
   findOneAndUpdateWithEvents,
   type IndexDefinition,
+  type OutboxTarget,
 } from '@marketplace/service-kit'
 import {
   JOB_REQUESTS_COLLECTION,
@@ -45,7 +46,7 @@ export class DuplicateRequestError extends Error {}
 
 export function createRequestsRepository(
   db: Db,
-  hooks: { notifyOutbox(target: { collection: string; id: string }): void },
+  hooks: { notifyOutbox(target: OutboxTarget): void },
 ) {
   const requests = db.collection<JobRequestDocument>(JOB_REQUESTS_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
@@ -61,7 +62,7 @@ export function createRequestsRepository(
           throw new DuplicateRequestError()
         throw error
       }
-      hooks.notifyOutbox({ collection: JOB_REQUESTS_COLLECTION, id: request._id })
+      hooks.notifyOutbox({ collection: JOB_REQUESTS_COLLECTION, id: request._id, outbox: events })
     },
 
     findById: (id: string) => requests.findOne({ _id: id }, withoutOutbox),

@@ -10,7 +10,7 @@ import {
 import type { PostAccess } from '../access/post-access'
 import { isLive } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
-import { displayName, type UserDirectory } from '../users/user-directory'
+import { displayName, type UserCard, type UserDirectory } from '../users/user-directory'
 import type { JobRequestDocument } from './request-document'
 import { DuplicateRequestError, type RequestsRepository } from './requests-repository'
 
@@ -35,8 +35,9 @@ export function createRequestsService(deps: {
 }) {
   const now = deps.now ?? (() => new Date())
 
-  async function eventData(request: JobRequestDocument) {
-    const requester = (await deps.users.find([request.requesterId])).get(request.requesterId)
+  async function eventData(request: JobRequestDocument, known?: { requester?: UserCard }) {
+    const requester =
+      known?.requester ?? (await deps.users.find([request.requesterId])).get(request.requesterId)
     return {
       requestId: request._id,
       postId: request.postId,
@@ -65,7 +66,9 @@ export function createRequestsService(deps: {
       throw new BadRequestError(Messages.requests.ownPost, 'OWN_POST')
     if (!isLive(post, now()))
       throw new ConflictError(Messages.requests.postNotAccepting, 'POST_NOT_LIVE')
-    if (!(await deps.users.isWorker(context.callerId))) {
+    // One read of the caller's card: the worker check here, the name in the event below.
+    const requester = (await deps.users.find([context.callerId])).get(context.callerId)
+    if (requester?.isWorker !== true) {
       throw new ForbiddenError(Messages.requests.workerProfileRequired, 'WORKER_PROFILE_REQUIRED')
     }
     const at = now()
@@ -83,7 +86,7 @@ export function createRequestsService(deps: {
       aggregateId: request._id,
       actorId: context.callerId,
       requestId: context.requestId,
-      data: await eventData(request),
+      data: await eventData(request, { requester }),
     })
     try {
       await deps.requests.insert(request, [event])

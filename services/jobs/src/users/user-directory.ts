@@ -69,9 +69,6 @@ export function createUserDirectory(db: Db) {
         found.filter((user): user is UserCard => user !== null).map((user) => [user._id, user]),
       )
     },
-    async isWorker(userId: string): Promise<boolean> {
-      return (await users.findOne({ _id: userId }))?.isWorker === true
-    },
   }
 }
 

@@ -64,7 +64,8 @@ export function attachLiveServer(
     async push(data: EventData<'notification.created'>): Promise<boolean> {
       const room = io.sockets.adapter.rooms.get(roomOf(data.userId))
       if (!room || room.size === 0) return false
-      const count = await deps.unreadCount(data.userId)
+      // Counted when the notification was stored; older events carry none and are counted.
+      const count = data.unreadCount ?? (await deps.unreadCount(data.userId))
       io.to(roomOf(data.userId)).emit(LIVE_EVENTS.notification, {
         notification: viewOfCreatedEvent(data),
         count,

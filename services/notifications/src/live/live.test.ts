@@ -115,4 +115,43 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
       )
     }
   })
+
+  it('pushes the stored unread count, which every read of the count sets right again', async () => {
+    const owner = await app.registerUser('Ida')
+    const requester = await app.registerUser('Max')
+    const pushed: Pushed[] = []
+    const socket = open(app.tokenFor(owner.userId))
+    expect(await outcome(socket)).toBe('connected')
+    socket.on('notification', (push: Pushed) => pushed.push(push))
+    expect(await authenticate(socket, owner.userId)).toEqual({ success: true })
+    const request = (postTitle: string) =>
+      publishEvent(
+        Topics.jobsRequests,
+        app.jobRequestEvent('job-request.created', {
+          ownerId: owner.userId,
+          requesterId: requester.userId,
+          postTitle,
+        }),
+      )
+
+    await request('First')
+    await waitFor(() => pushed.length === 1, { timeoutMs: EVENT_WAIT_MS, what: 'first push' })
+    expect(pushed[0]!.count).toBe(1)
+    // The stored count drifted (as a crash between counting and storing would leave it).
+    const recipients = app.db.collection<{ _id: string; unreadCount?: number }>('recipients')
+    await recipients.updateOne({ _id: owner.userId }, { $set: { unreadCount: 40 } })
+    const reader = app.clientFor(owner.userId)
+    expect((await reader.get('/api/notifications/unread-count')).body).toEqual({ count: 1 })
+    expect((await recipients.findOne({ _id: owner.userId }))?.unreadCount).toBe(1)
+
+    await request('Second')
+    await waitFor(() => pushed.length === 2, { timeoutMs: EVENT_WAIT_MS, what: 'second push' })
+    expect(pushed[1]!.count).toBe(2)
+    // Reading one takes it off the count the next push carries.
+    const first = (await app.storedFor(owner.userId)).find((n) => n.message.includes('First'))
+    await reader.patch(`/api/notifications/${encodeURIComponent(String(first!._id))}/read`, {})
+    await request('Third')
+    await waitFor(() => pushed.length === 3, { timeoutMs: EVENT_WAIT_MS, what: 'third push' })
+    expect(pushed[2]!.count).toBe(2)
+  })
 })

@@ -4,6 +4,7 @@ import {
   OUTBOX_PENDING_INDEX,
   insertWithEvents,
   type IndexDefinition,
+  type OutboxTarget,
 } from '@marketplace/service-kit'
 import { NOTIFICATIONS_COLLECTION, type NotificationDocument } from './notification-document'
 
@@ -30,7 +31,7 @@ export const notificationIndexes: IndexDefinition[] = [
 
 export function createNotificationsRepository(
   db: Db,
-  hooks: { notifyOutbox(target: { collection: string; id: string }): void },
+  hooks: { notifyOutbox(target: OutboxTarget): void },
 ) {
   const notifications = db.collection<NotificationDocument>(NOTIFICATIONS_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
@@ -44,7 +45,11 @@ export function createNotificationsRepository(
         if (error instanceof MongoServerError && error.code === 11000) return false
         throw error
       }
-      hooks.notifyOutbox({ collection: NOTIFICATIONS_COLLECTION, id: notification._id })
+      hooks.notifyOutbox({
+        collection: NOTIFICATIONS_COLLECTION,
+        id: notification._id,
+        outbox: events,
+      })
       return true
     },
 

@@ -38,8 +38,13 @@ export function createNotificationsService(deps: {
     const notice = noticeOf(event)
     if (!notice) return
     if (now().getTime() - Date.parse(event.occurredAt) > deps.maxAgeMs) return
-    const preferences = await deps.recipients.preferencesOf(notice.recipientId)
-    if (!preferences[PREFERENCE_OF_KIND[notice.kind]]) return
+    // Counted before it is stored, so its event can carry the badge count (the push then
+    // needs no read); taken back when it is switched off or was stored before.
+    const { preferences, unreadCount } = await deps.recipients.countIncoming(notice.recipientId)
+    if (!preferences[PREFERENCE_OF_KIND[notice.kind]]) {
+      await deps.recipients.uncount(notice.recipientId)
+      return
+    }
     const at = now()
     const notification: NotificationDocument = {
       _id: notificationId(event.id, notice.recipientId),
@@ -52,7 +57,7 @@ export function createNotificationsService(deps: {
       createdAt: at,
     }
     // A redelivered event finds its notification stored and changes nothing.
-    await deps.notifications.insert(notification, [
+    const stored = await deps.notifications.insert(notification, [
       newEvent('notification.created', {
         aggregateId: notice.recipientId,
         actorId: event.actorId,
@@ -64,39 +69,54 @@ export function createNotificationsService(deps: {
           message: notice.message,
           link: notice.link,
           createdAt: at.toISOString(),
+          unreadCount,
         },
       }),
     ])
+    if (!stored) await deps.recipients.uncount(notice.recipientId)
+  }
+
+  /**
+   * The exact unread count, which also corrects the stored one: a crash between counting and
+   * storing a notification, or a race with a read, leaves it off until the user's next look.
+   */
+  async function unreadCount(userId: string): Promise<number> {
+    const [recipient, exact] = await Promise.all([
+      deps.recipients.findById(userId),
+      deps.notifications.unreadCount(userId),
+    ])
+    await deps.recipients.settleUnreadCount(userId, recipient?.unreadCount, exact)
+    return exact
   }
 
   return {
     record,
 
     async page(userId: string, page: number, limit: number) {
-      const [{ items, total }, unreadCount] = await Promise.all([
+      const [{ items, total }, unread] = await Promise.all([
         deps.notifications.page(userId, page, limit),
-        deps.notifications.unreadCount(userId),
+        unreadCount(userId),
       ])
       return {
         notifications: items.map(notificationView),
         pagination: { current: page, pages: Math.ceil(total / limit), total },
-        unreadCount,
+        unreadCount: unread,
       }
     },
 
-    unreadCount: (userId: string) => deps.notifications.unreadCount(userId),
+    unreadCount,
 
     async markRead(id: string, userId: string): Promise<number> {
       // Someone else's notification is answered as if it did not exist.
       if (!(await deps.notifications.markRead(id, userId))) {
         throw new NotFoundError(Messages.notifications.notFound, 'NOTIFICATION_NOT_FOUND')
       }
-      return deps.notifications.unreadCount(userId)
+      return unreadCount(userId)
     },
 
     async markAllRead(userId: string): Promise<number> {
       await deps.notifications.markAllRead(userId)
-      return deps.notifications.unreadCount(userId)
+      return unreadCount(userId)
     },
 
     clearRead: (userId: string) => deps.notifications.clearRead(userId),

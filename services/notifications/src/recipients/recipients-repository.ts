@@ -1,4 +1,4 @@
-import type { Db } from 'mongodb'
+import { MongoServerError, type Db } from 'mongodb'
 import {
   NOTIFICATION_PREFERENCE_DEFAULTS,
   type NotificationPreferences,
@@ -17,6 +17,13 @@ export interface RecipientDocument {
   email?: string
   firstName?: string
   preferences?: Partial<NotificationPreferences>
+  /**
+   * Unread notifications, kept here so a live push needs no count: a count over the
+   * notifications costs a scan on the local FerretDB, and grows with them. Counted up when a
+   * notification is stored; set to the exact count by every read of the list or the count
+   * (docs/notifications.md, "The unread count").
+   */
+  unreadCount?: number
   updatedAt: Date
 }
 
@@ -59,6 +66,50 @@ export function createRecipients(db: Db) {
     handlers,
     findById: (userId: string) => recipients.findOne({ _id: userId }),
     preferencesOf,
+
+    /**
+     * Counts one more unread notification for the user, in the same write that reads their
+     * preferences: answers both, the count including the new one.
+     */
+    async countIncoming(
+      userId: string,
+    ): Promise<{ preferences: NotificationPreferences; unreadCount: number }> {
+      const update = { $inc: { unreadCount: 1 }, $setOnInsert: { updatedAt: new Date() } }
+      const after = { returnDocument: 'after' } as const
+      let recipient: RecipientDocument | null
+      try {
+        recipient = await recipients.findOneAndUpdate({ _id: userId }, update, {
+          ...after,
+          upsert: true,
+        })
+      } catch (error) {
+        // Two first notifications of an unknown user at once: the other upsert created it.
+        if (!(error instanceof MongoServerError && error.code === 11000)) throw error
+        recipient = await recipients.findOneAndUpdate({ _id: userId }, update, after)
+      }
+      return {
+        preferences: preferencesOfRecipient(recipient),
+        unreadCount: Math.max(1, recipient?.unreadCount ?? 1),
+      }
+    },
+
+    /** Takes back a countIncoming whose notification was not stored after all. */
+    uncount: async (userId: string) => {
+      await recipients.updateOne({ _id: userId }, { $inc: { unreadCount: -1 } })
+    },
+
+    /**
+     * Stores the exact count, unless the stored one changed since it was read as `seen`: a
+     * notification counted in between is then not overwritten (a compare-and-set; the
+     * local server's writes are atomic per document, docs/local-infrastructure.md).
+     */
+    async settleUnreadCount(userId: string, seen: number | undefined, exact: number) {
+      if (seen === exact) return
+      await recipients.updateOne(
+        { _id: userId, unreadCount: seen === undefined ? { $exists: false } : seen },
+        { $set: { unreadCount: exact } },
+      )
+    },
     /** Saves the flags given (the others keep their value); answers all five. */
     async savePreferences(
       userId: string,

@@ -5,6 +5,7 @@ import {
   findOneAndUpdateWithEvents,
   insertWithEvents,
   type IndexDefinition,
+  type OutboxTarget,
 } from '@marketplace/service-kit'
 import { REPORTS_COLLECTION, type ReportDocument, type ReportTargetType } from './report-document'
 
@@ -50,7 +51,7 @@ export const targetKey = (report: Pick<ReportDocument, 'targetType' | 'targetId'
 
 export function createReportsRepository(
   db: Db,
-  hooks: { notifyOutbox(target: { collection: string; id: string }): void },
+  hooks: { notifyOutbox(target: OutboxTarget): void },
 ) {
   const reports = db.collection<ReportDocument>(REPORTS_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
@@ -66,7 +67,7 @@ export function createReportsRepository(
           throw new DuplicateReportError()
         throw error
       }
-      hooks.notifyOutbox({ collection: REPORTS_COLLECTION, id: report._id })
+      hooks.notifyOutbox({ collection: REPORTS_COLLECTION, id: report._id, outbox: events })
     },
 
     findById: (id: string) => reports.findOne({ _id: id }, withoutOutbox),
