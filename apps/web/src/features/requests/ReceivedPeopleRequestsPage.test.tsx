@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { createStore } from '@/app/store'
-import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/test/helpers'
+import { jsonResponse } from '@/test/helpers'
+import { listThatDeletes, renderRequestsPage } from './requests-test-helpers'
 import ReceivedPeopleRequestsPage from './ReceivedPeopleRequestsPage'
 import type { ReceivedPeopleRequest } from './requests-api'
 
@@ -24,18 +24,8 @@ const requests: ReceivedPeopleRequest[] = [
   },
 ]
 
-let fetchStub: ReturnType<typeof stubFetch> | null = null
-afterEach(() => fetchStub?.restore())
-
-function renderPage(handler: Parameters<typeof stubFetch>[0]) {
-  fetchStub = stubFetch(handler)
-  const store = createStore()
-  signIn(store)
-  return renderRoutes([{ path: '/r', element: <ReceivedPeopleRequestsPage /> }], {
-    at: '/r',
-    store,
-  })
-}
+const renderPage = (handler: Parameters<typeof renderRequestsPage>[1]) =>
+  renderRequestsPage(<ReceivedPeopleRequestsPage />, handler)
 
 const rowOf = (text: string) => screen.getByText(text).closest('li') as HTMLElement
 
@@ -63,14 +53,8 @@ describe('ReceivedPeopleRequestsPage', () => {
 
   it('the delete confirmation names the requester and the post', async () => {
     const user = userEvent.setup()
-    const deleted: string[] = []
-    renderPage((url, req) => {
-      if (req.method === 'DELETE') {
-        deleted.push(url)
-        return new Response(null, { status: 204 })
-      }
-      return jsonResponse(200, requests)
-    })
+    const { handler, deleted } = listThatDeletes(requests)
+    renderPage(handler)
     await user.click(await screen.findByRole('button', { name: 'Delete request from Leo Owner' }))
     const dialog = screen.getByRole('dialog', { name: 'Delete Request' })
     expect(dialog).toHaveTextContent(
@@ -105,7 +89,6 @@ describe('ReceivedPeopleRequestsPage', () => {
   it('shows the empty and the error texts', async () => {
     renderPage(() => jsonResponse(200, []))
     expect(await screen.findByText('No requests received yet')).toBeInTheDocument()
-    fetchStub?.restore()
     renderPage(() => jsonResponse(403, {}))
     expect(
       await screen.findByText('Failed to load requests. Please try again later.'),

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { createStore } from '@/app/store'
-import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/test/helpers'
+import { jsonResponse } from '@/test/helpers'
+import { listThatDeletes, renderRequestsPage } from './requests-test-helpers'
 import ReceivedPostRequestsPage from './ReceivedPostRequestsPage'
 import type { ReceivedPostRequest } from './requests-api'
 
@@ -43,15 +43,8 @@ const requests = [
   request('q3', 'rejected', 'Zoe Helper', 'Paint a fence', '2026-01-02T10:00:00.000Z'),
 ]
 
-let fetchStub: ReturnType<typeof stubFetch> | null = null
-afterEach(() => fetchStub?.restore())
-
-function renderPage(handler: Parameters<typeof stubFetch>[0]) {
-  fetchStub = stubFetch(handler)
-  const store = createStore()
-  signIn(store)
-  return renderRoutes([{ path: '/r', element: <ReceivedPostRequestsPage /> }], { at: '/r', store })
-}
+const renderPage = (handler: Parameters<typeof renderRequestsPage>[1]) =>
+  renderRequestsPage(<ReceivedPostRequestsPage />, handler)
 
 const rowOf = (name: string) => screen.getByRole('button', { name }).closest('li') as HTMLElement
 const names = () =>
@@ -118,14 +111,8 @@ describe('ReceivedPostRequestsPage', () => {
 
   it('the remove icon asks with the post title', async () => {
     const user = userEvent.setup()
-    const deleted: string[] = []
-    renderPage((url, req) => {
-      if (req.method === 'DELETE') {
-        deleted.push(url)
-        return new Response(null, { status: 204 })
-      }
-      return jsonResponse(200, requests)
-    })
+    const { handler, deleted } = listThatDeletes(requests)
+    renderPage(handler)
     await screen.findByText('Mia Member')
     await user.click(screen.getByRole('button', { name: 'Delete request from Zoe Helper' }))
     const dialog = screen.getByRole('dialog', { name: 'Delete Request on my post' })

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { createStore } from '@/app/store'
-import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/test/helpers'
+import { jsonResponse } from '@/test/helpers'
+import { listThatDeletes, renderRequestsPage } from './requests-test-helpers'
 import type { SentPeopleRequest } from './requests-api'
 import SentPeopleRequestsPage from './SentPeopleRequestsPage'
 
@@ -24,15 +24,8 @@ const requests: SentPeopleRequest[] = [
   },
 ]
 
-let fetchStub: ReturnType<typeof stubFetch> | null = null
-afterEach(() => fetchStub?.restore())
-
-function renderPage(handler: Parameters<typeof stubFetch>[0]) {
-  fetchStub = stubFetch(handler)
-  const store = createStore()
-  signIn(store)
-  return renderRoutes([{ path: '/s', element: <SentPeopleRequestsPage /> }], { at: '/s', store })
-}
+const renderPage = (handler: Parameters<typeof renderRequestsPage>[1]) =>
+  renderRequestsPage(<SentPeopleRequestsPage />, handler)
 
 describe('SentPeopleRequestsPage', () => {
   it('reads "You have requested {person} for {post}" with the status, declined for rejected', async () => {
@@ -52,14 +45,8 @@ describe('SentPeopleRequestsPage', () => {
 
   it('cancelling asks with the post title and deletes the sent request', async () => {
     const user = userEvent.setup()
-    const deleted: string[] = []
-    renderPage((url, req) => {
-      if (req.method === 'DELETE') {
-        deleted.push(url)
-        return new Response(null, { status: 204 })
-      }
-      return jsonResponse(200, requests)
-    })
+    const { handler, deleted } = listThatDeletes(requests)
+    renderPage(handler)
     await user.click(await screen.findByRole('button', { name: 'Cancel request to Leo Worker' }))
     const dialog = screen.getByRole('dialog', { name: 'Delete Request' })
     expect(dialog).toHaveTextContent(

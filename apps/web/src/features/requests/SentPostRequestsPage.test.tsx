@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { createStore } from '@/app/store'
-import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/test/helpers'
+import { jsonResponse } from '@/test/helpers'
+import { listThatDeletes, renderRequestsPage } from './requests-test-helpers'
 import type { SentPostRequest } from './requests-api'
 import SentPostRequestsPage from './SentPostRequestsPage'
 
@@ -36,15 +36,8 @@ const requests = [
   sent('s2', 'accepted', 'Paint a fence', '2026-01-03T10:00:00.000Z', false),
 ]
 
-let fetchStub: ReturnType<typeof stubFetch> | null = null
-afterEach(() => fetchStub?.restore())
-
-function renderPage(handler: Parameters<typeof stubFetch>[0]) {
-  fetchStub = stubFetch(handler)
-  const store = createStore()
-  signIn(store)
-  return renderRoutes([{ path: '/s', element: <SentPostRequestsPage /> }], { at: '/s', store })
-}
+const renderPage = (handler: Parameters<typeof renderRequestsPage>[1]) =>
+  renderRequestsPage(<SentPostRequestsPage />, handler)
 
 const titles = () =>
   within(screen.getByRole('list', { name: 'Posts I requested' }))
@@ -67,14 +60,8 @@ describe('SentPostRequestsPage', () => {
 
   it('Details shows the hidden fields only once accepted, and Remove Request asks first', async () => {
     const user = userEvent.setup()
-    const deleted: string[] = []
-    renderPage((url, req) => {
-      if (req.method === 'DELETE') {
-        deleted.push(url)
-        return new Response(null, { status: 204 })
-      }
-      return jsonResponse(200, requests)
-    })
+    const { handler, deleted } = listThatDeletes(requests)
+    renderPage(handler)
     const accepted = await screen.findByRole('listitem', { name: 'Paint a fence' })
     await user.click(within(accepted).getByRole('button', { name: 'Details' }))
     expect(screen.getByRole('dialog', { name: 'Paint a fence' })).toHaveTextContent('12 Main St')

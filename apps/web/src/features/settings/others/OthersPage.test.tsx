@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import OthersPage from '@/features/settings/others/OthersPage'
 import { renderPage } from '@/features/settings/account/settings-test-helpers'
@@ -72,6 +72,7 @@ describe('others page (account deletion)', () => {
     const paths: string[] = []
     fetchStub = stubFetch((path, request) => {
       paths.push(`${request.method} ${path}`)
+      if (path === '/logout') return new Response(null, { status: 204 })
       return new Promise<Response>((resolve) => {
         answer = resolve
       })
@@ -87,7 +88,8 @@ describe('others page (account deletion)', () => {
       }),
     )
     expect(await screen.findByText('Home page')).toBeInTheDocument()
-    expect(paths).toEqual(['DELETE /api/users/u1'])
+    // The deletion, then GET /logout so the server clears the HttpOnly session cookies.
+    await waitFor(() => expect(paths).toEqual(['DELETE /api/users/u1', 'GET /logout']))
     expect(router.state.location.pathname).toBe('/')
     expect(store.getState().auth.user).toBeNull()
     expect(store.getState().auth.accessToken).toBeNull()

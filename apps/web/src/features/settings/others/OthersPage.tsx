@@ -5,6 +5,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { useLogoutMutation } from '@/features/auth/auth-api'
 import { useDeleteAccountMutation } from '@/features/settings/account-api'
 import { InfoTooltip } from '@/features/static/InfoTooltip'
 import { api, errorMessage } from '@/lib/api'
@@ -54,6 +55,7 @@ export default function OthersPage() {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()
   const [deleteAccount, { isLoading }] = useDeleteAccountMutation()
+  const [logout] = useLogoutMutation()
   const [confirming, setConfirming] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
 
@@ -75,9 +77,14 @@ export default function OthersPage() {
       setProblem(errorMessage(failure, Messages.account.deleteFailed))
       return
     }
-    // The server ended every session; this side forgets the session and every cached answer.
+    // The server ended every session; this side forgets the session and every cached answer,
+    // and GET /logout clears the browser's refresh and XSRF cookies (only the server can: they
+    // are HttpOnly). That call failing changes nothing: the session behind them is already dead.
     endSession(dispatch)
     dispatch(api.util.resetApiState())
+    void logout()
+      .unwrap()
+      .catch(() => undefined)
     navigate(paths.home)
     window.alert(Messages.account.deleted)
   }
