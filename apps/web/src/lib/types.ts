@@ -32,6 +32,8 @@ export interface Post {
   isOnline: boolean
   expirationDate: string | null
   authorizedUsers: string[]
+  /** Sent to the owner only: a moderator took the post down; it cannot go online again. */
+  takenDown?: true
   createdAt: string
   updatedAt: string
 }

@@ -26,6 +26,8 @@ export interface PostView {
    * else was accepted.
    */
   authorizedUsers: string[]
+  /** Only to the owner, only when a moderator took the post down (report.resolved). */
+  takenDown?: true
   createdAt: string
   updatedAt: string
 }
@@ -60,6 +62,8 @@ export function toPostView(
     isOnline: post.isOnline,
     expirationDate: post.expirationDate,
     authorizedUsers: isOwner ? [...authorizedUsers] : insider && viewerId ? [viewerId] : [],
+    // Only the owner still sees a taken-down post, and must learn why it stays offline.
+    ...(isOwner && post.takenDown ? { takenDown: true as const } : {}),
     createdAt: post.createdAt.toISOString(),
     updatedAt: post.updatedAt.toISOString(),
   }

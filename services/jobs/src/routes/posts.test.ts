@@ -364,7 +364,12 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
         what: 'take-down',
       })
       expect((await guest.get('/api/jobs?search=narwhal')).body.jobs).toEqual([])
-      expect((await owner.get(`/api/jobs/${post._id}`)).status).toBe(200)
+      const own = await owner.get(`/api/jobs/${post._id}`)
+      expect(own.status).toBe(200)
+      // The owner is told why it stays offline, in the details and in My posts.
+      expect(own.body.takenDown).toBe(true)
+      const mine = (await owner.get('/api/jobs/my-jobs')).body as Array<{ _id: string }>
+      expect(mine.find((p) => p._id === post._id)).toMatchObject({ takenDown: true })
       expect((await owner.put(`/api/jobs/${post._id}`, { isOnline: true })).body.isOnline).toBe(
         false,
       )

@@ -137,4 +137,14 @@ describe('MyPostsPage', () => {
     expect(screen.getByLabelText('Payment')).toHaveValue('Cash - Zelle')
     expect(screen.queryByLabelText('Title')).not.toBeInTheDocument()
   })
+  it('tells the owner a moderator took a post down, and keeps its switch off', async () => {
+    renderPage(() =>
+      jsonResponse(200, [samplePost({ title: 'Odd offer', isOnline: false, takenDown: true })]),
+    )
+    const card = await screen.findByRole('listitem', { name: 'Odd offer' })
+    expect(within(card).getByRole('note')).toHaveTextContent(
+      'Removed by a moderator after a report.',
+    )
+    expect(within(card).getByRole('switch', { name: 'Odd offer online' })).toBeDisabled()
+  })
 })

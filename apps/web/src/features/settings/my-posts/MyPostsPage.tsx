@@ -29,6 +29,10 @@ import '@/features/requests/requests.css'
 import './my-posts.css'
 
 type OnlineFilter = 'all' | 'online' | 'offline'
+
+/** The owner's only sign of a moderator's take-down (docs/web-app.md, "My posts"). */
+const TAKEN_DOWN =
+  'Removed by a moderator after a report. It stays offline and no one else can see it.'
 const ONLINE_OPTIONS = [
   ['all', 'All'],
   ['online', 'Online'],
@@ -134,6 +138,11 @@ export default function MyPostsPage() {
               <div className="card-body">
                 <h3 className="settings-card-title">{post.title}</h3>
                 {post.location && <p className="muted">{post.location}</p>}
+                {post.takenDown && (
+                  <p className="my-post-taken-down" role="note">
+                    {TAKEN_DOWN}
+                  </p>
+                )}
                 <div className="settings-card-actions">
                   <button
                     type="button"
@@ -148,7 +157,7 @@ export default function MyPostsPage() {
                     aria-checked={post.isOnline}
                     aria-label={`${post.title} online`}
                     className="my-post-switch"
-                    disabled={toggling === post._id}
+                    disabled={toggling === post._id || post.takenDown}
                     onClick={() => toggleOnline(post)}
                   >
                     <span className="my-post-switch-knob" aria-hidden="true" />
