@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // People benchmark (issue 5): people feed page 1, page 50 and search at 50 connections,
 // direct to the people service, through the gateway and through the floor (minimal-proxy.mjs),
-// in one run, over 100,000 generated
-// workers in the real FerretDB of infra/local. Same format and targets as posts-feed.mjs.
+// in one run, over 100,000 generated workers in the real FerretDB of infra/local. Same format and targets as posts-feed.mjs.
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/people... --filter=@marketplace/gateway...
 //   node scripts/bench/people-feed.mjs [--workers 100000] [--duration 10] [--connections 50] [--keep]

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Posts benchmark (issue 4): feed page 1, feed page 50 and search at 50 connections, direct
 // to the jobs service, through the gateway and through the floor (minimal-proxy.mjs, a bare
-// node:http + undici proxy: what any Node proxy hop costs here), in one run, over 100,000 generated posts in
-// the real FerretDB of infra/local. Both services run as their own processes (built dist).
+// node:http + undici proxy: what any Node proxy hop costs here), in one run, over 100,000
+// generated posts in the real FerretDB of infra/local. Both services run as their own processes (built dist).
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/jobs... --filter=@marketplace/gateway...
 //   node scripts/bench/posts-feed.mjs [--posts 100000] [--duration 10] [--connections 50] [--keep]
