@@ -55,6 +55,14 @@ const smtp = new SMTPServer({
   },
 })
 
+// smtp-server re-emits every connection's socket error on the server. Without a listener
+// one client that drops mid-message (a service killed while sending, as the outage tests
+// do) would throw it and take the sink down for every later test. Such an error ends that
+// one connection only; the message it carried was never acknowledged, so nothing is lost.
+smtp.on('error', (err) => {
+  console.error(`mail sink: connection error (${err.code || err.message}); still serving`)
+})
+
 const summary = ({ Text, HTML, ...rest }) => rest
 
 function matches(message, query) {
