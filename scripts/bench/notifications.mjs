@@ -87,7 +87,7 @@ async function databaseCommands(ports) {
 
 async function main() {
   const processes = []
-  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, KAFKA_GROUP_PREFIX: `${run}-`, JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(), OUTBOX_POLL_MS: '10000' }
+  const common = { KAFKA_BROKERS: infra.KAFKA_BROKERS, KAFKA_GROUP_PREFIX: `${run}-`, JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString() }
   const [jobsPort, notificationsPort, gatewayPort] = [4981, 4982, 4983]
   try {
     log('starting jobs, notifications and the gateway (built dist)...')

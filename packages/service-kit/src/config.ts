@@ -24,8 +24,13 @@ export const MongoConfigSchema = Type.Object({
 export const KafkaConfigSchema = Type.Object({
   /** Comma-separated host:port list. */
   KAFKA_BROKERS: Type.String({ minLength: 1 }),
-  /** Milliseconds between outbox scans when nothing woke the relay earlier. */
-  OUTBOX_POLL_MS: Type.Integer({ minimum: 10, default: 250 }),
+  /**
+   * Milliseconds between the outbox relay's sweeps for pending documents. Every write names
+   * its document to the relay, which publishes it at once, so a sweep only finds what a
+   * crashed process left behind (a restarted process sweeps at start). On FerretDB a sweep
+   * scans the whole collection, hence once a minute. Tests set it low.
+   */
+  OUTBOX_POLL_MS: Type.Integer({ minimum: 10, default: 60_000 }),
   /**
    * Prepended to every consumer group id. Empty in production; test runs and side-by-side
    * stacks set it so they never share (and split) a group with another deployment.

@@ -23,6 +23,5 @@ export type FavoritesConfig = ReturnType<typeof readConfig>
 
 /** The only place the favorites service reads its environment. */
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  // Writes name their document to the outbox relay; the sweep only catches a crash's leftovers.
-  return loadConfig(FavoritesConfigSchema, { OUTBOX_POLL_MS: '10000', ...env })
+  return loadConfig(FavoritesConfigSchema, env)
 }

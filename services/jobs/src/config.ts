@@ -23,8 +23,5 @@ export type JobsConfig = ReturnType<typeof readConfig>
 
 /** The only place the jobs service reads its environment. */
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  // The relay's periodic sweep looks for pending outboxes by a flag; on FerretDB that is a
-  // scan of every post. Writes name their document to the relay (read by _id), so the sweep
-  // only catches what a crashed process left: every 10 s is plenty.
-  return loadConfig(JobsConfigSchema, { OUTBOX_POLL_MS: '10000', ...env })
+  return loadConfig(JobsConfigSchema, env)
 }

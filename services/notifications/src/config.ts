@@ -34,7 +34,5 @@ export type NotificationsConfig = ReturnType<typeof readConfig>
 
 /** The only place the notifications service reads its environment. */
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  // Each stored notification names its document to the relay at once; the periodic sweep
-  // only catches what a crashed process left (a scan on FerretDB).
-  return loadConfig(NotificationsConfigSchema, { OUTBOX_POLL_MS: '10000', ...env })
+  return loadConfig(NotificationsConfigSchema, env)
 }

@@ -34,7 +34,5 @@ export type PeopleConfig = ReturnType<typeof readConfig>
 
 /** The only place the people service reads its environment. */
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  // Writes name their document to the outbox relay (read by _id); the periodic sweep, a scan
-  // on FerretDB, only catches what a crashed process left: every 10 s is plenty.
-  return loadConfig(PeopleConfigSchema, { OUTBOX_POLL_MS: '10000', ...env })
+  return loadConfig(PeopleConfigSchema, env)
 }

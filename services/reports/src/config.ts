@@ -25,6 +25,5 @@ export type ReportsConfig = ReturnType<typeof readConfig>
 
 /** The only place the reports service reads its environment. */
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  // Writes name their document to the outbox relay; the sweep only catches a crash's leftovers.
-  return loadConfig(ReportsConfigSchema, { OUTBOX_POLL_MS: '10000', ...env })
+  return loadConfig(ReportsConfigSchema, env)
 }

@@ -10,6 +10,7 @@ export interface OutboxRelayOptions {
   collections: string[]
   producer: Producer
   logger: FastifyBaseLogger
+  /** Period of the sweep for pending documents that no write named (a crash's leftovers). */
   pollMs: number
   batchSize?: number
 }
@@ -220,7 +221,9 @@ export class OutboxRelay {
     } catch (error) {
       this.failures += 1
       this.sweepNext = true
-      const backoff = Math.min(this.options.pollMs * 2 ** this.failures, 5000)
+      // The retry's pace does not follow the sweep period: with the broker back, waiting
+      // events should go out within seconds, not at the next minute's sweep.
+      const backoff = Math.min(Math.min(this.options.pollMs, 250) * 2 ** this.failures, 5000)
       this.options.logger.warn(
         { err: error, backoffMs: backoff },
         'outbox relay could not publish; will retry',
