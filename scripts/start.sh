@@ -88,7 +88,8 @@ for entry in "${SERVICES[@]}"; do
   upstreams+=("$(echo "$name" | tr '[:lower:]' '[:upper:]')_URL=http://127.0.0.1:$port")
 done
 start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
-  PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT"
+  PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT" \
+  KAFKA_BROKERS="$KAFKA_BROKERS"
 
 # Demo data through the product's own API, idempotent (docs/demo-data.md). SKIP_SEED=1 skips.
 if [[ ${SKIP_SEED:-0} != 1 ]]; then

@@ -1,4 +1,6 @@
 import { createServiceApp } from '@marketplace/service-kit'
+import { AnalyticsPublisher } from './analytics/analytics-publisher'
+import { analyticsRoute } from './analytics/analytics-route'
 import type { GatewayConfig, TrustProxy } from './config'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeadersPlugin } from './plugins/security-headers'
@@ -12,7 +14,8 @@ import { PROXY_ROUTES } from './upstreams'
 /**
  * The public entry: service-kit's bootstrap (request ids, error shape, /healthz, /readyz,
  * /metrics), then headers, rate limits and WebSocket dispatch, which must exist before the
- * routes they cover, then the proxied prefixes and the SPA for everything else.
+ * routes they cover, then the proxied prefixes, the analytics intake (the gateway's own
+ * route, published to Kafka when KAFKA_BROKERS is set) and the SPA for everything else.
  */
 export async function buildGateway(config: GatewayConfig) {
   const app = await createServiceApp({
@@ -35,6 +38,19 @@ export async function buildGateway(config: GatewayConfig) {
   await app.register(proxyRoutes, {
     upstreams: config.upstreams,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
+  })
+  const publisher = config.analytics.kafkaBrokers
+    ? new AnalyticsPublisher({
+        brokers: config.analytics.kafkaBrokers,
+        logger: app.log.child({ component: 'analytics' }),
+        metrics: app.metrics,
+      })
+    : null
+  if (publisher) app.addHook('onClose', () => publisher.close())
+  await app.register(analyticsRoute, {
+    publisher,
+    rateLimitMax: config.analytics.rateLimitMax,
+    windowMs: config.rateLimit.windowMs,
   })
   await app.register(appConfigRoute, { publicBucketUrl: config.publicBucketUrl })
   await app.register(spaRoutes, { webDistDir: config.webDistDir })

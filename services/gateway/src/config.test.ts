@@ -19,6 +19,8 @@ describe('gateway configuration', () => {
       rateLimit: { max: 600, windowMs: 60_000 },
       upstreamTimeoutMs: 60_000,
       trustProxy: false,
+      // Analytics off until KAFKA_BROKERS names a broker.
+      analytics: { kafkaBrokers: null, rateLimitMax: 60 },
     })
   })
 

@@ -42,6 +42,13 @@ export const GatewayEnvSchema = Type.Object({
   UPSTREAM_TIMEOUT_MS: Type.Integer({ minimum: 1000, default: 60_000 }),
   /** `false`, a hop count, or a comma-separated list of proxy addresses / CIDRs. */
   TRUST_PROXY: Type.String({ default: 'false' }),
+  /**
+   * Where product analytics go (topic `analytics.events`). Optional: without it the gateway
+   * answers the analytics route with 503 and everything else works as before.
+   */
+  KAFKA_BROKERS: Type.Optional(Type.String({ minLength: 1 })),
+  /** Analytics batches per client IP and window, under the general limit. */
+  ANALYTICS_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 60 }),
 })
 
 export type TrustProxy = false | number | string[]
@@ -60,6 +67,7 @@ export interface GatewayConfig {
   rateLimit: { max: number; windowMs: number }
   upstreamTimeoutMs: number
   trustProxy: TrustProxy
+  analytics: { kafkaBrokers: string | null; rateLimitMax: number }
 }
 
 const PACKAGE_DIR = path.resolve(__dirname, '..')
@@ -87,6 +95,10 @@ export function loadGatewayConfig(
     rateLimit: { max: raw.RATE_LIMIT_MAX, windowMs: raw.RATE_LIMIT_WINDOW_MS },
     upstreamTimeoutMs: raw.UPSTREAM_TIMEOUT_MS,
     trustProxy: parseTrustProxy(raw.TRUST_PROXY),
+    analytics: {
+      kafkaBrokers: raw.KAFKA_BROKERS ?? null,
+      rateLimitMax: raw.ANALYTICS_RATE_LIMIT_MAX,
+    },
   }
 }
 

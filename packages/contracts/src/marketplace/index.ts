@@ -1,3 +1,4 @@
+export * from './analytics'
 export * from './categories'
 export * from './feed'
 export * from './http'

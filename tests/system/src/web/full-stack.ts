@@ -96,6 +96,8 @@ export async function startFullStack(name: string): Promise<FullStack> {
       S3_ENDPOINT: infra.s3Endpoint,
       // A journey makes many calls from one address in little time.
       RATE_LIMIT_MAX: '100000',
+      ANALYTICS_RATE_LIMIT_MAX: '100000',
+      KAFKA_BROKERS: infra.kafkaBrokers,
     })
     running.unshift(gateway)
   } catch (error) {
