@@ -1,3 +1,5 @@
+import { reportClientError } from '@/lib/client-errors'
+
 /** spec 2 §9: a rendering failure is retried up to 3 times with a 100 ms delay. */
 export const RENDER_RETRIES = 3
 export const RENDER_RETRY_DELAY_MS = 100
@@ -17,6 +19,7 @@ export async function importWithRetry<T>(
     } catch (error) {
       if (attempt >= retries) {
         console.error('Maximum attempts reached loading a page', error)
+        reportClientError(error, 'chunk_load')
         throw error
       }
       await new Promise((resolve) => setTimeout(resolve, delayMs))

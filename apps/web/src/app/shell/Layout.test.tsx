@@ -4,6 +4,7 @@ import Layout from '@/app/shell/Layout'
 import { createStore } from '@/app/store'
 import { jsonResponse, renderRoutes, sampleUser, signIn, stubFetch } from '@/test/helpers'
 import { writePersistFlag, readPersistFlag } from '@/lib/persist'
+import { recordAnalytics } from '@/test/analytics'
 
 // Other engineers' components: the shell only places them.
 jest.mock('@/features/search/SearchBar', () => ({
@@ -218,5 +219,23 @@ describe('BottomNav', () => {
     await user.click(bottomNav().getByRole('button', { name: 'People' }))
     expect(screen.getByText('home page')).toBeInTheDocument()
     expect(store.getState().feed.feedType).toBe('worker')
+  })
+})
+
+describe('page views (spec 2 §7)', () => {
+  it('the shell sends a page_view for the first page and each one navigated to', async () => {
+    const analytics = recordAnalytics()
+    try {
+      const user = userEvent.setup()
+      renderShell('/about')
+      await user.click(within(topBar()).getByRole('link', { name: 'Login' }))
+      expect(await screen.findByText('login page')).toBeInTheDocument()
+      expect(analytics.events()).toEqual([
+        expect.objectContaining({ name: 'page_view', path: '/about', deviceType: 'desktop' }),
+        expect.objectContaining({ name: 'page_view', path: '/login', deviceType: 'desktop' }),
+      ])
+    } finally {
+      analytics.stop()
+    }
   })
 })

@@ -3,10 +3,12 @@ import { BottomNav } from '@/app/shell/BottomNav'
 import { Footer } from '@/app/shell/Footer'
 import { TopBar } from '@/app/shell/TopBar'
 import ModalHost from '@/features/modals/ModalHost'
+import { usePageViews } from '@/lib/use-analytics'
 import './shell.css'
 
 /** The frame of every page (spec 1 §2): top bar, the page, footer, mobile bottom navigation. */
 export default function Layout() {
+  usePageViews()
   return (
     <>
       <a className="skip-link" href="#main">

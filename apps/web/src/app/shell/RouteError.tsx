@@ -1,5 +1,7 @@
+import { useEffect } from 'react'
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom'
 import { paths } from '@/config/paths'
+import { reportClientError } from '@/lib/client-errors'
 
 /**
  * What a page that failed to render shows instead of the router's developer screen: a
@@ -10,6 +12,10 @@ export default function RouteError() {
   const error = useRouteError()
   console.error('Page failed to render:', error)
   const notFound = isRouteErrorResponse(error) && error.status === 404
+  useEffect(() => {
+    // A 404 is a wrong address, not a fault of the app.
+    if (!isRouteErrorResponse(error)) reportClientError(error, 'render')
+  }, [error])
   return (
     <div className="page-narrow" role="alert">
       <h1>{notFound ? 'Page not found' : 'Something went wrong'}</h1>

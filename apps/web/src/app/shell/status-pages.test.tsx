@@ -1,7 +1,9 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import NotFoundPage from '@/app/shell/NotFoundPage'
+import RouteError from '@/app/shell/RouteError'
 import UnauthorizedPage from '@/app/shell/UnauthorizedPage'
+import { recordAnalytics } from '@/test/analytics'
 import { renderRoutes } from '@/test/helpers'
 
 describe('UnauthorizedPage', () => {
@@ -25,5 +27,50 @@ describe('NotFoundPage', () => {
     renderRoutes([{ path: '*', element: <NotFoundPage /> }], { at: '/nowhere' })
     expect(screen.getByRole('heading', { name: 'Page not found' })).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Go to the home page' })).toHaveAttribute('href', '/')
+  })
+})
+
+describe('RouteError', () => {
+  function Broken(): never {
+    throw new RangeError('bad page')
+  }
+
+  it('shows "Something went wrong" and reports the failure to analytics once', () => {
+    jest.spyOn(console, 'error').mockImplementation(() => {})
+    const analytics = recordAnalytics()
+    try {
+      renderRoutes([{ path: '/broken', element: <Broken />, errorElement: <RouteError /> }], {
+        at: '/broken',
+      })
+      expect(screen.getByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument()
+      expect(analytics.events()).toEqual([
+        expect.objectContaining({
+          name: 'client_error',
+          props: expect.objectContaining({
+            message: 'bad page',
+            name: 'RangeError',
+            type: 'render',
+          }),
+        }),
+      ])
+    } finally {
+      analytics.stop()
+      jest.mocked(console.error).mockRestore()
+    }
+  })
+
+  it('does not report a 404, which is a wrong address', () => {
+    jest.spyOn(console, 'error').mockImplementation(() => {})
+    const analytics = recordAnalytics()
+    try {
+      renderRoutes([{ path: '/', element: <p>home</p>, errorElement: <RouteError /> }], {
+        at: '/nowhere',
+      })
+      expect(screen.getByRole('heading', { name: 'Page not found' })).toBeInTheDocument()
+      expect(analytics.events()).toEqual([])
+    } finally {
+      analytics.stop()
+      jest.mocked(console.error).mockRestore()
+    }
   })
 })

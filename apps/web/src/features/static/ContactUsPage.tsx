@@ -4,7 +4,8 @@ import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/features/auth/auth-slice'
 import { useSendSupportMessageMutation } from '@/features/settings/account-api'
 import { InfoTooltip } from '@/features/static/InfoTooltip'
-import { errorMessage } from '@/lib/api'
+import { track } from '@/lib/analytics'
+import { errorMessage, errorStatus } from '@/lib/api'
 import '@/features/static/static.css'
 
 const TOOLTIP =
@@ -29,8 +30,10 @@ export default function ContactUsPage() {
       const answer = await send({ email: email.trim(), message }).unwrap()
       setMessage('')
       setSent(answer?.message || Messages.support.sent)
+      track('support_ticket_created', { channel: 'contact' })
     } catch (failure) {
       console.error('Contact message not sent', failure)
+      track('support_ticket_failed', { channel: 'contact', status: errorStatus(failure) })
       setProblem(errorMessage(failure, Messages.support.sendFailed))
     }
   }

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom'
 import { paths } from '@/config/paths'
 import { TableOfContents } from '@/features/static/TableOfContents'
+import { useTrackOnMount } from '@/lib/use-analytics'
 import '@/features/static/static.css'
 
 /**
@@ -19,6 +20,7 @@ const SECTIONS = [
 const s = paths.settings
 
 export default function HelpPage() {
+  useTrackOnMount('help_viewed')
   return (
     <article className="static-page">
       <h1>Help Center</h1>

@@ -5,6 +5,7 @@ import ContactUsPage from '@/features/static/ContactUsPage'
 import HelpPage from '@/features/static/HelpPage'
 import TermsPage from '@/features/static/TermsPage'
 import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { recordAnalytics } from '@/test/analytics'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 
 /** Every "#id" link of the contents points at an element that exists. */
@@ -104,5 +105,54 @@ describe('static pages', () => {
     expect(screen.getByLabelText('Your message')).toHaveValue('Hello')
     expect(logged).toHaveBeenCalled()
     logged.mockRestore()
+  })
+
+  describe('analytics (spec 2 §7)', () => {
+    let analytics: ReturnType<typeof recordAnalytics>
+    beforeEach(() => {
+      analytics = recordAnalytics()
+    })
+    afterEach(() => analytics.stop())
+
+    const sendContact = async () => {
+      await userEvent.type(screen.getByLabelText('Your email'), 'guest@example.test')
+      await userEvent.type(screen.getByLabelText('Your message'), 'Hello there')
+      await userEvent.click(screen.getByRole('button', { name: 'Send your message to us' }))
+    }
+
+    it('help: reports help_viewed once', () => {
+      renderPage(<HelpPage />, { user: null, path: '/help' })
+      expect(analytics.events().map((event) => event.name)).toEqual(['help_viewed'])
+    })
+
+    it('contact us: reports support_ticket_created with the contact channel only', async () => {
+      fetchStub = stubFetch(() => jsonResponse(200, { message: 'Thanks' }))
+      renderPage(<ContactUsPage />, { user: null, path: '/contact-us' })
+      await sendContact()
+      await screen.findByRole('status')
+      const events = analytics.events()
+      expect(events).toEqual([
+        expect.objectContaining({
+          name: 'support_ticket_created',
+          props: { channel: 'contact' },
+        }),
+      ])
+      expect(JSON.stringify(events)).not.toMatch(/guest@example|Hello there/)
+    })
+
+    it('contact us: reports support_ticket_failed with the status of a rate limit', async () => {
+      jest.spyOn(console, 'error').mockImplementation(() => {})
+      fetchStub = stubFetch(() => jsonResponse(429, { message: 'Too many' }))
+      renderPage(<ContactUsPage />, { user: null, path: '/contact-us' })
+      await sendContact()
+      await screen.findByRole('alert')
+      expect(analytics.events()).toEqual([
+        expect.objectContaining({
+          name: 'support_ticket_failed',
+          props: { channel: 'contact', status: 429 },
+        }),
+      ])
+      jest.mocked(console.error).mockRestore()
+    })
   })
 })

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import HelpSupportPage from '@/features/settings/help-support/HelpSupportPage'
 import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { recordAnalytics } from '@/test/analytics'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 
 describe('help and support page', () => {
@@ -40,5 +41,62 @@ describe('help and support page', () => {
     )
     expect(sent).toEqual({ email: 'ava@example.test', message: 'I need help' })
     expect(screen.getByLabelText('Write to us')).toHaveValue('')
+  })
+
+  describe('analytics (spec 2 §7)', () => {
+    let analytics: ReturnType<typeof recordAnalytics>
+    beforeEach(() => {
+      analytics = recordAnalytics()
+    })
+    afterEach(() => analytics.stop())
+
+    const sendMessage = async (text: string) => {
+      await userEvent.type(screen.getByLabelText('Write to us'), text)
+      await userEvent.click(screen.getByRole('button', { name: 'Send your message to us' }))
+    }
+
+    it('reports help_viewed when shown and support_ticket_created once sent, without the text', async () => {
+      fetchStub = stubFetch(() => jsonResponse(200, { message: 'ok' }))
+      renderPage(<HelpSupportPage />)
+      await sendMessage('My secret problem')
+      await screen.findByRole('dialog', { name: 'Message sent!' })
+      const events = analytics.events()
+      expect(events.map((event) => [event.name, event.props])).toEqual([
+        ['help_viewed', undefined],
+        ['support_ticket_created', { channel: 'support' }],
+      ])
+      const payload = JSON.stringify(events)
+      expect(payload).not.toContain('My secret problem')
+      expect(payload).not.toContain('ava@example.test')
+      expect(payload).not.toContain('u1')
+    })
+
+    it('reports support_ticket_failed with the HTTP status of a refusal', async () => {
+      jest.spyOn(console, 'error').mockImplementation(() => {})
+      fetchStub = stubFetch(() => jsonResponse(503, { message: 'Mail is down' }))
+      renderPage(<HelpSupportPage />)
+      await sendMessage('I need help')
+      await screen.findByRole('alert')
+      expect(analytics.events().filter((event) => event.name !== 'help_viewed')).toEqual([
+        expect.objectContaining({
+          name: 'support_ticket_failed',
+          props: { channel: 'support', status: 503 },
+        }),
+      ])
+      jest.mocked(console.error).mockRestore()
+    })
+
+    it('reports support_ticket_failed without a status when the network fails', async () => {
+      jest.spyOn(console, 'error').mockImplementation(() => {})
+      fetchStub = stubFetch(() => Promise.reject(new TypeError('Failed to fetch')))
+      renderPage(<HelpSupportPage />)
+      await sendMessage('I need help')
+      await screen.findByRole('alert')
+      expect(analytics.events().map((event) => [event.name, event.props])).toEqual([
+        ['help_viewed', undefined],
+        ['support_ticket_failed', { channel: 'support' }],
+      ])
+      jest.mocked(console.error).mockRestore()
+    })
   })
 })

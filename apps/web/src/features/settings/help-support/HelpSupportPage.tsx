@@ -5,7 +5,9 @@ import { Modal } from '@/components/ui/Modal'
 import { useIsMobile } from '@/components/ui/useIsMobile'
 import { selectCurrentUser } from '@/features/auth/auth-slice'
 import { useSendSupportMessageMutation } from '@/features/settings/account-api'
-import { errorMessage } from '@/lib/api'
+import { track } from '@/lib/analytics'
+import { errorMessage, errorStatus } from '@/lib/api'
+import { useTrackOnMount } from '@/lib/use-analytics'
 import '@/features/settings/settings.css'
 import '@/features/settings/help-support/help-support.css'
 
@@ -18,6 +20,7 @@ export default function HelpSupportPage() {
   const [problem, setProblem] = useState<string | null>(null)
   const [send, { isLoading }] = useSendSupportMessageMutation()
   const closeSent = useCallback(() => setSent(false), [])
+  useTrackOnMount('help_viewed')
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
@@ -28,8 +31,10 @@ export default function HelpSupportPage() {
       await send({ email: user?.email ?? '', message }).unwrap()
       setMessage('')
       setSent(true)
+      track('support_ticket_created', { channel: 'support' })
     } catch (failure) {
       console.error('Support message not sent', failure)
+      track('support_ticket_failed', { channel: 'support', status: errorStatus(failure) })
       // Ours: the text stays in the field, and the reason is shown (a rate limit, a mail outage).
       setProblem(errorMessage(failure, Messages.support.sendFailed))
     }

@@ -4,6 +4,7 @@ import MyWorkerProfilePage from '@/features/settings/worker-profile/MyWorkerProf
 import { renderPage, selfProfile } from '@/features/settings/account/settings-test-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import type { SelfProfile } from '@/lib/types'
+import { recordAnalytics } from '@/test/analytics'
 
 const worker: SelfProfile = {
   ...selfProfile,
@@ -168,5 +169,38 @@ describe('my worker profile page', () => {
     expect(sent).not.toBeNull()
     expect(sent).not.toHaveProperty('profilePicture')
     logged.mockRestore()
+  })
+
+  it('reports worker_profile_saved with how many of the six fields the saved profile fills', async () => {
+    const analytics = recordAnalytics()
+    try {
+      fetchStub = stubFetch(async (_path, request) =>
+        request.method === 'PUT'
+          ? // The server's answer counts: title, skills, availability and location (not
+            // paymentType, blank, nor infos); contacts are not one of the six.
+            jsonResponse(200, {
+              ...worker,
+              skills: ['Mowing'],
+              location: 'Springfield',
+              paymentType: '  ',
+            })
+          : jsonResponse(200, worker),
+      )
+      renderPage(<MyWorkerProfilePage />)
+      await userEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }))
+      await userEvent.type(screen.getByLabelText('Skills'), 'Mowing')
+      await userEvent.type(screen.getByLabelText('Payment Type'), 'Hourly')
+      await userEvent.type(screen.getByLabelText('Location'), 'Springfield')
+      await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }))
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+      expect(analytics.events()).toEqual([
+        expect.objectContaining({
+          name: 'worker_profile_saved',
+          props: { completion: 4, of: 6 },
+        }),
+      ])
+    } finally {
+      analytics.stop()
+    }
   })
 })

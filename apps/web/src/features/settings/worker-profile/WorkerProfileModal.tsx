@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from 'react'
-import { PROFILE_PICTURE_ALLOWED_TYPES } from '@marketplace/contracts/marketplace'
+import {
+  PROFILE_COMPLETION_FIELDS,
+  PROFILE_PICTURE_ALLOWED_TYPES,
+} from '@marketplace/contracts/marketplace'
 import {
   buildWorkerProfilePayload,
   contactVisibilityHelp,
@@ -12,6 +15,7 @@ import {
 import { Modal } from '@/components/ui/Modal'
 import { useSaveWorkerProfileMutation } from '@/features/settings/account-api'
 import { useProfilePictureUpload } from '@/features/settings/worker-profile/use-profile-picture-upload'
+import { track } from '@/lib/analytics'
 import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import type { SelfProfile } from '@/lib/types'
@@ -42,6 +46,14 @@ const FIELDS: Array<{ name: TextField; label: string; hint?: string; long?: bool
 ]
 
 const OPTIONAL: ReadonlySet<TextField> = new Set(['infos', 'contacts'])
+
+/** spec 2 §9: how many of the six counted fields the saved profile fills (a count, no values). */
+export function profileCompletion(profile: Partial<SelfProfile> | null | undefined): number {
+  return PROFILE_COMPLETION_FIELDS.filter((field) => {
+    const value: unknown = profile?.[field]
+    return Array.isArray(value) ? value.length > 0 : typeof value === 'string' && !!value.trim()
+  }).length
+}
 
 /** spec 2 §2.13: the create/edit modal; a 200 closes it. */
 export function WorkerProfileModal({
@@ -76,7 +88,11 @@ export function WorkerProfileModal({
     // Without a new upload the server keeps the current picture.
     if (upload.objectKey) payload.profilePicture = upload.objectKey
     try {
-      await save({ id: userId, ...payload }).unwrap()
+      const saved = await save({ id: userId, ...payload }).unwrap()
+      track('worker_profile_saved', {
+        completion: profileCompletion(saved),
+        of: PROFILE_COMPLETION_FIELDS.length,
+      })
       onClose()
     } catch (failure) {
       console.error('Worker profile not saved', failure)
