@@ -157,7 +157,11 @@ describe('bucket setup while S3 is not up yet', () => {
       await new Promise<void>((resolve) => proxy!.listen(port, '127.0.0.1', resolve))
 
       await app.storage.bucketReady
+      // Readiness also waits for the "media" consumer group to join Kafka, which on a busy
+      // broker can take longer than the bucket: wait for both, then check the s3 part.
+      await app.events.ready
       const ready = await app.inject({ method: 'GET', url: '/readyz' })
+      expect(ready.json().checks.s3).toBe('ok')
       expect(ready.statusCode).toBe(200)
     } finally {
       await app.close()
