@@ -10,7 +10,7 @@ export const ANALYTICS_TOPIC = 'analytics.events'
 export const ANALYTICS_EVENT_NAMES = [
   /** A route was shown; `path` is the route. */
   'page_view',
-  /** An uncaught error or unhandled rejection: props message, stack, type (and the URL is `path`). */
+  /** An uncaught error, unhandled rejection or failed render: props message, name, stack, type, url. */
   'client_error',
   /** The help page was opened. */
   'help_viewed',

@@ -6,7 +6,7 @@ import {
   ANALYTICS_EVENT_NAMES,
   ANALYTICS_LIMITS,
 } from '@marketplace/contracts/marketplace'
-import { AppError, TooManyRequestsError } from '@marketplace/service-kit'
+import { AppError } from '@marketplace/service-kit'
 import type { AnalyticsPublisher } from './analytics-publisher'
 
 const PropValue = Type.Union([
@@ -55,16 +55,12 @@ export async function analyticsRoute(
     {
       schema: { body: AnalyticsBatchSchema },
       // A page sends a batch every few seconds at most; a tighter bucket than the general one
-      // keeps a script from filling the topic.
+      // keeps a script from filling the topic. The 429's body comes from the gateway's
+      // rate-limit plugin, whose options a route's own limit inherits.
       config: {
         rateLimit: {
           max: deps.rateLimitMax,
           timeWindow: deps.windowMs,
-          errorResponseBuilder: (_request: unknown, context: { after: string; ttl: number }) =>
-            new TooManyRequestsError(
-              `Too many requests, retry in ${context.after}`,
-              Math.ceil(context.ttl / 1000),
-            ),
         },
       },
     },
