@@ -43,7 +43,8 @@ export async function startServiceTestApp<App extends TestableApp>(
       KAFKA_BROKERS: infraEnv().kafkaBrokers,
       KAFKA_GROUP_PREFIX: groupPrefix,
       JWT_PUBLIC_KEY: keys.publicKey,
-      LOG_LEVEL: 'silent',
+      // TEST_LOG_LEVEL=info shows the services' logs when a test needs explaining.
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     })
     // Real HTTP rather than app.inject (the jest config does not compile light-my-request's
     // ESM-only dependency), which also exercises the server as deployed.

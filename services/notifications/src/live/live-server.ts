@@ -1,10 +1,19 @@
 import type { FastifyInstance } from 'fastify'
+import { LRUCache } from 'lru-cache'
 import { Server, type Socket } from 'socket.io'
 import type { EventData } from '@marketplace/contracts/events'
 import { LIVE_EVENTS } from '@marketplace/contracts/marketplace'
 import { viewOfCreatedEvent } from '../notifications/notification-view'
 
 const roomOf = (userId: string) => `user:${userId}`
+
+/**
+ * How many pushed notification ids an instance remembers, and for how long. The outbox
+ * publishes at least once: two replicas' relays can both publish one notification (the
+ * writer's relay, and another's sweep that found it still pending), and a crash between
+ * publishing and clearing publishes it again. Repeats arrive within seconds of the first.
+ */
+const RECENT_PUSHES = { max: 20_000, ttl: 10 * 60_000 }
 
 /** The access token of a handshake: `auth.token` (socket.io-client), else a bearer header. */
 function tokenOf(socket: Socket): string | null {
@@ -59,11 +68,21 @@ export function attachLiveServer(
     io.engine.close()
   })
 
+  // A repeated notification.created must not push again: the toast would show twice and the
+  // repeat's count, taken when it was stored, would set the badge back after newer pushes.
+  const pushed = new LRUCache<string, true>(RECENT_PUSHES)
+
   return {
-    /** Pushes a stored notification to the user's sockets on this instance, if it holds any. */
+    /**
+     * Pushes a stored notification to the user's sockets on this instance, if it holds any,
+     * once per notification.
+     */
     async push(data: EventData<'notification.created'>): Promise<boolean> {
       const room = io.sockets.adapter.rooms.get(roomOf(data.userId))
       if (!room || room.size === 0) return false
+      // Checked and marked before any await, so no repeat handled meanwhile slips through.
+      if (pushed.has(data.notificationId)) return false
+      pushed.set(data.notificationId, true)
       // Counted when the notification was stored; older events carry none and are counted.
       const count = data.unreadCount ?? (await deps.unreadCount(data.userId))
       io.to(roomOf(data.userId)).emit(LIVE_EVENTS.notification, {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import type { Socket } from 'socket.io-client'
 import { Topics } from '@marketplace/contracts/events'
+import { newEvent } from '@marketplace/service-kit'
 import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
 import {
   EVENT_WAIT_MS,
@@ -153,5 +155,46 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
     await request('Third')
     await waitFor(() => pushed.length === 3, { timeoutMs: EVENT_WAIT_MS, what: 'third push' })
     expect(pushed[2]!.count).toBe(2)
+  })
+
+  it('pushes a notification published twice only once, and its repeat leaves the count alone', async () => {
+    // The outbox publishes at least once: two replicas' relays may both publish one
+    // notification, so a repeat of notification.created reaches every instance.
+    const owner = await app.registerUser('Uma')
+    const pushed: Pushed[] = []
+    const socket = open(app.tokenFor(owner.userId))
+    expect(await outcome(socket)).toBe('connected')
+    socket.on('notification', (push: Pushed) => pushed.push(push))
+    expect(await authenticate(socket, owner.userId)).toEqual({ success: true })
+    const created = (message: string, unreadCount: number) =>
+      newEvent('notification.created', {
+        aggregateId: owner.userId,
+        actorId: owner.userId,
+        data: {
+          notificationId: `${randomUUID()}:${owner.userId}`,
+          userId: owner.userId,
+          kind: 'post-request',
+          message,
+          link: '/settings-employer-requests',
+          createdAt: new Date().toISOString(),
+          unreadCount,
+        },
+      })
+
+    const once = created('Once', 1)
+    await publishEvent(Topics.notifications, once)
+    await publishEvent(Topics.notifications, once)
+    const next = created('Next', 2)
+    await publishEvent(Topics.notifications, once)
+    await publishEvent(Topics.notifications, next)
+    // One key, one partition: when "Next" is pushed, every copy of "Once" was handled.
+    await waitFor(() => pushed.some((p) => p.notification.message === 'Next'), {
+      timeoutMs: EVENT_WAIT_MS,
+      what: 'the push after the repeats',
+    })
+    expect(pushed.map((p) => [p.notification.message, p.count])).toEqual([
+      ['Once', 1],
+      ['Next', 2],
+    ])
   })
 })

@@ -243,6 +243,20 @@ describe('NotificationBell', () => {
     expect(screen.getByRole('status')).toHaveTextContent('Mia Member saved your post')
   })
 
+  it('a repeated push is neither announced again nor sets the count back', async () => {
+    server = serve([])
+    renderBell()
+    await screen.findByRole('button', { name: 'Notifications, no unread notifications' })
+    const socket = lastSocket()
+    act(() => {
+      socket.serverSends('notification', { notification: note('n5', false, 'First'), count: 1 })
+      socket.serverSends('notification', { notification: note('n6', false, 'Second'), count: 2 })
+      socket.serverSends('notification', { notification: note('n5', false, 'First'), count: 1 })
+    })
+    expect(bell()).toHaveAccessibleName('Notifications, 2 unread')
+    expect(screen.getByRole('status')).toHaveTextContent('Second')
+  })
+
   it('reads the list and the count again after the live connection came back', async () => {
     server = serve([note('n1', true)])
     renderBell()

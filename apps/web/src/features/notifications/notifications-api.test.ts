@@ -58,11 +58,23 @@ describe('liveNotificationReceived', () => {
     expect(flattenNotifications(list)).toHaveLength(12)
   })
 
-  it('does not add a notification it already holds, but still takes the count', async () => {
+  it('answers whether the notification was new', async () => {
     const store = await storeWithPages()
+    expect(store.dispatch(liveNotificationReceived({ notification: note('live'), count: 1 }))).toBe(
+      true,
+    )
+    expect(store.dispatch(liveNotificationReceived({ notification: note('live'), count: 1 }))).toBe(
+      false,
+    )
+  })
+
+  it('neither adds a notification it already holds nor takes its older count', async () => {
+    // The list was read after n11 was stored (or n11 came before): the count held is newer.
+    const store = await storeWithPages()
+    store.dispatch(liveNotificationReceived({ notification: note('live', false), count: 1 }))
     store.dispatch(liveNotificationReceived({ notification: note('n11', false), count: 3 }))
-    expect(flattenNotifications(listOf(store))).toHaveLength(11)
-    expect(countOf(store)).toBe(3)
+    expect(flattenNotifications(listOf(store))).toHaveLength(12)
+    expect(countOf(store)).toBe(1)
   })
 })
 

@@ -162,15 +162,19 @@ export function unreadCountReceived(count: number) {
 
 /**
  * spec 1 §4: a live notification goes on top of the first page and the unread count becomes
- * the one the server sent. A notification already held (a redelivery) is not added twice.
+ * the one the server sent. A notification already held is a repeat (the server publishes at
+ * least once) or was stored before the list was read: it is not added twice, and its count,
+ * taken when it was stored, is older than the one held, so it is ignored. Answers whether the
+ * notification was new.
  */
 export function liveNotificationReceived({ notification, count }: LiveNotification) {
-  return (dispatch: (action: unknown) => unknown) => {
+  return (dispatch: (action: unknown) => unknown): boolean => {
+    let held = false
     dispatch(
       notificationsApi.util.updateQueryData('getNotifications', undefined, (draft) => {
         const first = draft.pages[0]
         if (!first) return
-        const held = draft.pages.some((page) =>
+        held = draft.pages.some((page) =>
           page.notifications.some((n) => n._id === notification._id),
         )
         if (held) return
@@ -184,7 +188,9 @@ export function liveNotificationReceived({ notification, count }: LiveNotificati
         }
       }),
     )
+    if (held) return false
     dispatch(unreadCountReceived(count))
+    return true
   }
 }
 

@@ -41,7 +41,8 @@ export function useLiveNotifications() {
         connectedUser.current = userId
       },
       onNotification(payload) {
-        dispatch(liveNotificationReceived(payload))
+        // A repeat of one already shown gets no second notice.
+        if (!dispatch(liveNotificationReceived(payload))) return
         clearTimeout(timer.current)
         setNotice(payload.notification)
         timer.current = setTimeout(() => setNotice(null), LIVE_NOTICE_MS)
