@@ -38,6 +38,15 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
     sockets.push(socket)
     return socket
   }
+  /** A socket of the user's on one instance, authenticated; answers the pushes it receives. */
+  const listenAs = async (userId: string, baseUrl?: string): Promise<Pushed[]> => {
+    const pushed: Pushed[] = []
+    const socket = open(app.tokenFor(userId), baseUrl)
+    expect(await outcome(socket)).toBe('connected')
+    socket.on('notification', (push: Pushed) => pushed.push(push))
+    expect(await authenticate(socket, userId)).toEqual({ success: true })
+    return pushed
+  }
 
   beforeAll(async () => {
     app = await startNotificationsTestApp('notifications_live')
@@ -72,18 +81,9 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
     const second = await app.registerUser('Sol')
     const requester = await app.registerUser('Rex')
     const received = new Map<string, Pushed[]>([
-      [first.userId, []],
-      [second.userId, []],
+      [first.userId, await listenAs(first.userId, app.baseUrl)],
+      [second.userId, await listenAs(second.userId, replicaUrl)],
     ])
-    for (const [user, url] of [
-      [first, app.baseUrl],
-      [second, replicaUrl],
-    ] as const) {
-      const socket = open(app.tokenFor(user.userId), url)
-      expect(await outcome(socket)).toBe('connected')
-      socket.on('notification', (pushed: Pushed) => received.get(user.userId)!.push(pushed))
-      expect(await authenticate(socket, user.userId)).toEqual({ success: true })
-    }
 
     // One at a time, so the count each push carries is known: the unread count after it.
     for (let i = 1; i <= 3; i += 1) {
@@ -121,11 +121,7 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
   it('pushes the stored unread count, which every read of the count sets right again', async () => {
     const owner = await app.registerUser('Ida')
     const requester = await app.registerUser('Max')
-    const pushed: Pushed[] = []
-    const socket = open(app.tokenFor(owner.userId))
-    expect(await outcome(socket)).toBe('connected')
-    socket.on('notification', (push: Pushed) => pushed.push(push))
-    expect(await authenticate(socket, owner.userId)).toEqual({ success: true })
+    const pushed = await listenAs(owner.userId)
     const request = (postTitle: string) =>
       publishEvent(
         Topics.jobsRequests,
@@ -161,11 +157,7 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
     // The outbox publishes at least once: two replicas' relays may both publish one
     // notification, so a repeat of notification.created reaches every instance.
     const owner = await app.registerUser('Uma')
-    const pushed: Pushed[] = []
-    const socket = open(app.tokenFor(owner.userId))
-    expect(await outcome(socket)).toBe('connected')
-    socket.on('notification', (push: Pushed) => pushed.push(push))
-    expect(await authenticate(socket, owner.userId)).toEqual({ success: true })
+    const pushed = await listenAs(owner.userId)
     const created = (message: string, unreadCount: number) =>
       newEvent('notification.created', {
         aggregateId: owner.userId,
@@ -182,11 +174,8 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
       })
 
     const once = created('Once', 1)
-    await publishEvent(Topics.notifications, once)
-    await publishEvent(Topics.notifications, once)
-    const next = created('Next', 2)
-    await publishEvent(Topics.notifications, once)
-    await publishEvent(Topics.notifications, next)
+    for (const event of [once, once, once, created('Next', 2)])
+      await publishEvent(Topics.notifications, event)
     // One key, one partition: when "Next" is pushed, every copy of "Once" was handled.
     await waitFor(() => pushed.some((p) => p.notification.message === 'Next'), {
       timeoutMs: EVENT_WAIT_MS,
