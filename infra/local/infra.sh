@@ -29,6 +29,10 @@ NODE_TOOLS=$HERE/node
 MONGO_PORT=27017 KAFKA_PORT=9092 S3_PORT=9000 SMTP_PORT=1025 MAIL_API_PORT=8025
 S3_USER=marketplace S3_PASSWORD=marketplace-local-secret
 
+# The node helpers (mail sink, readiness probes) run on the project's Node.js 24, fetched
+# into the cache on a machine with an older one (scripts/lib/common.sh).
+# shellcheck source=../../scripts/lib/common.sh
+PATH=$(source "$ROOT/scripts/lib/common.sh" && ensure_node >&2 && echo "$PATH")
 say() { printf '\033[1m[infra]\033[0m %s\n' "$*"; }
 die() { printf '\033[31m[infra] %s\033[0m\n' "$*" >&2; exit 1; }
 
@@ -91,7 +95,7 @@ install_node_tools() {
   [[ -d $NODE_TOOLS/node_modules/smtp-server ]] && return
   say "installing the node helpers (pnpm install)..."
   # shellcheck source=../../scripts/lib/common.sh
-  (source "$ROOT/scripts/lib/common.sh" && ensure_pnpm)
+  PATH=$(source "$ROOT/scripts/lib/common.sh" && ensure_pnpm >&2 && echo "$PATH")
   (cd "$ROOT" && pnpm install --frozen-lockfile --filter @marketplace/local-infra >/dev/null)
 }
 

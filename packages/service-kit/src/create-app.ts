@@ -9,6 +9,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { errorHandlerPlugin } from './plugins/error-handler'
 import { healthPlugin } from './plugins/health'
 import { metricsPlugin } from './plugins/metrics'
+import { openApiPlugin } from './plugins/openapi'
 
 export type ServiceApp = FastifyInstance & { withTypeProvider(): ServiceApp }
 
@@ -20,6 +21,8 @@ export interface CreateAppOptions {
   /** pino destination override, for tests that read the logs. */
   logger?: FastifyServerOptions['loggerInstance']
   trustProxy?: FastifyServerOptions['trustProxy']
+  /** Path prefixes of the public API, for the OpenAPI document (default: every route). */
+  publicPrefixes?: string[]
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
@@ -90,6 +93,11 @@ export async function createServiceApp(options: CreateAppOptions) {
       )
     }
     done()
+  })
+  // First: @fastify/swagger collects the routes registered after it.
+  await app.register(openApiPlugin, {
+    serviceName: options.serviceName,
+    publicPrefixes: options.publicPrefixes,
   })
   await app.register(errorHandlerPlugin)
   await app.register(healthPlugin)

@@ -1,0 +1,2 @@
+// The jobs service's HTTP contract: request and response schemas of its routes.
+export {}
