@@ -4,7 +4,7 @@
 // ESM-only packages that jest (on Node 20) must compile to CommonJS before requiring, and
 // @fastify/cookie, which loads `cookie` with a dynamic import() that jest's CommonJS runtime
 // cannot run (SWC turns it into a require). Names as pnpm spells them under node_modules/.pnpm.
-const esmOnly = ['cookie', '@fastify\\+cookie']
+const esmOnly = ['cookie', '@fastify\\+cookie', '@scalar\\+fastify-api-reference']
 
 /** @param {{ integration?: boolean }} [options] */
 module.exports = function jestConfig(options = {}) {

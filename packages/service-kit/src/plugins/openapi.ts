@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import swagger from '@fastify/swagger'
 
+/** Health, readiness, metrics and this document: for operators, not the public API. */
+const OPERATOR_ROUTES = ['/healthz', '/readyz', '/metrics', '/openapi.json']
+
 export interface OpenApiPluginOptions {
   serviceName: string
   /** Path prefixes of the public API this service answers; routes outside them stay out. */
@@ -43,17 +46,28 @@ export const openApiPlugin = fp(
           },
         },
       },
-      // Health, readiness, metrics and this document are for operators, not the public API.
       transform: ({ schema, url, route }) => {
         const hidden =
           (prefixes && !prefixes.some((prefix) => url.startsWith(prefix))) ||
-          ['/healthz', '/readyz', '/metrics', '/openapi.json'].includes(url)
+          OPERATOR_ROUTES.includes(url)
         return { schema: hidden ? { ...schema, hide: true } : schema, url, route }
       },
     })
-    app.get('/openapi.json', { logLevel: 'warn', schema: { hide: true } }, async () =>
-      app.swagger(),
-    )
+    // Every public route registered, documented or not, so a test can prove none is missing
+    // from the document (the gateway keeps only the document's own fields when merging).
+    const routes: Array<{ method: string; url: string }> = []
+    app.addHook('onRoute', (route) => {
+      const inPublicApi = !prefixes || prefixes.some((prefix) => route.url.startsWith(prefix))
+      const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true
+      if (!inPublicApi || hidden || OPERATOR_ROUTES.includes(route.url)) return
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') routes.push({ method, url: route.url })
+      }
+    })
+    app.get('/openapi.json', { logLevel: 'warn', schema: { hide: true } }, async () => ({
+      ...app.swagger(),
+      'x-routes': routes,
+    }))
   },
   { name: 'openapi' },
 )
