@@ -1,5 +1,5 @@
 // The compose stack's access-token key pair (Ed25519), made once. Run by the one-shot
-// `jwt-keys` service in docker-compose.yml with node:20-bookworm-slim; plain Node, no
+// `jwt-keys` service in docker-compose.yml with node:24-bookworm-slim; plain Node, no
 // dependencies, so it also runs on a host: `PRIVATE_KEY_DIR=/tmp/k PUBLIC_KEY_DIR=/tmp/k node make-jwt-keys.js`.
 //
 // Files (base64 of PEM, the format JWT_PRIVATE_KEY / JWT_PUBLIC_KEY take):
@@ -81,7 +81,10 @@ console.log(`jwt-keys: wrote the matching public key (${publicFile})`)
 // The auth service's HMAC secret (XSRF tokens, stored one-time codes), made once beside the
 // private key and mounted into auth only. Kept across restarts like the key.
 const sessionSecretFile = path.join(privateDir, 'session-secret')
-if (!fs.existsSync(sessionSecretFile) || fs.readFileSync(sessionSecretFile, 'utf8').trim().length < 32) {
+if (
+  !fs.existsSync(sessionSecretFile) ||
+  fs.readFileSync(sessionSecretFile, 'utf8').trim().length < 32
+) {
   writeAtomically(sessionSecretFile, require('node:crypto').randomBytes(32).toString('hex'), 0o400)
   console.log(`jwt-keys: made a new session secret (${sessionSecretFile})`)
 }
