@@ -12,7 +12,7 @@ import { favoritesSubscriptions } from './events/subscriptions'
 import { FAVORITES_COLLECTION, FAVORITE_TOMBSTONES_COLLECTION } from './favorites/favorite-document'
 import { createFavoritesRepository, favoriteIndexes } from './favorites/favorites-repository'
 import { createFavoritesService } from './favorites/favorites-service'
-import { favoritesRoutes } from './routes/favorites-routes'
+import { favoritesRoutes } from './favorites/favorites-routes'
 import { createFavoritesStats, favoritesStatsIndexes } from './stats/favorites-stats'
 import { favoritesStatsRoutes } from './stats/stats-routes'
 

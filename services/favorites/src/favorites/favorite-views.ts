@@ -1,3 +1,4 @@
+import type { FavoritePersonEntry, FavoritePostEntry } from '@marketplace/contracts/api'
 import {
   isVisiblePerson,
   isVisiblePost,
@@ -12,10 +13,8 @@ import type { FavoriteDocument } from './favorite-document'
  * List entries (spec 2 §3 "Favorite entry"): `favoriteID` is the saved post or person as a
  * stranger sees it (from the read models: no hidden location, contact or worker contact),
  * and people entries also carry `personID`, which the home feed uses to show the saved state.
- * An entry whose target is gone or was taken down is left out (null here).
  */
-export function postEntry(favorite: FavoriteDocument, post: CatalogPost | null | undefined) {
-  if (!isVisiblePost(post)) return null
+export function postEntry(favorite: FavoriteDocument, post: CatalogPost): FavoritePostEntry {
   return {
     favoriteID: toPublicPostView(post),
     createdAt: favorite.createdAt.toISOString(),
@@ -25,10 +24,9 @@ export function postEntry(favorite: FavoriteDocument, post: CatalogPost | null |
 
 export function personEntry(
   favorite: FavoriteDocument,
-  person: CatalogPerson | null | undefined,
+  person: CatalogPerson,
   now = new Date(),
-) {
-  if (!isVisiblePerson(person) || !person.isWorker) return null
+): FavoritePersonEntry {
   return {
     favoriteID: toPublicPersonView(person, now),
     personID: person._id,
@@ -37,5 +35,10 @@ export function personEntry(
   }
 }
 
-export type PostEntry = NonNullable<ReturnType<typeof postEntry>>
-export type PersonEntry = NonNullable<ReturnType<typeof personEntry>>
+/** An entry whose post is gone or was taken down is left out of the list. */
+export const isListedPost = (post: CatalogPost | null | undefined): post is CatalogPost =>
+  isVisiblePost(post)
+
+/** So is one whose person is gone, was taken down or no longer has a worker profile. */
+export const isListedPerson = (person: CatalogPerson | null | undefined): person is CatalogPerson =>
+  isVisiblePerson(person) && person.isWorker

@@ -1,3 +1,9 @@
+import type {
+  FavoritePersonBody,
+  FavoritePersonEntry,
+  FavoritePostBody,
+  FavoritePostEntry,
+} from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 import {
   BadRequestError,
@@ -14,7 +20,7 @@ import {
   type PostCatalog,
 } from '@marketplace/service-kit/read-models'
 import { favoriteId, type FavoriteDocument, type FavoriteKind } from './favorite-document'
-import { personEntry, postEntry, type PersonEntry, type PostEntry } from './favorite-views'
+import { isListedPerson, isListedPost, personEntry, postEntry } from './favorite-views'
 import type { FavoritesRepository } from './favorites-repository'
 
 interface Context {
@@ -159,18 +165,18 @@ export function createFavoritesService(deps: {
 
   return {
     /** POST /api/favorites/posts {userId, postId} */
-    async addPost(body: Record<string, unknown> | null | undefined, context: Context) {
-      assertCaller(body?.userId, context)
-      const postId = readId(body?.postId, Messages.favorites.invalidPost)
+    async addPost(body: FavoritePostBody, context: Context) {
+      assertCaller(body.userId, context)
+      const postId = readId(body.postId, Messages.favorites.invalidPost)
       const { target, entry } = await postTarget(postId, context)
       const { favorite, created } = await add('post', target, context)
       return { entry: postEntry(favorite, entry), created }
     },
 
     /** POST /api/favorites/people {userID, personID} */
-    async addPerson(body: Record<string, unknown> | null | undefined, context: Context) {
-      assertCaller(body?.userID, context)
-      const personId = readId(body?.personID, Messages.favorites.invalidPerson)
+    async addPerson(body: FavoritePersonBody, context: Context) {
+      assertCaller(body.userID, context)
+      const personId = readId(body.personID, Messages.favorites.invalidPerson)
       const { target, person } = await personTarget(personId, context)
       const { favorite, created } = await add('person', target, context)
       return { entry: personEntry(favorite, person, now()), created }
@@ -186,19 +192,25 @@ export function createFavoritesService(deps: {
       await remove('person', readId(personId, Messages.favorites.invalidPerson), context)
     },
 
-    async listPosts(userId: string, context: Context): Promise<PostEntry[]> {
+    async listPosts(userId: string, context: Context): Promise<FavoritePostEntry[]> {
       assertCaller(userId, context)
       const favorites = await deps.favorites.list(userId, 'post')
       const posts = await deps.posts.findMany(favorites.map((f) => f.targetId))
-      return favorites.flatMap((f) => postEntry(f, posts.get(f.targetId)) ?? [])
+      return favorites.flatMap((f) => {
+        const post = posts.get(f.targetId)
+        return isListedPost(post) ? [postEntry(f, post)] : []
+      })
     },
 
-    async listPeople(userId: string, context: Context): Promise<PersonEntry[]> {
+    async listPeople(userId: string, context: Context): Promise<FavoritePersonEntry[]> {
       assertCaller(userId, context)
       const favorites = await deps.favorites.list(userId, 'person')
       const people = await deps.people.findMany(favorites.map((f) => f.targetId))
       const at = now()
-      return favorites.flatMap((f) => personEntry(f, people.get(f.targetId), at) ?? [])
+      return favorites.flatMap((f) => {
+        const person = people.get(f.targetId)
+        return isListedPerson(person) ? [personEntry(f, person, at)] : []
+      })
     },
   }
 }

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb'
+import type { FavoritesStats as FavoritesStatsView } from '@marketplace/contracts/api'
 import type { IndexDefinition } from '@marketplace/service-kit'
 import {
   FAVORITES_COLLECTION,
@@ -27,7 +28,7 @@ export function createFavoritesStats(db: Db) {
     favorites.countDocuments({ targetOwnerId: userId, kind })
 
   return {
-    async of(userId: string) {
+    async of(userId: string): Promise<FavoritesStatsView> {
       const [postFavoritesReceived, peopleFavoritesReceived] = await Promise.all([
         received(userId, 'post'),
         received(userId, 'person'),

@@ -1,18 +1,27 @@
-import type { FastifyInstance } from 'fastify'
-import { Type } from '@sinclair/typebox'
+import {
+  FavoritesStatsSchema,
+  FavoritesUserParamsSchema,
+  SECURED,
+  errorResponses,
+} from '@marketplace/contracts/api'
 import { assertSelf } from '@marketplace/service-kit'
+import type { ServiceApp } from '../service-app'
 import type { FavoritesStats } from './favorites-stats'
 
-const UserParams = Type.Object({ userId: Type.String({ maxLength: 64 }) })
-
 /** The user's own figures (docs/ratings-and-stats.md); a foreign {userId} answers 403. */
-export async function favoritesStatsRoutes(app: FastifyInstance, deps: { stats: FavoritesStats }) {
+export async function favoritesStatsRoutes(app: ServiceApp, deps: { stats: FavoritesStats }) {
   app.get(
     '/api/favorites/stats/:userId',
-    { schema: { params: UserParams }, preHandler: app.authenticate },
-    async (request) => {
-      const { userId } = assertSelf(request, (request.params as { userId: string }).userId)
-      return deps.stats.of(userId)
+    {
+      schema: {
+        tags: ['favorites'],
+        summary: "How often others saved the caller's posts and the caller",
+        security: SECURED,
+        params: FavoritesUserParamsSchema,
+        response: { 200: FavoritesStatsSchema, ...errorResponses(400, 401, 403) },
+      },
+      onRequest: app.authenticate,
     },
+    async (request) => deps.stats.of(assertSelf(request, request.params.userId).userId),
   )
 }

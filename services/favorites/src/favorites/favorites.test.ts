@@ -1,7 +1,7 @@
 import { Topics } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { startEventProbe, waitFor } from '@marketplace/service-kit/testing'
-import { FAVORITES_COLLECTION } from '../favorites/favorite-document'
+import { FAVORITES_COLLECTION } from './favorite-document'
 import {
   EVENT_WAIT_MS,
   startFavoritesTestApp,

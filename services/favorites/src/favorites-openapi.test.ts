@@ -1,0 +1,173 @@
+import {
+  EVENT_WAIT_MS,
+  startFavoritesTestApp,
+  type FavoritesTestApp,
+} from './test/favorites-test-app'
+
+// The views are stubbed to send fields no schema lists (what a careless edit of a view would
+// leak), so the tests below see what the response schemas let through.
+jest.mock('./favorites/favorite-views', () => {
+  const actual = jest.requireActual('./favorites/favorite-views')
+  return {
+    ...actual,
+    postEntry: (...args: unknown[]) => {
+      const entry = actual.postEntry(...args)
+      return {
+        ...entry,
+        userId: 'the saver',
+        favoriteID: { ...entry.favoriteID, hiddenLocation: '12 Secret Street', requesters: ['x'] },
+      }
+    },
+    personEntry: (...args: unknown[]) => {
+      const entry = actual.personEntry(...args)
+      return {
+        ...entry,
+        targetOwnerId: 'the worker',
+        favoriteID: {
+          ...entry.favoriteID,
+          email: 'wanda@example.com',
+          phoneNumber: '(212) 555-0100',
+          dateOfBirth: '1990-06-15',
+          contacts: [{ value: 'mover@example.com', visibility: 'public', hiddenNote: 'x' }],
+        },
+      }
+    },
+  }
+})
+
+interface OpenApiOperation {
+  tags?: string[]
+  summary?: string
+  security?: unknown[]
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>
+}
+interface OpenApiDocument {
+  paths: Record<string, Record<string, OpenApiOperation>>
+  'x-routes': Array<{ method: string; url: string }>
+}
+
+/** Every public route of the service, its success status, and whether it needs a token. */
+const PUBLIC_ROUTES: Array<[method: string, path: string, success: number]> = [
+  ['get', '/api/favorites/posts/{userId}', 200],
+  ['post', '/api/favorites/posts', 201],
+  ['delete', '/api/favorites/posts/{userId}/{postId}', 204],
+  ['get', '/api/favorites/people/{userId}', 200],
+  ['post', '/api/favorites/people', 201],
+  ['delete', '/api/favorites/people/{userId}/{personId}', 204],
+  ['get', '/api/favorites/stats/{userId}', 200],
+]
+
+describe('favorites service: the API document and the response schemas (real servers)', () => {
+  let app: FavoritesTestApp
+
+  beforeAll(async () => {
+    app = await startFavoritesTestApp('favorites_openapi')
+  }, EVENT_WAIT_MS * 2)
+
+  afterAll(async () => {
+    await app?.stop()
+  })
+
+  it('documents every public route with its success answer, 401 and the bearer token', async () => {
+    const answer = await app.clientFor(null).get<OpenApiDocument>('/openapi.json')
+    expect(answer.status).toBe(200)
+    const { paths, 'x-routes': registered } = answer.body
+
+    for (const [method, path, success] of PUBLIC_ROUTES) {
+      const operation = paths[path]?.[method]
+      expect({ method, path, documented: Boolean(operation) }).toEqual({
+        method,
+        path,
+        documented: true,
+      })
+      expect(operation!.tags).toEqual(['favorites'])
+      expect(operation!.summary).toEqual(expect.any(String))
+      expect(operation!.security).toEqual([{ bearerAuth: [] }])
+      expect(operation!.responses[String(success)]).toBeDefined()
+      if (success !== 204) {
+        expect(
+          operation!.responses[String(success)]!.content?.['application/json']?.schema,
+        ).toEqual(expect.objectContaining({ type: expect.any(String) }))
+      }
+      expect(operation!.responses['401']).toBeDefined()
+    }
+    // Nothing registered is left out of the list above, nor of the document.
+    const listed = registered.map(({ method, url }) => [
+      method.toLowerCase(),
+      url.replace(/:(\w+)/g, '{$1}'),
+    ])
+    expect(listed.sort()).toEqual(PUBLIC_ROUTES.map(([method, path]) => [method, path]).sort())
+  })
+
+  it('a saved post in the list and in the save answer carries only the guest fields', async () => {
+    const ownerId = await app.registerUser('Olga', 'Owner')
+    const saverId = await app.registerUser('Sid', 'Saver')
+    const saver = app.clientFor(saverId)
+    const postId = await app.announcePost(ownerId, 'Move a piano')
+
+    const saved = await saver.post('/api/favorites/posts', { userId: saverId, postId })
+    const list = await saver.get(`/api/favorites/posts/${saverId}`)
+    expect(saved.status).toBe(201)
+    for (const entry of [saved.body, list.body[0]]) {
+      expect(Object.keys(entry).sort()).toEqual(['createdAt', 'favoriteID', 'updatedAt'])
+      expect(entry.favoriteID).toMatchObject({ _id: postId, title: 'Move a piano' })
+      expect(entry.favoriteID).not.toHaveProperty('hiddenLocation')
+      expect(entry.favoriteID).not.toHaveProperty('requesters')
+    }
+    expect(list.text).not.toContain('Secret Street')
+
+    const removed = await saver.delete(`/api/favorites/posts/${saverId}/${postId}`)
+    expect({ status: removed.status, text: removed.text }).toEqual({ status: 204, text: '' })
+  })
+
+  it('a saved worker in the list and in the save answer carries only the stranger fields', async () => {
+    const saverId = await app.registerUser('Sue', 'Saver')
+    const saver = app.clientFor(saverId)
+    const workerId = await app.registerUser('Wanda', 'Worker')
+    await app.saveWorkerProfile(workerId)
+
+    const saved = await saver.post('/api/favorites/people', { userID: saverId, personID: workerId })
+    const list = await saver.get(`/api/favorites/people/${saverId}`)
+    expect(saved.status).toBe(201)
+    for (const entry of [saved.body, list.body[0]]) {
+      expect(Object.keys(entry).sort()).toEqual([
+        'createdAt',
+        'favoriteID',
+        'personID',
+        'updatedAt',
+      ])
+      expect(entry.favoriteID).toMatchObject({ _id: workerId, firstName: 'Wanda' })
+      for (const privateField of ['email', 'phoneNumber', 'dateOfBirth']) {
+        expect(entry.favoriteID).not.toHaveProperty(privateField)
+      }
+      expect(entry.favoriteID.contacts).toEqual([
+        { value: 'mover@example.com', visibility: 'public' },
+      ])
+    }
+    expect(list.text).not.toContain('555-0100')
+  })
+
+  it('drops unknown body fields and answers a mistyped one with 400', async () => {
+    const ownerId = await app.registerUser('Otto', 'Owner')
+    const saverId = await app.registerUser('Sam', 'Saver')
+    const saver = app.clientFor(saverId)
+    const postId = await app.announcePost(ownerId, 'Paint a fence')
+
+    // An extra field is ignored, not stored and not an error.
+    const saved = await saver.post('/api/favorites/posts', {
+      userId: saverId,
+      postId,
+      targetOwnerId: saverId,
+    })
+    expect(saved.status).toBe(201)
+    const stored = await app.db.collection('favorites').findOne({ userId: saverId })
+    expect(stored).toMatchObject({ targetOwnerId: ownerId })
+
+    const mistyped = await saver.post('/api/favorites/posts', {
+      userId: saverId,
+      postId: { id: postId },
+    })
+    expect(mistyped.status).toBe(400)
+    expect(mistyped.body).toEqual({ message: expect.any(String), code: expect.any(String) })
+  })
+})
