@@ -13,8 +13,8 @@ import { reportsSubscriptions } from './events/subscriptions'
 import { REPORTS_COLLECTION } from './reports/report-document'
 import { createReportsRepository, reportIndexes } from './reports/reports-repository'
 import { createReportsService } from './reports/reports-service'
-import { moderationRoutes } from './routes/moderation-routes'
-import { reportRoutes } from './routes/report-routes'
+import { moderationRoutes } from './reports/moderation-routes'
+import { reportRoutes } from './reports/report-routes'
 
 export async function buildReportsApp(config: ReportsConfig) {
   const app = await createServiceApp({

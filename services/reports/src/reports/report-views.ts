@@ -1,3 +1,4 @@
+import type { ModerationReport, SubmittedReport } from '@marketplace/contracts/api'
 import { REPORT_REASON_LABELS } from '@marketplace/contracts/marketplace'
 import {
   fullNameOf,
@@ -11,7 +12,7 @@ import type { ReportDocument } from './report-document'
 const HOUR_MS = 60 * 60 * 1000
 
 /** What the reporter gets back after submitting: their own report, nothing of moderation. */
-export function submittedView(report: ReportDocument) {
+export function submittedView(report: ReportDocument): SubmittedReport {
   return {
     _id: report._id,
     targetType: report.targetType,
@@ -37,7 +38,7 @@ export function moderationView(
     reviewHours: number
     now: Date
   },
-) {
+): ModerationReport {
   const { target, reporter, now, reviewHours } = context
   const dueAt = new Date(report.createdAt.getTime() + reviewHours * HOUR_MS)
   const content = !target
@@ -71,5 +72,3 @@ export function moderationView(
     action: report.action,
   }
 }
-
-export type ModerationView = ReturnType<typeof moderationView>

@@ -1,3 +1,10 @@
+import type {
+  ModerationQueue,
+  ModerationReport,
+  ReportPersonBody,
+  ReportPostBody,
+  ResolveReportBody,
+} from '@marketplace/contracts/api'
 import { ROLES, type ReportReason } from '@marketplace/contracts/marketplace'
 import { Messages, validateReport } from '@marketplace/contracts/validation'
 import {
@@ -15,7 +22,7 @@ import {
   type PostCatalog,
 } from '@marketplace/service-kit/read-models'
 import type { ReportDocument, ReportTargetType } from './report-document'
-import { moderationView, type ModerationView } from './report-views'
+import { moderationView } from './report-views'
 import { DuplicateReportError, targetKey, type ReportsRepository } from './reports-repository'
 
 interface Context {
@@ -48,19 +55,16 @@ export function createReportsService(deps: {
 }) {
   const now = deps.now ?? (() => new Date())
 
-  function readBody(body: Record<string, unknown> | null | undefined, idField: string) {
-    const reason = body?.type
-    const description = body?.description
-    if (description !== undefined && description !== null && typeof description !== 'string') {
-      throw new BadRequestError('Description must be text', 'INVALID_REPORT')
-    }
-    const problem = validateReport({
-      type: typeof reason === 'string' ? reason : null,
-      description: description ?? null,
-    })
+  /** The body's rules, with the spec's messages (the route's schema only typed the fields). */
+  function readBody(
+    body: { type?: string; description?: string },
+    idField: 'postId' | 'reportedId',
+    targetId: string | undefined,
+  ) {
+    const { type: reason, description } = body
+    const problem = validateReport({ type: reason ?? null, description: description ?? null })
     if (problem) throw new BadRequestError(problem, 'INVALID_REPORT')
-    const targetId = body?.[idField]
-    if (typeof targetId !== 'string' || !ID.test(targetId)) {
+    if (targetId === undefined || !ID.test(targetId)) {
       throw new BadRequestError(`${idField} must name what you are reporting`, 'INVALID_REPORT')
     }
     // validateReport admitted only the spec's reasons.
@@ -120,7 +124,7 @@ export function createReportsService(deps: {
    * Reports as the queue shows them, with one read per kind of data for the whole page (the
    * targets, the reporters, the open reports of those targets), not three per row.
    */
-  async function views(reports: ReportDocument[], at: Date): Promise<ModerationView[]> {
+  async function views(reports: ReportDocument[], at: Date): Promise<ModerationReport[]> {
     const idsOf = (type: ReportTargetType) =>
       reports.filter((r) => r.targetType === type).map((r) => r.targetId)
     const [posts, people, openCounts] = await Promise.all([
@@ -147,8 +151,8 @@ export function createReportsService(deps: {
 
   return {
     /** POST /api/reports/posts {postId, type, description} */
-    async reportPost(body: Record<string, unknown> | null | undefined, context: Context) {
-      const fields = readBody(body, 'postId')
+    async reportPost(body: ReportPostBody, context: Context) {
+      const fields = readBody(body, 'postId', body.postId)
       const post = await deps.posts.findById(fields.targetId)
       if (!isVisiblePost(post)) {
         throw new NotFoundError(Messages.reports.postNotFound, 'POST_NOT_FOUND')
@@ -160,8 +164,8 @@ export function createReportsService(deps: {
     },
 
     /** POST /api/reports/people {reportedId, type, description} */
-    async reportPerson(body: Record<string, unknown> | null | undefined, context: Context) {
-      const fields = readBody(body, 'reportedId')
+    async reportPerson(body: ReportPersonBody, context: Context) {
+      const fields = readBody(body, 'reportedId', body.reportedId)
       if (fields.targetId === context.callerId) {
         throw new BadRequestError(Messages.reports.cannotReportYourselfServer, 'OWN_CONTENT')
       }
@@ -173,7 +177,11 @@ export function createReportsService(deps: {
     },
 
     /** The moderation queue: open reports oldest first (closed: most recent first). */
-    async queue(status: 'open' | 'closed', page: number, pageSize: number) {
+    async queue(
+      status: 'open' | 'closed',
+      page: number,
+      pageSize: number,
+    ): Promise<ModerationQueue> {
       const at = now()
       const overdueBefore = new Date(at.getTime() - deps.reviewHours * 60 * 60 * 1000)
       const [{ items, total }, overdue] = await Promise.all([
@@ -188,7 +196,7 @@ export function createReportsService(deps: {
       }
     },
 
-    async details(reportId: string) {
+    async details(reportId: string): Promise<ModerationReport> {
       const [view] = await views([await existing(reportId)], now())
       return view!
     },
@@ -200,10 +208,10 @@ export function createReportsService(deps: {
      */
     async resolve(
       reportId: string,
-      body: Record<string, unknown> | null | undefined,
+      body: ResolveReportBody,
       context: Context,
-    ) {
-      const action = body?.action
+    ): Promise<ModerationReport> {
+      const { action } = body
       if (action !== 'dismiss' && action !== 'take-down') {
         throw new BadRequestError(Messages.reports.invalidAction, 'INVALID_ACTION')
       }

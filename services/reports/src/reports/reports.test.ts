@@ -2,7 +2,7 @@ import { Topics } from '@marketplace/contracts/events'
 import { REPORT_DESCRIPTION_MAX_LENGTH } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
 import { startEventProbe, waitFor } from '@marketplace/service-kit/testing'
-import { REPORTS_COLLECTION } from '../reports/report-document'
+import { REPORTS_COLLECTION } from './report-document'
 import {
   ADMIN_ROLES,
   EDITOR_ROLES,
