@@ -1,27 +1,24 @@
 import fastifyCookie from '@fastify/cookie'
 import { authPlugin, createServiceApp, kafkaPlugin, mongoPlugin } from '@marketplace/service-kit'
-import { ensureAdmin } from './bootstrap/ensure-admin'
-import { startHousekeeping } from './bootstrap/housekeeping'
-import { createCodeService } from './codes/code-service'
+import { accountsRoutes } from './accounts/accounts-routes'
+import { CREDENTIALS, credentialIndexes } from './accounts/credential-document'
+import { createCredentialsRepository } from './accounts/credentials-repository'
+import { ensureAdmin } from './accounts/ensure-admin'
+import { passwordHasher } from './accounts/password-hasher'
+import type { AuthDependencies } from './auth-dependencies'
+import { codeIndexes } from './codes/code-document'
+import { createCodesRepository } from './codes/codes-repository'
+import { createCodeService } from './codes/codes-service'
 import type { AuthConfig } from './config'
-import type { AuthDependencies } from './domain/auth-dependencies'
-import { passwordHasher } from './domain/password-hasher'
 import { authSubscriptions } from './events/subscriptions'
+import { startHousekeeping } from './housekeeping'
 import { createMailer, type Mailer } from './mail/mailer'
 import { createRateLimits } from './rate-limits/rate-limits'
-import { codeIndexes, createCodesRepository } from './repositories/codes-repository'
-import {
-  CREDENTIALS,
-  credentialIndexes,
-  createCredentialsRepository,
-} from './repositories/credentials-repository'
-import { createSessionsRepository, sessionIndexes } from './repositories/sessions-repository'
-import { passwordRoutes } from './routes/password'
-import { sessionRoutes } from './routes/session'
-import { signupRoutes } from './routes/signup'
-import { verificationRoutes } from './routes/verification'
 import { createAccessTokenSigner } from './sessions/access-tokens'
-import { createSessionService } from './sessions/session-service'
+import { sessionIndexes } from './sessions/session-document'
+import { createSessionsRepository } from './sessions/sessions-repository'
+import { createSessionService } from './sessions/sessions-service'
+import { sessionsRoutes } from './sessions/sessions-routes'
 
 export interface AuthAppOverrides {
   /** Tests may swap the mail port (for example a server that is down). */
@@ -111,10 +108,8 @@ export async function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrid
     .map((origin: string) => origin.trim())
     .filter(Boolean)
 
-  await app.register(signupRoutes, deps)
-  await app.register(verificationRoutes, deps)
-  await app.register(sessionRoutes, { deps, extraOrigins })
-  await app.register(passwordRoutes, deps)
+  await app.register(accountsRoutes, deps)
+  await app.register(sessionsRoutes, { deps, extraOrigins })
 
   if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
     const outcome = await ensureAdmin(

@@ -1,16 +1,19 @@
 import type { ConsumerDefinition } from '@marketplace/service-kit'
-import type { CodeService } from '../codes/code-service'
+import type { CodeService } from '../codes/codes-service'
 import type { Mailer } from '../mail/mailer'
-import type { CodesRepository } from '../repositories/codes-repository'
-import type { CredentialsRepository } from '../repositories/credentials-repository'
-import type { SessionsRepository } from '../repositories/sessions-repository'
+import type { CodesRepository } from '../codes/codes-repository'
+import type { CredentialsRepository } from '../accounts/credentials-repository'
+import type { SessionsRepository } from '../sessions/sessions-repository'
 import type { RateLimits } from '../rate-limits/rate-limits'
-import { userDeletedHandler, userDeletionRequestedHandler } from './account-deletion.handlers'
+import {
+  userDeletedHandler,
+  userDeletionRequestedHandler,
+} from '../accounts/account-deletion.handlers'
 import {
   userProfileUpdatedHandler,
   workerProfileUpdatedHandler,
-} from './profile-projection.handlers'
-import { sendVerificationCodeHandler } from './send-verification-code.handler'
+} from '../accounts/profile-projection.handlers'
+import { sendVerificationCodeHandler } from '../accounts/send-verification-code.handler'
 
 /** Every event the auth service reacts to, wired in one place. */
 export function authSubscriptions(deps: {

@@ -1,7 +1,7 @@
 import { Messages } from '@marketplace/contracts/validation'
 import { ConflictError, ForbiddenError, newEvent } from '@marketplace/service-kit'
-import type { IssuedSession } from '../sessions/session-service'
-import type { AuthDependencies, RequestContext } from './auth-dependencies'
+import type { IssuedSession } from './sessions-service'
+import type { AuthDependencies, RequestContext } from '../auth-dependencies'
 import { checkPassword, type LoginInput } from './log-in'
 
 /**

@@ -1,8 +1,8 @@
 import { Messages, isValidPassword } from '@marketplace/contracts/validation'
 import { BadRequestError, UnauthorizedError, newEvent } from '@marketplace/service-kit'
 import { revocationCutOff, waitUntil } from '../sessions/revocation-cut-off'
-import type { IssuedSession } from '../sessions/session-service'
-import { text, type AuthDependencies, type RequestContext } from './auth-dependencies'
+import type { IssuedSession } from '../sessions/sessions-service'
+import { text, type AuthDependencies, type RequestContext } from '../auth-dependencies'
 
 /**
  * POST /api/auth/change-password (spec 2 §7), for the signed-in caller. Every session and

@@ -5,8 +5,8 @@ import {
   NotFoundError,
   UnauthorizedError,
 } from '@marketplace/service-kit'
-import type { IssuedSession } from '../sessions/session-service'
-import { text, type AuthDependencies, type RequestContext } from './auth-dependencies'
+import type { IssuedSession } from './sessions-service'
+import { text, type AuthDependencies, type RequestContext } from '../auth-dependencies'
 
 export interface LoginInput {
   email?: unknown

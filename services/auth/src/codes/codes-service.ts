@@ -1,6 +1,6 @@
 import { Messages } from '@marketplace/contracts/validation'
 import { BadRequestError } from '@marketplace/service-kit'
-import type { CodesRepository } from '../repositories/codes-repository'
+import type { CodesRepository } from './codes-repository'
 import { CODE_PATTERN, CODE_TTL_MS, hashCode, newCode, type CodePurpose } from './one-time-codes'
 
 /**

@@ -1,8 +1,8 @@
 import { ROLES } from '@marketplace/contracts/marketplace'
 import { isValidPassword, normalizeEmail } from '@marketplace/contracts/validation'
 import { newEvent } from '@marketplace/service-kit'
-import type { PasswordHasher } from '../domain/password-hasher'
-import type { CredentialsRepository } from '../repositories/credentials-repository'
+import type { PasswordHasher } from './password-hasher'
+import type { CredentialsRepository } from './credentials-repository'
 
 export interface AdminSettings {
   email: string

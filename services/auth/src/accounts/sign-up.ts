@@ -5,7 +5,7 @@ import {
 } from '@marketplace/contracts/validation'
 import { ROLES } from '@marketplace/contracts/marketplace'
 import { BadRequestError, ConflictError, newEvent } from '@marketplace/service-kit'
-import { EmailTakenError, type CredentialsRepository } from '../repositories/credentials-repository'
+import { EmailTakenError, type CredentialsRepository } from './credentials-repository'
 import type { PasswordHasher } from './password-hasher'
 
 export const EMAIL_TAKEN = 'Email already registered'

@@ -1,5 +1,5 @@
 import type { EventHandler } from '@marketplace/service-kit'
-import type { CredentialsRepository } from '../repositories/credentials-repository'
+import type { CredentialsRepository } from './credentials-repository'
 
 /**
  * The people service owns names, phone and the worker profile; auth keeps a copy so the

@@ -1,8 +1,10 @@
 import { Messages } from '@marketplace/contracts/validation'
 import { UnauthorizedError } from '@marketplace/service-kit'
+import type { SessionUser } from '@marketplace/contracts/api'
 import type { FastifyBaseLogger } from 'fastify'
-import type { CredentialDoc, CredentialsRepository } from '../repositories/credentials-repository'
-import type { RevokeReason, SessionsRepository } from '../repositories/sessions-repository'
+import type { CredentialDoc } from '../accounts/credential-document'
+import type { CredentialsRepository } from '../accounts/credentials-repository'
+import { safeEqual } from '../safe-equal'
 import type { AccessTokenSigner } from './access-tokens'
 import {
   formatRefreshToken,
@@ -12,8 +14,9 @@ import {
   parseRefreshToken,
   xsrfTokenFor,
 } from './refresh-tokens'
-import { toUserAnswer, type UserAnswer } from './user-answer'
-import { safeEqual } from '../lib/safe-equal'
+import type { RevokeReason } from './session-document'
+import { toSessionUser } from './session-views'
+import type { SessionsRepository } from './sessions-repository'
 
 export interface SessionPolicy {
   sessionSecret: string
@@ -29,7 +32,7 @@ export interface IssuedSession {
   persistent: boolean
   expiresAt: Date
   accessToken: string
-  user: UserAnswer
+  user: SessionUser
 }
 
 const HOUR_MS = 60 * 60 * 1000
@@ -61,7 +64,7 @@ export function createSessionService(deps: {
       persistent: family.persistent,
       expiresAt: family.expiresAt,
       accessToken: signer.sign({ userId: user._id, roles: user.roles, sessionId: family._id }),
-      user: toUserAnswer(user),
+      user: toSessionUser(user),
     }
   }
 

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
-import { EmailTakenError, type CredentialsRepository } from '../repositories/credentials-repository'
+import { EmailTakenError, type CredentialsRepository } from './credentials-repository'
 import { signUp } from './sign-up'
 
 // Unit test: the repository and the hasher are stubbed ports; the system test covers the

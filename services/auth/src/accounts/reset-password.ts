@@ -7,7 +7,7 @@ import {
 import { BadRequestError, newEvent } from '@marketplace/service-kit'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import { revocationCutOff } from '../sessions/revocation-cut-off'
-import { text, type AuthDependencies, type RequestContext } from './auth-dependencies'
+import { text, type AuthDependencies, type RequestContext } from '../auth-dependencies'
 
 /**
  * POST /api/auth/forgot-password: the answer is the same, and as fast, whether or not the

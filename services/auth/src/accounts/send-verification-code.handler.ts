@@ -1,7 +1,7 @@
 import type { EventHandler } from '@marketplace/service-kit'
-import type { CodeService } from '../codes/code-service'
+import type { CodeService } from '../codes/codes-service'
 import type { Mailer } from '../mail/mailer'
-import type { CredentialsRepository } from '../repositories/credentials-repository'
+import type { CredentialsRepository } from './credentials-repository'
 
 /**
  * user.registered → the verification mail. Sending from the event, not from the sign-up

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { IssuedSession } from '../sessions/session-service'
+import type { IssuedSession } from './sessions-service'
 
 export const REFRESH_COOKIE = 'refresh_token'
 /** Spec 1 §9: cookie XSRF-TOKEN, header X-XSRF-TOKEN. */

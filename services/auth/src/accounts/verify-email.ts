@@ -1,6 +1,6 @@
 import { Messages, isValidEmail, normalizeEmail } from '@marketplace/contracts/validation'
 import { AppError, BadRequestError, newEvent } from '@marketplace/service-kit'
-import { text, type AuthDependencies, type RequestContext } from './auth-dependencies'
+import { text, type AuthDependencies, type RequestContext } from '../auth-dependencies'
 
 /**
  * POST /api/auth/confirm-signup: the 6-digit code from the sign-up mail proves the address.

@@ -1,8 +1,8 @@
 import { newEvent, type EventHandler } from '@marketplace/service-kit'
 import { revocationCutOff } from '../sessions/revocation-cut-off'
-import type { CodesRepository } from '../repositories/codes-repository'
-import type { CredentialsRepository } from '../repositories/credentials-repository'
-import type { SessionsRepository } from '../repositories/sessions-repository'
+import type { CodesRepository } from '../codes/codes-repository'
+import type { CredentialsRepository } from './credentials-repository'
+import type { SessionsRepository } from '../sessions/sessions-repository'
 import type { RateLimits } from '../rate-limits/rate-limits'
 
 interface Deps {

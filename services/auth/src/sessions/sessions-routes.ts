@@ -1,0 +1,135 @@
+import {
+  COOKIE_SECURED,
+  LoginAnswerSchema,
+  LoginBodySchema,
+  NoContent,
+  SessionRenewalAnswerSchema,
+  errorResponses,
+} from '@marketplace/contracts/api'
+import { Messages } from '@marketplace/contracts/validation'
+import { ForbiddenError } from '@marketplace/service-kit'
+import { contextOf, type AuthApp, type AuthDependencies } from '../auth-dependencies'
+import { safeEqual } from '../safe-equal'
+import { keepAccount } from './keep-account'
+import { logIn } from './log-in'
+import { isSameOrigin } from './same-origin'
+import {
+  REFRESH_COOKIE,
+  XSRF_COOKIE,
+  XSRF_HEADER,
+  clearSessionCookies,
+  setSessionCookies,
+} from './session-cookies'
+import { toLoginAnswer, toRenewalAnswer } from './session-views'
+
+const tags = ['auth']
+
+export async function sessionsRoutes(
+  app: AuthApp,
+  options: { deps: AuthDependencies; extraOrigins: readonly string[] },
+) {
+  const { deps, extraOrigins } = options
+
+  /**
+   * A password proves who is asking and a session starts: the login, and "Keep my account"
+   * during the deletion grace period, which answers like a login.
+   */
+  const passwordRoutes = [
+    {
+      url: '/api/auth/direct-login',
+      useCase: logIn,
+      summary: 'Log in with e-mail and password; sets the refresh and XSRF cookies',
+      // 403: the address is not verified yet, or the account is being deleted.
+      errors: errorResponses(400, 401, 403, 404, 429),
+    },
+    {
+      url: '/api/auth/keep-account',
+      useCase: keepAccount,
+      summary: '"Keep my account": cancel a pending deletion with the password, and log in',
+      // 409: no deletion pending; 403: the grace period is over.
+      errors: errorResponses(400, 401, 403, 404, 409, 429),
+    },
+  ] as const
+  for (const { url, useCase, summary, errors } of passwordRoutes) {
+    app.post(
+      url,
+      {
+        schema: {
+          tags,
+          summary,
+          body: LoginBodySchema,
+          response: { 200: LoginAnswerSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const session = await useCase(deps, request.body ?? {}, contextOf(request))
+        setSessionCookies(request, reply, session)
+        return toLoginAnswer(session)
+      },
+    )
+  }
+
+  /**
+   * Renewal (spec 1 §4, §7): cookie-authenticated, so it demands proof the page itself
+   * asked: a same-origin Origin, and X-XSRF-TOKEN equal to the XSRF-TOKEN cookie and to the
+   * HMAC of this session. Answers { accessToken, user, roles } with a rotated cookie.
+   */
+  app.post(
+    '/api/auth/refresh',
+    {
+      schema: {
+        tags,
+        summary: 'Renew the access token with the refresh cookie (rotated on every use)',
+        security: COOKIE_SECURED,
+        response: { 200: SessionRenewalAnswerSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      if (!isSameOrigin(request, extraOrigins)) {
+        throw new ForbiddenError(Messages.auth.originRejected, 'ORIGIN_REJECTED')
+      }
+      const refreshCookie = request.cookies[REFRESH_COOKIE]
+      const expected = deps.sessions.expectedXsrfToken(refreshCookie)
+      const header = request.headers[XSRF_HEADER]
+      const cookie = request.cookies[XSRF_COOKIE]
+      if (
+        expected &&
+        (typeof header !== 'string' ||
+          !cookie ||
+          !safeEqual(header, cookie) ||
+          !safeEqual(header, expected))
+      ) {
+        throw new ForbiddenError(Messages.auth.csrfRejected, 'CSRF_REJECTED')
+      }
+      try {
+        const session = await deps.sessions.renew(refreshCookie)
+        setSessionCookies(request, reply, session)
+        return toRenewalAnswer(session)
+      } catch (error) {
+        clearSessionCookies(request, reply)
+        throw error
+      }
+    },
+  )
+
+  /**
+   * GET /logout (spec 1 §4): ends this browser's session family and clears the cookies.
+   * A GET is safe here: the SameSite=Strict cookie never rides on another site's link.
+   */
+  app.get(
+    '/logout',
+    {
+      schema: {
+        tags,
+        summary: "End this browser's session and clear its cookies; harmless without one",
+        security: COOKIE_SECURED,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await deps.sessions.end(request.cookies[REFRESH_COOKIE])
+      clearSessionCookies(request, reply)
+      return reply.code(204).send(null)
+    },
+  )
+}
