@@ -1,0 +1,141 @@
+"""The ops files read once, into plain data the checks look at (and the tests break)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from .dockerignore import DockerIgnore
+from .interpolation import interpolate, read_dotenv
+
+COMPOSE_FILE = "docker-compose.yml"
+COMPOSE_SCHEMA = "infra/compose/compose-spec.schema.json"
+K8S_DIR = "infra/k8s"
+SECRETS_TEMPLATE = "secrets.example.yaml"
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML was built with it
+
+
+@dataclass
+class Package:
+    name: str
+    directory: str  # relative to the repository root
+    workspace_dependencies: list[str]
+
+
+@dataclass
+class Ops:
+    root: Path
+    compose: dict
+    compose_problems: list[str]  # found while reading (YAML, interpolation)
+    root_package: dict
+    packages: dict[str, Package]  # by package name, every project of pnpm-workspace.yaml
+    files: list[str]  # the repository's files (tracked and untracked, not git-ignored)
+    kustomization: dict
+    k8s_files: dict[str, list[dict]]  # file name -> documents
+    k8s_objects: list[dict]  # rendered by kustomize when it is installed, else the resources
+    renderer: str  # what produced k8s_objects
+    read_problems: list[str] = field(default_factory=list)
+    ignores: dict[str, DockerIgnore] = field(default_factory=dict)
+
+    def dockerignore(self, context: str) -> DockerIgnore:
+        if context not in self.ignores:
+            self.ignores[context] = DockerIgnore.of(self.root / context)
+        return self.ignores[context]
+
+
+def _yaml_documents(path: Path, problems: list[str]) -> list[dict]:
+    try:
+        return [doc for doc in yaml.load_all(path.read_text(), LOADER) if isinstance(doc, dict)]
+    except (OSError, yaml.YAMLError) as error:
+        problems.append(f"{path.name}: {error}")
+        return []
+
+
+def _workspace_packages(root: Path) -> dict[str, Package]:
+    workspace = yaml.safe_load((root / "pnpm-workspace.yaml").read_text()) or {}
+    packages: dict[str, Package] = {}
+    for pattern in workspace.get("packages") or []:
+        for manifest in sorted(root.glob(f"{pattern}/package.json")):
+            data = json.loads(manifest.read_text())
+            dependencies = {**data.get("dependencies", {}), **data.get("devDependencies", {})}
+            local = [name for name, version in dependencies.items() if str(version).startswith("workspace:")]
+            directory = str(manifest.parent.relative_to(root))
+            packages[data.get("name", directory)] = Package(data.get("name", directory), directory, local)
+    return packages
+
+
+def _repository_files(root: Path, problems: list[str]) -> list[str]:
+    """Tracked and new files, not what git ignores (host builds, machine state)."""
+    try:
+        listing = subprocess.run(
+            ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+            cwd=root,
+            capture_output=True,
+            check=True,
+        ).stdout.decode()
+    except (OSError, subprocess.CalledProcessError) as error:
+        problems.append(f"git ls-files failed, so the build context cannot be checked: {error}")
+        return []
+    return [path for path in listing.split("\0") if path and (root / path).exists()]
+
+
+def render_kustomization(root: Path) -> tuple[list[dict] | None, str, str]:
+    """(objects, what rendered them, error) with kubectl's or kustomize's own renderer."""
+    if shutil.which("kubectl"):
+        command = ["kubectl", "kustomize", K8S_DIR]
+    elif shutil.which("kustomize"):
+        command = ["kustomize", "build", K8S_DIR]
+    else:
+        return None, "", ""
+    result = subprocess.run(command, cwd=root, capture_output=True, text=True)
+    if result.returncode != 0:
+        return None, " ".join(command), result.stderr.strip()
+    return (
+        [doc for doc in yaml.load_all(result.stdout, LOADER) if isinstance(doc, dict)],
+        " ".join(command),
+        "",
+    )
+
+
+def load(root: Path, render: bool = True) -> Ops:
+    problems: list[str] = []
+    compose_problems: list[str] = []
+    raw = None
+    try:
+        raw = yaml.load((root / COMPOSE_FILE).read_text(), LOADER)
+    except (OSError, yaml.YAMLError) as error:
+        compose_problems.append(f"{COMPOSE_FILE}: {error}")
+    env = {**read_dotenv(root / ".env"), **os.environ}
+    compose = interpolate(raw, env, compose_problems) if isinstance(raw, dict) else {}
+
+    k8s = root / K8S_DIR
+    k8s_files = {path.name: _yaml_documents(path, problems) for path in sorted(k8s.glob("*.yaml"))}
+    kustomization = (k8s_files.get("kustomization.yaml") or [{}])[0]
+    objects = [doc for name in kustomization.get("resources") or [] for doc in k8s_files.get(name, [])]
+    renderer = "read as listed: no kubectl or kustomize here"
+    if render:
+        rendered, command, error = render_kustomization(root)
+        if error:
+            problems.append(f"{command} failed: {error}")
+        elif rendered is not None:
+            objects, renderer = rendered, command
+
+    return Ops(
+        root=root,
+        compose=compose,
+        compose_problems=compose_problems,
+        root_package=json.loads((root / "package.json").read_text()),
+        packages=_workspace_packages(root),
+        files=_repository_files(root, problems),
+        kustomization=kustomization,
+        k8s_files=k8s_files,
+        k8s_objects=objects,
+        renderer=renderer,
+        read_problems=problems,
+    )
