@@ -6,7 +6,7 @@ import {
   type AnalyticsEventName,
   type AnalyticsPropValue,
 } from '@marketplace/contracts/marketplace'
-import { MOBILE_QUERY } from '@/components/ui/useIsMobile'
+import { MOBILE_QUERY } from '@/hooks/use-is-mobile'
 
 /**
  * Product analytics (spec 2 §7-§9): a best-effort reporter. Events wait in a queue and go to

@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom'
 import { CaretIcon } from '@/app/shell/icons'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
-import { useClickOutside } from '@/components/ui/useClickOutside'
+import { useClickOutside } from '@/hooks/use-click-outside'
 
 /**
  * The signed-in user's greeting and menu (spec 1 §2 "Top bar"): Settings, Make a post,

@@ -14,7 +14,7 @@ import {
 import { personName, skillsText } from '@/features/people/person-display'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import { Messages } from '@marketplace/contracts/validation'
-import '@/features/requests/requests.css'
+import '@/components/ui/list-page.css'
 import './favorites.css'
 
 /** spec 2 §2.11: the texts of the list's states and of a removal. */

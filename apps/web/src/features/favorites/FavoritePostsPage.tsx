@@ -17,13 +17,12 @@ import {
   ResetButton,
   SortSelect,
   ViewToggle,
-  sortByDate,
-  type DateOrder,
   type ListView,
-} from '@/features/requests/list-controls'
+} from '@/components/ui/ListControls'
+import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { imageUrl } from '@/lib/images'
 import { Messages } from '@marketplace/contracts/validation'
-import '@/features/requests/requests.css'
+import '@/components/ui/list-page.css'
 import './favorites.css'
 
 /** spec 2 §2.16: the texts of the list's states and of a removal. */

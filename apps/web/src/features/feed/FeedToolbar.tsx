@@ -6,7 +6,7 @@ import {
   SORT_ORDERS,
 } from '@marketplace/contracts/marketplace'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
-import { useIsMobile } from '@/components/ui/useIsMobile'
+import { useIsMobile } from '@/hooks/use-is-mobile'
 import { totalLine } from '@/features/feed/CategorySidebar'
 import { feedActions, selectFeed, type FeedState } from '@/features/feed/feed-slice'
 import { LocationFilter } from '@/features/feed/LocationFilter'

@@ -7,7 +7,7 @@ import {
   type FeedQuery,
 } from '@/features/feed/feed-api'
 import { feedActions, selectFeed } from '@/features/feed/feed-slice'
-import { Pagination } from '@/features/feed/Pagination'
+import { Pagination } from '@/components/ui/Pagination'
 import { PersonCard } from '@/features/feed/PersonCard'
 import { PostCard } from '@/features/feed/PostCard'
 import type { Pagination as PaginationInfo } from '@/lib/types'

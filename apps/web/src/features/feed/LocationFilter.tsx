@@ -5,7 +5,7 @@ import {
   SPECIAL_LOCATIONS,
   US_LOCATIONS,
 } from '@marketplace/contracts/marketplace'
-import { useClickOutside } from '@/components/ui/useClickOutside'
+import { useClickOutside } from '@/hooks/use-click-outside'
 import { matchLocations } from '@/features/feed/location-search'
 import './feed.css'
 

@@ -12,7 +12,7 @@ import {
   type ModerationReport,
 } from './moderation-api'
 import { reviewDeadline } from './review-deadline'
-import '@/features/requests/requests.css'
+import '@/components/ui/list-page.css'
 import './moderation.css'
 
 // ours: the queue's texts beyond the empty state named in the brief.

@@ -1,6 +1,6 @@
 import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
-import { useClickOutside } from '@/components/ui/useClickOutside'
+import { useClickOutside } from '@/hooks/use-click-outside'
 import {
   flattenNotifications,
   useClearReadNotificationsMutation,

@@ -9,7 +9,7 @@ import {
   useGetFavoritePostsQuery,
   useRemoveFavoritePostMutation,
 } from '@/features/favorites/favorites-api'
-import { PostFieldsView } from '@/features/posts/PostFieldsView'
+import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { imageUrl } from '@/lib/images'

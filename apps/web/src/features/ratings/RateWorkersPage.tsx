@@ -8,6 +8,7 @@ import {
 } from '@/features/ratings/ratings-api'
 import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import '@/components/ui/list-page.css'
 import './ratings.css'
 
 const COMMENT_MAX = 500

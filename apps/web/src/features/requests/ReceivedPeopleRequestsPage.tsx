@@ -3,16 +3,10 @@ import { ConfirmModal } from '@/components/ui/Modal'
 import { errorStatus } from '@/lib/api'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
-import {
-  IconButton,
-  ResetButton,
-  SortSelect,
-  StatusSelect,
-  matchesStatus,
-  sortByDate,
-  type DateOrder,
-  type StatusFilter,
-} from './list-controls'
+import { IconButton, ResetButton, SortSelect } from '@/components/ui/ListControls'
+import { StatusSelect } from './RequestStatus'
+import { matchesStatus, type StatusFilter } from './request-status'
+import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { RequestDecision } from './RequestDecision'
 import {
   useDecidePeopleRequestMutation,
@@ -21,6 +15,7 @@ import {
   type ReceivedPeopleRequest,
 } from './requests-api'
 import { useOpenPostDetails } from './use-open-post-details'
+import '@/components/ui/list-page.css'
 import './requests.css'
 
 // The verbs of "Failed to {status} request." (spec 2 §8).

@@ -9,14 +9,12 @@ import {
   ResetButton,
   Select,
   SortSelect,
-  StatusSelect,
   ViewToggle,
-  matchesStatus,
-  sortByDate,
-  type DateOrder,
   type ListView,
-  type StatusFilter,
-} from './list-controls'
+} from '@/components/ui/ListControls'
+import { StatusSelect } from './RequestStatus'
+import { matchesStatus, type StatusFilter } from './request-status'
+import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { RequestDecision } from './RequestDecision'
 import { RequesterDetailsModal } from './RequesterDetailsModal'
 import {
@@ -26,6 +24,7 @@ import {
   type ReceivedPostRequest,
 } from './requests-api'
 import { useOpenPostDetails } from './use-open-post-details'
+import '@/components/ui/list-page.css'
 import './requests.css'
 
 const ALL_JOBS = '__all__'

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
-import { StatusBadge } from './list-controls'
+import { StatusBadge } from './RequestStatus'
 
 /**
  * spec 2 §2.9, §2.15: a pending request offers Accept and Decline; a decided one shows its

@@ -2,6 +2,7 @@ import { Modal } from '@/components/ui/Modal'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import { skillsText } from '@/features/people/person-display'
 import type { ReceivedPostRequest } from './requests-api'
+import '@/components/ui/list-page.css'
 import './requests.css'
 
 /** spec 2 §2.9: who asked for one of my posts, from the fields the request carries. */

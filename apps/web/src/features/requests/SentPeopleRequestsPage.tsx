@@ -3,23 +3,17 @@ import { useAppDispatch } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { Messages } from '@marketplace/contracts/validation'
-import {
-  IconButton,
-  ResetButton,
-  SortSelect,
-  StatusSelect,
-  matchesStatus,
-  sortByDate,
-  statusLabel,
-  type DateOrder,
-  type StatusFilter,
-} from './list-controls'
+import { IconButton, ResetButton, SortSelect } from '@/components/ui/ListControls'
+import { StatusSelect } from './RequestStatus'
+import { matchesStatus, statusLabel, type StatusFilter } from './request-status'
+import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import {
   useDeleteSentPeopleRequestMutation,
   useGetSentPeopleRequestsQuery,
   useLazyGetRequestedPersonQuery,
   type SentPeopleRequest,
 } from './requests-api'
+import '@/components/ui/list-page.css'
 import './requests.css'
 
 /** spec 2 §2.10 People I requested. */

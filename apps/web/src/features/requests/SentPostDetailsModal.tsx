@@ -1,9 +1,8 @@
-import { PostFieldsView } from '@/features/posts/PostFieldsView'
+import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
 import { imageUrl } from '@/lib/images'
-import { StatusBadge } from './list-controls'
+import { StatusBadge } from './RequestStatus'
 import type { SentPostRequest } from './requests-api'
-import '@/features/posts/posts.css'
 import './requests.css'
 
 /**

@@ -8,21 +8,19 @@ import {
   IconButton,
   ResetButton,
   SortSelect,
-  StatusSelect,
   ViewToggle,
-  matchesStatus,
-  sortByDate,
-  statusLabel,
-  type DateOrder,
   type ListView,
-  type StatusFilter,
-} from './list-controls'
+} from '@/components/ui/ListControls'
+import { StatusSelect } from './RequestStatus'
+import { matchesStatus, statusLabel, type StatusFilter } from './request-status'
+import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import {
   useDeletePostRequestMutation,
   useGetSentPostRequestsQuery,
   type SentPostRequest,
 } from './requests-api'
 import { SentPostDetailsModal } from './SentPostDetailsModal'
+import '@/components/ui/list-page.css'
 import './requests.css'
 
 const SORT_LABELS = [

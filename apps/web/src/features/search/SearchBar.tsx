@@ -2,7 +2,7 @@ import { useCallback, useId, useMemo, useRef, useState, type KeyboardEvent } fro
 import { useLocation, useNavigate } from 'react-router-dom'
 import { SEARCH_DEBOUNCE_MS } from '@marketplace/contracts/marketplace'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
-import { useClickOutside } from '@/components/ui/useClickOutside'
+import { useClickOutside } from '@/hooks/use-click-outside'
 import { paths } from '@/config/paths'
 import { useSearchJobsQuery, useSearchPeopleQuery } from '@/features/feed/feed-api'
 import { feedActions, selectFeed } from '@/features/feed/feed-slice'
@@ -14,7 +14,7 @@ import {
   toSelection,
   type RawSearchResult,
 } from '@/features/search/search-results'
-import { useDebouncedValue } from '@/features/search/use-debounced-value'
+import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import './search.css'
 
 export const SEARCH_ERROR = 'An error occurred while searching. Please try again.'

@@ -3,7 +3,7 @@ import { Messages, canSendSupportMessage } from '@marketplace/contracts/validati
 import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/features/auth/auth-slice'
 import { useSendSupportMessageMutation } from '@/features/settings/account-api'
-import { InfoTooltip } from '@/features/static/InfoTooltip'
+import { InfoTooltip } from '@/components/ui/InfoTooltip'
 import { track } from '@/lib/analytics'
 import { errorMessage, errorStatus } from '@/lib/api'
 import '@/features/static/static.css'

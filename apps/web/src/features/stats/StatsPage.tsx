@@ -6,6 +6,7 @@ import {
   useGetPeopleStatsQuery,
   type StatusCounts,
 } from '@/features/stats/stats-api'
+import '@/components/ui/list-page.css'
 import './stats.css'
 
 interface Bar {

@@ -19,7 +19,7 @@ import {
 } from '@marketplace/contracts/validation'
 import { paths } from '@/config/paths'
 import { responseStatus, useSignupMutation } from '@/features/auth/auth-api'
-import { FormField, hintIdOf } from '@/features/auth/components/FormField'
+import { FormField, hintIdOf } from '@/components/ui/FormField'
 import { PasswordInput } from '@/features/auth/components/PasswordInput'
 import { PasswordStrengthMeter } from '@/features/auth/components/PasswordStrengthMeter'
 import '../auth.css'

@@ -1,8 +1,7 @@
-import { PostFieldsView } from '@/features/posts/PostFieldsView'
+import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
 import { imageUrl } from '@/lib/images'
 import type { Post } from '@/lib/types'
-import '@/features/posts/posts.css'
 
 /** spec 2 §2.8: the owner's view of a post, with Delete and Modify. */
 export function MyPostDetailsModal({

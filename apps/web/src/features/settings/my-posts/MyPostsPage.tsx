@@ -13,10 +13,10 @@ import {
   Select,
   SortSelect,
   ViewToggle,
-  sortByDate,
-  type DateOrder,
   type ListView,
-} from '@/features/requests/list-controls'
+} from '@/components/ui/ListControls'
+import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
+import { InfoTooltip } from '@/components/ui/InfoTooltip'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { errorStatus } from '@/lib/api'
@@ -25,7 +25,7 @@ import type { Post } from '@/lib/types'
 import { Messages } from '@marketplace/contracts/validation'
 import { MyPostDetailsModal } from './MyPostDetailsModal'
 import { PostModifyModal } from './PostModifyModal'
-import '@/features/requests/requests.css'
+import '@/components/ui/list-page.css'
 import './my-posts.css'
 
 type OnlineFilter = 'all' | 'online' | 'offline'
@@ -96,12 +96,7 @@ export default function MyPostsPage() {
       <header className="settings-list-header">
         <h1 id="my-posts-title">
           My posts
-          <span className="info-tip" tabIndex={0} aria-label={MY_POSTS_INFO}>
-            i
-            <span className="info-tip-text" aria-hidden="true">
-              {MY_POSTS_INFO}
-            </span>
-          </span>
+          <InfoTooltip text={MY_POSTS_INFO} />
         </h1>
         <button
           type="button"

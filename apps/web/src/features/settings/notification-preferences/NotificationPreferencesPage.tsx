@@ -10,7 +10,7 @@ import {
   useGetPreferencesQuery,
   useUpdatePreferencesMutation,
 } from '@/features/settings/account-api'
-import { Toast, type ToastMessage } from '@/features/settings/notification-preferences/Toast'
+import { Toast, type ToastMessage } from '@/components/ui/Toast'
 import '@/features/settings/settings.css'
 import '@/features/settings/notification-preferences/notification-preferences.css'
 

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import './toast.css'
 
 export interface ToastMessage {
   id: number
@@ -19,10 +20,7 @@ export function Toast({ toast, onDone }: { toast: ToastMessage | null; onDone: (
 
   if (!toast) return null
   return (
-    <div
-      className={`settings-toast settings-toast-${toast.tone}`}
-      role={toast.tone === 'error' ? 'alert' : 'status'}
-    >
+    <div className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
       <span>{toast.text}</span>
       <button type="button" className="icon-btn" aria-label="Dismiss" onClick={onDone}>
         ×

@@ -1,6 +1,6 @@
 import { render, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { Pagination } from '@/features/feed/Pagination'
+import { Pagination } from '@/components/ui/Pagination'
 
 describe('Pagination', () => {
   it('reads "Page X of Y" and disables Previous on the first page', async () => {

@@ -1,38 +1,8 @@
-import { REQUEST_STATUS_LABELS, type RequestStatus } from '@marketplace/contracts/marketplace'
-import './requests.css'
+import type { DateOrder } from '@/lib/sort-by-date'
+import './list-controls.css'
 
-/** The toolbars of the settings lists (spec 2 §2.8-§2.16): view, sort, status, reset. */
+/** The toolbars of the settings lists (spec 2 §2.8-§2.16): view, sort, a choice, reset. */
 export type ListView = 'list' | 'grid'
-export type DateOrder = 'recent' | 'oldest'
-export type StatusFilter = 'all' | RequestStatus
-
-/** spec 2 §9: most recent first by createdAt unless the user picks Oldest. */
-export function sortByDate<T>(items: readonly T[], dateOf: (item: T) => string, order: DateOrder) {
-  const time = (item: T) => {
-    const value = Date.parse(dateOf(item))
-    return Number.isNaN(value) ? 0 : value
-  }
-  return [...items].sort((a, b) => (order === 'recent' ? time(b) - time(a) : time(a) - time(b)))
-}
-
-export const matchesStatus = (status: string, filter: StatusFilter) =>
-  filter === 'all' || status === filter
-
-/** spec 2 §4: rejected reads "Declined". */
-export const statusLabel = (status: string) =>
-  REQUEST_STATUS_LABELS[status as RequestStatus] ?? status
-
-const STATUS_BADGE: Record<string, string> = {
-  pending: 'badge badge-warning',
-  accepted: 'badge badge-success',
-  rejected: 'badge badge-danger',
-}
-
-export function StatusBadge({ status }: { status: string }) {
-  return (
-    <span className={`${STATUS_BADGE[status] ?? 'badge'} status-badge`}>{statusLabel(status)}</span>
-  )
-}
 
 export function ViewToggle({
   view,
@@ -88,13 +58,6 @@ export const SORT_OPTIONS = [
   ['oldest', 'Oldest'],
 ] as const
 
-export const STATUS_OPTIONS = [
-  ['all', 'All'],
-  ['pending', 'Pending'],
-  ['accepted', 'Accepted'],
-  ['rejected', 'Declined'],
-] as const
-
 export function SortSelect({
   value,
   onChange,
@@ -105,16 +68,6 @@ export function SortSelect({
   options?: readonly (readonly [DateOrder, string])[]
 }) {
   return <Select label="Sort" value={value} options={options} onChange={onChange} />
-}
-
-export function StatusSelect({
-  value,
-  onChange,
-}: {
-  value: StatusFilter
-  onChange: (value: StatusFilter) => void
-}) {
-  return <Select label="Status" value={value} options={STATUS_OPTIONS} onChange={onChange} />
 }
 
 export function ResetButton({

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import '@/features/static/info-tooltip.css'
+import './info-tooltip.css'
 
 /**
  * An "i" that shows its text on hover and on keyboard focus (spec 2 §2.7, §2.18); the text is

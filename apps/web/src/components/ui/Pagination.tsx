@@ -1,3 +1,5 @@
+import './pagination.css'
+
 /** spec 1 §2: "Page X of Y" with Previous and Next, bounded at 1 and the number of pages. */
 export function Pagination({
   page,
@@ -11,7 +13,7 @@ export function Pagination({
   const last = Math.max(1, totalPages)
   const current = Math.min(Math.max(1, page), last)
   return (
-    <nav className="feed-pagination" aria-label="Pagination">
+    <nav className="pagination" aria-label="Pagination">
       <button
         type="button"
         className="btn btn-small"

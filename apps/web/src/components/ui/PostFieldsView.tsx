@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react'
+import './post-fields-view.css'
 
 /** spec 1 §2: what stands in for a private location or contact. */
 export const PRIVATE_FIELD_TOOLTIP = 'Visible only once your request is accepted'

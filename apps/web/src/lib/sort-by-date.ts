@@ -1,0 +1,10 @@
+export type DateOrder = 'recent' | 'oldest'
+
+/** spec 2 §9: most recent first by createdAt unless the user picks Oldest. */
+export function sortByDate<T>(items: readonly T[], dateOf: (item: T) => string, order: DateOrder) {
+  const time = (item: T) => {
+    const value = Date.parse(dateOf(item))
+    return Number.isNaN(value) ? 0 : value
+  }
+  return [...items].sort((a, b) => (order === 'recent' ? time(b) - time(a) : time(a) - time(b)))
+}
