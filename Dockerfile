@@ -35,7 +35,8 @@ RUN set -- "--filter=@marketplace/${SERVICE}..."; \
 # repository's layout, so the gateway finds the web app at its default WEB_DIST_DIR
 # (../../apps/web/dist from its package) as it does in a checkout.
 RUN --mount=type=cache,id=marketplace-pnpm-store,target=/pnpm/store \
-    pnpm --config.inject-workspace-packages=true "--filter=@marketplace/${SERVICE}" \
+    mkdir -p /image/services \
+ && pnpm --config.inject-workspace-packages=true "--filter=@marketplace/${SERVICE}" \
       deploy --prod --store-dir /pnpm/store "/image/services/${SERVICE}" \
  && if [ "${SERVICE}" = gateway ]; then \
       mkdir -p /image/apps/web && cp -R apps/web/dist /image/apps/web/dist; \

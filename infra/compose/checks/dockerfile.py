@@ -9,26 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # Filled in by BuildKit itself; declaring them without a value is how a Dockerfile uses them.
-AUTOMATIC_ARGS = {
-    "BUILDPLATFORM",
-    "BUILDOS",
-    "BUILDARCH",
-    "BUILDVARIANT",
-    "TARGETPLATFORM",
-    "TARGETOS",
-    "TARGETARCH",
-    "TARGETVARIANT",
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "FTP_PROXY",
-    "NO_PROXY",
-    "ALL_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "ftp_proxy",
-    "no_proxy",
-    "all_proxy",
-}
+_PROXIES = ("HTTP_PROXY", "HTTPS_PROXY", "FTP_PROXY", "NO_PROXY", "ALL_PROXY")
+AUTOMATIC_ARGS = {f"{kind}{part}" for kind in ("BUILD", "TARGET") for part in ("PLATFORM", "OS", "ARCH", "VARIANT")}
+AUTOMATIC_ARGS |= {*_PROXIES, *(name.lower() for name in _PROXIES)}
 REFERENCE = re.compile(r"\$\{(\w+)(?::[-+][^}]*)?\}|\$(\w+)")
 
 

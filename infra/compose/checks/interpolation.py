@@ -1,11 +1,11 @@
 """Compose's variable interpolation, applied before the schema check as compose applies it:
 $VAR, ${VAR}, ${VAR:-default}, ${VAR-default}, ${VAR:?error}, ${VAR?error}, ${VAR:+other},
-${VAR+other} and $$ for a literal $."""
+${VAR+other} and $$ for a literal $. The checks give it no variables: the file must work as
+committed, with its defaults, the way a fresh `docker compose up` reads it."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 VARIABLE = re.compile(
     r"\$(?:(?P<escaped>\$)"
@@ -13,21 +13,6 @@ VARIABLE = re.compile(
     r"|(?P<named>[A-Za-z_]\w*)"
     r"|(?P<bad>\{[^}]*\}?))"
 )
-
-
-def read_dotenv(path: Path) -> dict[str, str]:
-    values: dict[str, str] = {}
-    if not path.is_file():
-        return values
-    for line in path.read_text().splitlines():
-        key, sep, value = line.strip().partition("=")
-        if not sep or key.startswith("#"):
-            continue
-        value = value.strip()
-        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-            value = value[1:-1]
-        values[key.strip()] = value
-    return values
 
 
 def interpolate(value, env: dict[str, str], problems: list[str], where: str = ""):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -12,7 +11,7 @@ from pathlib import Path
 import yaml
 
 from .dockerignore import DockerIgnore
-from .interpolation import interpolate, read_dotenv
+from .interpolation import interpolate
 
 COMPOSE_FILE = "docker-compose.yml"
 COMPOSE_SCHEMA = "infra/compose/compose-spec.schema.json"
@@ -111,8 +110,7 @@ def load(root: Path, render: bool = True) -> Ops:
         raw = yaml.load((root / COMPOSE_FILE).read_text(), LOADER)
     except (OSError, yaml.YAMLError) as error:
         compose_problems.append(f"{COMPOSE_FILE}: {error}")
-    env = {**read_dotenv(root / ".env"), **os.environ}
-    compose = interpolate(raw, env, compose_problems) if isinstance(raw, dict) else {}
+    compose = interpolate(raw, {}, compose_problems) if isinstance(raw, dict) else {}
 
     k8s = root / K8S_DIR
     k8s_files = {path.name: _yaml_documents(path, problems) for path in sorted(k8s.glob("*.yaml"))}
