@@ -18,9 +18,9 @@ import {
   postIndexes,
 } from './posts/posts-repository'
 import { createPostsService } from './posts/posts-service'
-import { feedRoutes } from './routes/feed-routes'
-import { postsRoutes } from './routes/posts-routes'
-import { requestsRoutes } from './routes/requests-routes'
+import { feedRoutes } from './feed/feed-routes'
+import { postsRoutes } from './posts/posts-routes'
+import { requestsRoutes } from './requests/requests-routes'
 import { JOB_REQUESTS_COLLECTION, REQUEST_TOMBSTONES_COLLECTION } from './requests/request-document'
 import { createRequestsRepository, requestIndexes } from './requests/requests-repository'
 import { createRequestsService } from './requests/requests-service'
@@ -127,7 +127,7 @@ export async function buildJobsApp(config: JobsConfig) {
     pageSize: config.FEED_PAGE_SIZE,
     accessOf: (postId: string) => feedSync?.accessOf(postId) ?? [],
   })
-  await app.register(postsRoutes, { posts, service: postsService, access })
+  await app.register(postsRoutes, { service: postsService })
   await app.register(requestsRoutes, { service: requestsService, requests, posts, users, access })
   await app.register(jobsStatsRoutes, { stats: createJobsStats(db) })
   return Object.assign(app, { feed, feedSync })

@@ -1,2 +1,521 @@
-// The jobs service's HTTP contract: request and response schemas of its routes.
-export {}
+import { Type, type Static } from '@sinclair/typebox'
+import { ALL_FILTER, FEED_PAGE_SIZE, MAX_PAGE_SIZE, SEARCH_RESULT_LIMIT } from '../marketplace/feed'
+import {
+  POST_CONTACT_MAX_LENGTH,
+  POST_INFOS_MAX_LENGTH,
+  POST_LOCATION_MAX_LENGTH,
+  POST_SALARY_MAX_LENGTH,
+  POST_TITLE_MAX_LENGTH,
+  POST_WHEN_MAX_LENGTH,
+} from '../marketplace/limits'
+import { literalUnion } from '../marketplace/literal-union'
+import { RequestStatusSchema } from '../marketplace/requests'
+
+/**
+ * The jobs service's HTTP contract (/api/jobs/*): posts, the posts feed and search,
+ * categories, requests on posts and the user's stats.
+ *
+ * Response objects are closed: the service serializes them with these schemas, so a field
+ * that is not listed here never leaves it, whatever a view returns. Body fields are typed
+ * but carry no length, pattern or enum constraints: the rules run in the service
+ * (`@marketplace/contracts/validation`), whose messages are the product's copy.
+ */
+
+const closed = { additionalProperties: false } as const
+
+const OBJECT_ID_EXAMPLE = '665f1c2e9b1e8a0012345678'
+const OWNER_ID_EXAMPLE = '665f1c2e9b1e8a00aaaaaaaa'
+
+const nullableString = (options: { description: string; examples?: unknown[]; format?: string }) =>
+  Type.Union([Type.String(options.format ? { format: options.format } : {}), Type.Null()], {
+    description: options.description,
+    ...(options.examples ? { examples: options.examples } : {}),
+  })
+
+// ---------------------------------------------------------------------------------------
+// A post, as every route and the feed answer it
+// ---------------------------------------------------------------------------------------
+
+export const JobPostSchema = Type.Object(
+  {
+    _id: Type.String({ description: 'The post id', examples: [OBJECT_ID_EXAMPLE] }),
+    jobID: Type.String({
+      description: 'The post id again (spec 1 §3)',
+      examples: [OBJECT_ID_EXAMPLE],
+    }),
+    userID: Type.String({ description: "The owner's user id", examples: [OWNER_ID_EXAMPLE] }),
+    title: Type.String({ examples: ['Help moving a piano'] }),
+    location: nullableString({
+      description:
+        'null when the owner hid it (displayLocation false) and the viewer is neither the owner nor authorized',
+      examples: ['Boston MA'],
+    }),
+    jobStartEnd: Type.String({ description: 'When, free text', examples: ['Saturday morning'] }),
+    salary: Type.String({ description: 'How much, free text', examples: ['$80'] }),
+    paymentType: Type.Array(Type.String(), { examples: [['Cash', 'Zelle']] }),
+    contact: nullableString({
+      description:
+        'null when the owner hid it (displayContact false) and the viewer is neither the owner nor authorized',
+      examples: ['WhatsApp'],
+    }),
+    infos: Type.String({ examples: ['Third floor, no elevator'] }),
+    displayLocation: Type.Boolean({
+      description: 'false: the location is shown only after acceptance',
+    }),
+    displayContact: Type.Boolean({
+      description: 'false: the contact is shown only after acceptance',
+    }),
+    jobPicture: nullableString({
+      description: 'Object key of the uploaded picture (jobImages/{userID}/...), or null',
+      examples: [`jobImages/${OWNER_ID_EXAMPLE}/0b7f6c1e-1111-4222-8333-944455556666.png`],
+    }),
+    category: Type.String({ examples: ['Moving'] }),
+    isOnline: Type.Boolean({ description: 'Switched on by the owner (My posts)' }),
+    expirationDate: nullableString({
+      description: 'The last day the post is live (YYYY-MM-DD), or null',
+      examples: ['2026-12-31'],
+    }),
+    authorizedUsers: Type.Array(Type.String(), {
+      description:
+        'The whole list for the owner; [the viewer] for an authorized viewer; [] for anyone else',
+    }),
+    takenDown: Type.Optional(
+      Type.Literal(true, {
+        description: 'Sent to the owner only: a moderator took the post down; it stays offline',
+      }),
+    ),
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { ...closed, title: 'JobPost', description: 'A post, as the viewer may see it' },
+)
+export type JobPost = Static<typeof JobPostSchema>
+
+export const JobPostListSchema = Type.Array(JobPostSchema, {
+  description: "The caller's own posts, newest first, with the owner's view",
+})
+export type JobPostList = Static<typeof JobPostListSchema>
+
+// ---------------------------------------------------------------------------------------
+// The feed, search and categories
+// ---------------------------------------------------------------------------------------
+
+const filter = (description: string, examples: string[]) =>
+  Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: `${description}; "${ALL_FILTER}" or empty means no filter`,
+      examples,
+    }),
+  )
+
+export const JobsFeedQuerySchema = Type.Object({
+  category: filter('Only posts of this category', ['Moving']),
+  location: filter('Only posts at this location (hidden locations never match)', ['Boston MA']),
+  payment: filter('Only posts that take this payment option', ['Zelle']),
+  contact: filter('Only posts with this contact option', ['Phone']),
+  page: Type.Optional(
+    Type.String({ maxLength: 10, description: 'Page number from 1 (default 1)', examples: ['1'] }),
+  ),
+  limit: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description: `Posts per page (default ${FEED_PAGE_SIZE}) or search results (default ${SEARCH_RESULT_LIMIT}), 1 to ${MAX_PAGE_SIZE}`,
+      examples: ['12'],
+    }),
+  ),
+  sort: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description: 'desc (Recent, the default) or asc (Oldest)',
+      examples: ['desc'],
+    }),
+  ),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      description:
+        'Words of title and infos, by prefix, in any case; with it, the answer is the newest matches and no pagination',
+      examples: ['moving'],
+    }),
+  ),
+})
+export type JobsFeedQuery = Static<typeof JobsFeedQuerySchema>
+
+export const JobsPaginationSchema = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1 }),
+    totalPages: Type.Integer({ minimum: 1 }),
+    total: Type.Integer({ minimum: 0, description: 'Live posts that match the filters' }),
+    limit: Type.Integer({ minimum: 1 }),
+  },
+  closed,
+)
+export type JobsPagination = Static<typeof JobsPaginationSchema>
+
+export const JobsFeedAnswerSchema = Type.Object(
+  {
+    jobs: Type.Array(JobPostSchema),
+    pagination: Type.Optional(JobsPaginationSchema),
+  },
+  {
+    ...closed,
+    description: 'A page of live posts with its pagination, or the search results (no pagination)',
+  },
+)
+export type JobsFeedAnswer = Static<typeof JobsFeedAnswerSchema>
+
+export const JobCategoriesQuerySchema = Type.Object({
+  includeEmpty: Type.Optional(
+    Type.String({
+      description: 'true or false (default): list categories without posts',
+      examples: ['false'],
+    }),
+  ),
+  includeUncategorized: Type.Optional(
+    Type.String({ description: 'true (default) or false: list Uncategorized', examples: ['true'] }),
+  ),
+})
+export type JobCategoriesQuery = Static<typeof JobCategoriesQuerySchema>
+
+export const JobCategoriesSchema = Type.Object(
+  {
+    categories: Type.Array(Type.String(), { examples: [['Moving', 'Cleaning', 'Uncategorized']] }),
+    metadata: Type.Object(
+      {
+        totalJobs: Type.Integer({ minimum: 0, description: 'Live posts in the feed' }),
+        counts: Type.Record(Type.String(), Type.Integer({ minimum: 0 }), {
+          description: 'Live posts per listed category',
+          examples: [{ Moving: 12, Cleaning: 4, Uncategorized: 2 }],
+        }),
+      },
+      closed,
+    ),
+  },
+  { ...closed, description: 'spec 1 §3 "Category response"' },
+)
+export type JobCategories = Static<typeof JobCategoriesSchema>
+
+// ---------------------------------------------------------------------------------------
+// Bodies of POST /api/jobs and PUT /api/jobs/{id}
+// ---------------------------------------------------------------------------------------
+
+const limited = (rule: string, max: number) => `${rule}; at most ${max} characters`
+
+/** "true"/"false" are read as booleans too (spec 2 §3); anything else is refused. */
+const flag = (description: string) =>
+  Type.Optional(
+    Type.Union([Type.String(), Type.Boolean()], {
+      description: `${description}: true or false (the strings "true" and "false" too)`,
+    }),
+  )
+
+/** A list, or the modify form's "Cash - Zelle" text (spec 2 §5). */
+const paymentOptions = (description: string) =>
+  Type.Optional(
+    Type.Union([Type.String(), Type.Array(Type.String())], {
+      description: `${description}: options of the payment list, as a list or as "Cash - Zelle"`,
+      examples: [['Cash', 'Zelle']],
+    }),
+  )
+
+const postFields = {
+  location: Type.Optional(
+    Type.String({
+      description: limited('Required (here or as where)', POST_LOCATION_MAX_LENGTH),
+      examples: ['Boston MA'],
+    }),
+  ),
+  where: Type.Optional(Type.String({ description: "The creation form's name for location" })),
+  jobStartEnd: Type.Optional(
+    Type.String({
+      description: limited('When, free text', POST_WHEN_MAX_LENGTH),
+      examples: ['Saturday morning'],
+    }),
+  ),
+  startEnd: Type.Optional(Type.String({ description: 'Another name for jobStartEnd' })),
+  when: Type.Optional(Type.String({ description: "The creation form's name for jobStartEnd" })),
+  salary: Type.Optional(
+    Type.String({
+      description: limited('How much, free text', POST_SALARY_MAX_LENGTH),
+      examples: ['$80'],
+    }),
+  ),
+  howmuch: Type.Optional(Type.String({ description: "The creation form's name for salary" })),
+  paymentType: paymentOptions('Accepted payments'),
+  payment: paymentOptions("The creation form's name for paymentType"),
+  contact: Type.Optional(
+    Type.String({
+      description: limited('Empty, or an option of the contact list', POST_CONTACT_MAX_LENGTH),
+      examples: ['WhatsApp'],
+    }),
+  ),
+  infos: Type.Optional(
+    Type.String({
+      description: limited('Free text', POST_INFOS_MAX_LENGTH),
+      examples: ['Third floor, no elevator'],
+    }),
+  ),
+  displayLocation: flag('Show the location to everyone (default true)'),
+  displayContact: flag('Show the contact to everyone (default true)'),
+  jobPicture: Type.Optional(
+    nullableString({
+      description:
+        'The object key the upload slot gave, under jobImages/{your id}/; null or empty for none',
+    }),
+  ),
+  expirationDate: Type.Optional(
+    nullableString({
+      description: 'YYYY-MM-DD, today or later; null or empty for none',
+      examples: ['2026-12-31'],
+    }),
+  ),
+  category: Type.Optional(
+    Type.String({
+      description: 'A category of the list; when absent it is derived from title and infos',
+      examples: ['Moving'],
+    }),
+  ),
+}
+
+const nullBody = Type.Null({ description: 'No body reads as an empty one' })
+
+export const JobPostCreateBodySchema = Type.Union(
+  [
+    Type.Object(
+      {
+        userID: Type.Optional(
+          Type.String({ description: "If sent, the caller's own id (403 otherwise)" }),
+        ),
+        userId: Type.Optional(Type.String({ description: 'Another name for userID' })),
+        title: Type.Optional(
+          Type.String({
+            description: limited('Required', POST_TITLE_MAX_LENGTH),
+            examples: ['Help moving a piano'],
+          }),
+        ),
+        ...postFields,
+      },
+      { ...closed, title: 'JobPostCreate' },
+    ),
+    nullBody,
+  ],
+  {
+    description:
+      'The API names (spec 1 §7) or the creation form names (where, when, howmuch, payment); only title and location are required',
+  },
+)
+export type JobPostCreateBody = NonNullable<Static<typeof JobPostCreateBodySchema>>
+
+export const JobPostUpdateBodySchema = Type.Union(
+  [
+    Type.Object(
+      {
+        title: Type.Optional(Type.String({ description: 'Cannot change; may be sent unchanged' })),
+        isOnline: flag('Put the post online or take it offline (a taken-down post stays offline)'),
+        ...postFields,
+      },
+      { ...closed, title: 'JobPostUpdate' },
+    ),
+    nullBody,
+  ],
+  {
+    description:
+      'Any fields but the title (spec 2 §7), or isOnline alone for the toggle; the result must be a valid post',
+  },
+)
+export type JobPostUpdateBody = NonNullable<Static<typeof JobPostUpdateBodySchema>>
+
+// ---------------------------------------------------------------------------------------
+// Requests on posts
+// ---------------------------------------------------------------------------------------
+
+export const JobRequestCreateBodySchema = Type.Union(
+  [
+    Type.Object(
+      {
+        postID: Type.Optional(
+          Type.String({
+            description: 'The post to request (spec 1 §7)',
+            examples: [OBJECT_ID_EXAMPLE],
+          }),
+        ),
+        postId: Type.Optional(Type.String({ description: 'Another name for postID' })),
+      },
+      { ...closed, title: 'JobRequestCreate' },
+    ),
+    nullBody,
+  ],
+  { description: 'A worker asks to do a live post of someone else' },
+)
+export type JobRequestCreateBody = NonNullable<Static<typeof JobRequestCreateBodySchema>>
+
+export const JobRequestDecisionBodySchema = Type.Union(
+  [
+    Type.Object(
+      {
+        status: Type.Optional(
+          Type.String({
+            description: 'accepted, rejected, or pending to undo an answer',
+            examples: ['accepted'],
+          }),
+        ),
+      },
+      { ...closed, title: 'JobRequestDecision' },
+    ),
+    nullBody,
+  ],
+  { description: "The post owner's answer" },
+)
+export type JobRequestDecisionBody = NonNullable<Static<typeof JobRequestDecisionBodySchema>>
+
+export const JobRequestIdParamsSchema = Type.Object({
+  requestId: Type.String({ description: 'The request id', examples: [OBJECT_ID_EXAMPLE] }),
+})
+export type JobRequestIdParams = Static<typeof JobRequestIdParamsSchema>
+
+export const JobRequestCreatedSchema = Type.Object(
+  {
+    _id: Type.String({ description: 'The request id', examples: [OBJECT_ID_EXAMPLE] }),
+    postId: Type.String({ examples: [OBJECT_ID_EXAMPLE] }),
+    status: RequestStatusSchema,
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { ...closed, title: 'JobRequestCreated' },
+)
+export type JobRequestCreated = Static<typeof JobRequestCreatedSchema>
+
+export const JobRequestDecidedSchema = Type.Object(
+  {
+    ...JobRequestCreatedSchema.properties,
+    updatedAt: Type.String({ format: 'date-time' }),
+  },
+  { ...closed, title: 'JobRequestDecided' },
+)
+export type JobRequestDecided = Static<typeof JobRequestDecidedSchema>
+
+/** GET /api/jobs/user/{userId}/received-requests: read by the post's owner. */
+export const ReceivedJobRequestSchema = Type.Object(
+  {
+    _id: Type.String({ description: 'The request id' }),
+    status: RequestStatusSchema,
+    createdAt: Type.String({ format: 'date-time' }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    requester: Type.Object(
+      {
+        _id: Type.String(),
+        name: Type.String({ examples: ['Wanda Worker'] }),
+        profilePicture: nullableString({ description: 'Object key under userImages/, or null' }),
+        email: Type.String({ examples: ['wanda@example.com'] }),
+        isWorker: Type.Boolean(),
+        title: Type.String({ description: "The worker profile's title", examples: ['Mover'] }),
+        skills: Type.Array(Type.String(), { examples: [['Lifting', 'Driving']] }),
+      },
+      { ...closed, description: "The requester's card" },
+    ),
+    post: Type.Object(
+      {
+        _id: Type.String(),
+        title: Type.String({ description: '"Unknown Job" when the post is gone' }),
+        location: Type.String({ description: '"No location" when none' }),
+        salary: Type.String(),
+        picture: nullableString({ description: "The post's picture key, or null" }),
+        status: literalUnion(['online', 'offline'] as const),
+      },
+      { ...closed, description: "The owner's own post" },
+    ),
+  },
+  { ...closed, title: 'ReceivedJobRequest' },
+)
+export type ReceivedJobRequest = Static<typeof ReceivedJobRequestSchema>
+
+export const ReceivedJobRequestListSchema = Type.Array(ReceivedJobRequestSchema, {
+  description: "Requests on the caller's posts, with the requester and the post (spec 2 §3)",
+})
+
+/** GET /api/jobs/user/{userId}/sent-requests: read by the requester. */
+export const SentJobRequestSchema = Type.Object(
+  {
+    _id: Type.String({ description: 'The request id' }),
+    status: RequestStatusSchema,
+    createdAt: Type.String({ format: 'date-time' }),
+    post: Type.Object(
+      {
+        _id: Type.String(),
+        title: Type.String(),
+        location: nullableString({
+          description: 'null while hidden from the requester (until accepted)',
+        }),
+        salary: Type.String(),
+        jobPicture: nullableString({ description: "The post's picture key, or null" }),
+        displayLocation: Type.Boolean(),
+        displayContact: Type.Boolean(),
+        contact: nullableString({
+          description: 'null while hidden from the requester (until accepted)',
+        }),
+        infos: Type.String(),
+        owner: Type.Object(
+          { _id: Type.String(), name: Type.String({ examples: ['Olga Owner'] }) },
+          closed,
+        ),
+      },
+      { ...closed, description: 'The post as the requester may see it' },
+    ),
+  },
+  { ...closed, title: 'SentJobRequest' },
+)
+export type SentJobRequest = Static<typeof SentJobRequestSchema>
+
+export const SentJobRequestListSchema = Type.Array(SentJobRequestSchema, {
+  description: "The caller's requests whose post still exists (spec 2 §3)",
+})
+
+// ---------------------------------------------------------------------------------------
+// Stats
+// ---------------------------------------------------------------------------------------
+
+export const JobsStatsParamsSchema = Type.Object({
+  userId: Type.String({
+    maxLength: 64,
+    description: "The caller's own user id (checked against the token)",
+  }),
+})
+
+const count = () => Type.Integer({ minimum: 0 })
+
+export const JobsRequestCountsSchema = Type.Object(
+  { total: count(), pending: count(), accepted: count(), rejected: count() },
+  closed,
+)
+export type JobsRequestCounts = Static<typeof JobsRequestCountsSchema>
+
+export const JobsStatsSchema = Type.Object(
+  {
+    posts: Type.Object(
+      {
+        total: count(),
+        online: Type.Integer({
+          minimum: 0,
+          description: 'Live: online, not taken down, not expired',
+        }),
+        offline: count(),
+      },
+      closed,
+    ),
+    requestsReceived: Type.Object(JobsRequestCountsSchema.properties, {
+      ...closed,
+      description: "Requests on the user's posts",
+    }),
+    requestsSent: Type.Object(JobsRequestCountsSchema.properties, {
+      ...closed,
+      description: 'Requests the user sent',
+    }),
+    acceptanceRate: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+      description:
+        'accepted / (accepted + rejected) of the requests received, two decimals; null before any was answered',
+      examples: [0.67],
+    }),
+  },
+  { ...closed, title: 'JobsStats', description: 'docs/ratings-and-stats.md' },
+)
+export type JobsStats = Static<typeof JobsStatsSchema>

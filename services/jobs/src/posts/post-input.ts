@@ -1,3 +1,4 @@
+import type { JobPostCreateBody, JobPostUpdateBody } from '@marketplace/contracts/api'
 import { Messages, validatePostPayload } from '@marketplace/contracts/validation'
 import { BadRequestError, ForbiddenError } from '@marketplace/service-kit'
 import {
@@ -24,12 +25,10 @@ export type PostFields = Pick<
   | 'expirationDate'
 > & { category?: string }
 
-type Body = Record<string, unknown>
-
 const text = (value: unknown): string | undefined =>
   typeof value === 'string' ? value.trim() : value === null ? '' : undefined
 
-function first(body: Body, ...names: string[]): unknown {
+function first<Body extends object>(body: Body, ...names: Array<keyof Body>): unknown {
   for (const name of names) if (body[name] !== undefined) return body[name]
   return undefined
 }
@@ -72,7 +71,11 @@ export function checkPictureKey(key: string | null, callerId: string): string | 
  * names (where, when, howmuch, payment; spec 1 §3) are accepted; the shared rules of
  * packages/contracts decide, so the browser and the server agree on every message.
  */
-export function readNewPost(body: Body, callerId: string, today = new Date()): PostFields {
+export function readNewPost(
+  body: JobPostCreateBody,
+  callerId: string,
+  today = new Date(),
+): PostFields {
   const owner = body.userID ?? body.userId
   if (owner !== undefined && owner !== callerId) {
     throw new ForbiddenError('You can only create posts for yourself', 'FOREIGN_OWNER')
@@ -102,7 +105,7 @@ export function readNewPost(body: Body, callerId: string, today = new Date()): P
 
 /** What PUT /api/jobs/{id} changes: a partial set of fields, checked as a whole post. */
 export function readPostChanges(
-  body: Body,
+  body: JobPostUpdateBody,
   current: PostDocument,
   callerId: string,
   today = new Date(),

@@ -1,47 +1,20 @@
+import type { JobPost } from '@marketplace/contracts/api'
 import { seesPrivateFields, type PostDocument } from './post-document'
-
-/** A post as a response body: what the viewer may see, nothing more. */
-export interface PostView {
-  _id: string
-  jobID: string
-  userID: string
-  title: string
-  /** null when hidden from this viewer. */
-  location: string | null
-  jobStartEnd: string
-  salary: string
-  paymentType: string[]
-  /** null when hidden from this viewer. */
-  contact: string | null
-  infos: string
-  displayLocation: boolean
-  displayContact: boolean
-  jobPicture: string | null
-  category: string
-  isOnline: boolean
-  expirationDate: string | null
-  /**
-   * The owner gets the whole list. Anyone else gets [their own id] when authorized, else []:
-   * the web app's "owner or in authorizedUsers" check keeps working and nobody learns who
-   * else was accepted.
-   */
-  authorizedUsers: string[]
-  /** Only to the owner, only when a moderator took the post down (report.resolved). */
-  takenDown?: true
-  createdAt: string
-  updatedAt: string
-}
 
 /**
  * The one place privacy is applied to a post (spec 1 §4, spec 2 §4): location and contact
  * are removed on the server when the owner hid them and the viewer is neither the owner
  * nor authorized (`authorizedUsers`: the post's grants). Every route and event goes through here.
+ * Its shape is JobPostSchema's (contracts/api/jobs.ts), the one the routes serialize with.
+ * `authorizedUsers`: the owner gets the whole list; anyone else gets [their own id] when
+ * authorized, else [], so the web app's "owner or in authorizedUsers" check keeps working
+ * and nobody learns who else was accepted.
  */
 export function toPostView(
   post: PostDocument,
   viewerId: string | null | undefined,
   authorizedUsers: readonly string[] = [],
-): PostView {
+): JobPost {
   const insider = seesPrivateFields(post, viewerId, authorizedUsers)
   const isOwner = !!viewerId && post.userID === viewerId
   return {

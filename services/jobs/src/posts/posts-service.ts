@@ -1,8 +1,10 @@
+import type { JobPost, JobPostCreateBody, JobPostUpdateBody } from '@marketplace/contracts/api'
 import { NotFoundError } from '@marketplace/service-kit'
 import type { PostAccess } from '../access/post-access'
 import type { PostDocument } from './post-document'
 import { derivedFields, readNewPost, readPostChanges } from './post-input'
 import { postChangedEvent, postDeletedEvent } from './post-events'
+import { toPostView } from './post-view'
 import type { PostsRepository } from './posts-repository'
 
 interface Context {
@@ -26,15 +28,41 @@ export function createPostsService(deps: {
 }) {
   const now = deps.now ?? (() => new Date())
 
+  const notFound = () => new NotFoundError('Post not found', 'POST_NOT_FOUND')
+
+  /** Our ids are ObjectIds in hex; anything else names no post (404, never a 500). */
+  function checkedId(postId: string): string {
+    if (!/^[0-9a-f]{24}$/.test(postId)) throw notFound()
+    return postId
+  }
+
   /** The caller's own post, or 404: someone else's post is answered as if it did not exist. */
   async function ownPost(postId: string, callerId: string): Promise<PostDocument> {
-    const post = await deps.posts.findById(postId)
-    if (!post || post.userID !== callerId)
-      throw new NotFoundError('Post not found', 'POST_NOT_FOUND')
+    const post = await deps.posts.findById(checkedId(postId))
+    if (!post || post.userID !== callerId) throw notFound()
     return post
   }
 
-  async function create(body: Record<string, unknown>, context: Context): Promise<PostDocument> {
+  async function viewFor(post: PostDocument, viewerId: string | null): Promise<JobPost> {
+    const access = await deps.access.usersOf([post._id])
+    return toPostView(post, viewerId, access.get(post._id))
+  }
+
+  /** A post's details (GET /api/jobs/{id}); a taken-down post exists only for its owner. */
+  async function read(postId: string, viewerId: string | null): Promise<JobPost> {
+    const post = await deps.posts.findById(checkedId(postId))
+    if (!post || (post.takenDown && post.userID !== viewerId)) throw notFound()
+    return viewFor(post, viewerId)
+  }
+
+  /** My posts: the owner's view of each, newest first. */
+  async function listOwn(ownerId: string): Promise<JobPost[]> {
+    const posts = await deps.posts.findByOwner(ownerId)
+    const access = await deps.access.usersOf(posts.map((post) => post._id))
+    return posts.map((post) => toPostView(post, ownerId, access.get(post._id)))
+  }
+
+  async function create(body: JobPostCreateBody, context: Context): Promise<JobPost> {
     const at = now()
     const fields = readNewPost(body, context.callerId, at)
     const rest: Omit<typeof fields, 'category'> & { category?: string } = { ...fields }
@@ -55,12 +83,20 @@ export function createPostsService(deps: {
         requestId: context.requestId,
       }),
     ])
-    return post
+    return toPostView(post, context.callerId)
   }
 
   async function update(
     postId: string,
-    body: Record<string, unknown>,
+    body: JobPostUpdateBody,
+    context: Context,
+  ): Promise<JobPost> {
+    return viewFor(await applyChanges(postId, body, context), context.callerId)
+  }
+
+  async function applyChanges(
+    postId: string,
+    body: JobPostUpdateBody,
     context: Context,
   ): Promise<PostDocument> {
     const current = await ownPost(postId, context.callerId)
@@ -99,7 +135,7 @@ export function createPostsService(deps: {
     const saved = await deps.posts.update(postId, { $set: set }, [event], {
       updatedAt: current.updatedAt,
     })
-    if (!saved) return update(postId, body, context)
+    if (!saved) return applyChanges(postId, body, context)
     return saved
   }
 
@@ -150,7 +186,7 @@ export function createPostsService(deps: {
     deps.onAccessChanged(postId)
   }
 
-  return { create, update, remove, takeDown, deleteAllOf, setInvitee }
+  return { read, listOwn, create, update, remove, takeDown, deleteAllOf, setInvitee }
 }
 
 export type PostsService = ReturnType<typeof createPostsService>

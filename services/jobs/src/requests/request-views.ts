@@ -1,3 +1,9 @@
+import type {
+  JobRequestCreated,
+  JobRequestDecided,
+  ReceivedJobRequest,
+  SentJobRequest,
+} from '@marketplace/contracts/api'
 import type { PostAccess } from '../access/post-access'
 import type { PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
@@ -13,10 +19,10 @@ import type { JobRequestDocument } from './request-document'
 export async function receivedRequestsView(
   requests: JobRequestDocument[],
   deps: { posts: PostsRepository; users: UserDirectory },
-) {
+): Promise<ReceivedJobRequest[]> {
   const posts = await postsById(requests, deps.posts)
   const users = await deps.users.find(requests.map((request) => request.requesterId))
-  return requests.map((request) => {
+  return requests.map((request): ReceivedJobRequest => {
     const requester = users.get(request.requesterId)
     const post = posts.get(request.postId)
     return {
@@ -50,11 +56,11 @@ export async function sentRequestsView(
   requests: JobRequestDocument[],
   requesterId: string,
   deps: { posts: PostsRepository; users: UserDirectory; access: PostAccess },
-) {
+): Promise<SentJobRequest[]> {
   const posts = await postsById(requests, deps.posts)
   const access = await deps.access.usersOf(requests.map((request) => request.postId))
   const owners = await deps.users.find(requests.map((request) => request.ownerId))
-  return requests.flatMap((request) => {
+  return requests.flatMap((request): SentJobRequest[] => {
     const post = posts.get(request.postId)
     // Entries without a post are dropped (spec 2 §3).
     if (!post || post.takenDown) return []
@@ -79,6 +85,21 @@ export async function sentRequestsView(
       },
     ]
   })
+}
+
+/** What POST /api/jobs/requests answers the requester. */
+export function requestCreatedView(request: JobRequestDocument): JobRequestCreated {
+  return {
+    _id: request._id,
+    postId: request.postId,
+    status: request.status,
+    createdAt: request.createdAt.toISOString(),
+  }
+}
+
+/** What PATCH /api/jobs/requests/{requestId} answers the post's owner. */
+export function requestDecidedView(request: JobRequestDocument): JobRequestDecided {
+  return { ...requestCreatedView(request), updatedAt: request.updatedAt.toISOString() }
 }
 
 async function postsById(requests: JobRequestDocument[], posts: PostsRepository) {

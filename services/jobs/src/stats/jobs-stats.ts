@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb'
+import type { JobsRequestCounts, JobsStats as JobsStatsView } from '@marketplace/contracts/api'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import type { IndexDefinition } from '@marketplace/service-kit'
 import { POSTS_COLLECTION, type PostDocument } from '../posts/post-document'
@@ -25,8 +26,6 @@ export const jobsStatsIndexes: IndexDefinition[] = [
 
 const STATUSES: RequestStatus[] = ['pending', 'accepted', 'rejected']
 
-export type StatusCounts = Record<RequestStatus | 'total', number>
-
 /**
  * GET /api/jobs/stats/{userId} (docs/ratings-and-stats.md): the user's posts, online (live:
  * what the feed shows) or not, the requests received on them and the requests the user
@@ -40,7 +39,7 @@ export function createJobsStats(db: Db, now: () => Date = () => new Date()) {
   async function requestCounts(
     side: 'ownerId' | 'requesterId',
     userId: string,
-  ): Promise<StatusCounts> {
+  ): Promise<JobsRequestCounts> {
     const counts = await Promise.all(
       STATUSES.map((status) => requests.countDocuments({ [side]: userId, status })),
     )
@@ -62,7 +61,7 @@ export function createJobsStats(db: Db, now: () => Date = () => new Date()) {
   }
 
   return {
-    async of(userId: string) {
+    async of(userId: string): Promise<JobsStatsView> {
       const [postsCounts, requestsReceived, requestsSent] = await Promise.all([
         postCounts(userId),
         requestCounts('ownerId', userId),

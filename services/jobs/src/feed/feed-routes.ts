@@ -1,0 +1,87 @@
+import {
+  JobCategoriesQuerySchema,
+  JobCategoriesSchema,
+  JobPostSchema,
+  JobsFeedAnswerSchema,
+  JobsFeedQuerySchema,
+  JobsPaginationSchema,
+  SECURED,
+  errorResponses,
+  type JobCategories,
+} from '@marketplace/contracts/api'
+import { categoryCountsFor, paginationOf, readFeedQuery } from '@marketplace/service-kit'
+import type { ServiceApp } from '../service-app'
+import type { FeedIndex } from './feed-index'
+import { postsJson, type PostSerializer } from './post-json'
+
+const tags = ['jobs']
+
+// Guests are served; a bearer token shows the caller more. common.ts's OPTIONALLY_SECURED
+// says the same but is inferred as a type the route schema's `security` refuses.
+const OPTIONALLY_SECURED = [{}, ...SECURED]
+
+/**
+ * The public feed (GET /api/jobs), its search form (?search=&limit=) and the category
+ * sidebar. Guests are welcome on the feed; a token, when sent, lets the owner and authorized
+ * users see hidden fields of their posts in it.
+ */
+export async function feedRoutes(
+  app: ServiceApp,
+  deps: { feed: FeedIndex; pageSize: number; accessOf: (postId: string) => readonly string[] },
+) {
+  app.get(
+    '/api/jobs',
+    {
+      schema: {
+        tags,
+        summary: 'The feed of live posts, newest or oldest first, with filters; or a search',
+        security: OPTIONALLY_SECURED,
+        querystring: JobsFeedQuerySchema,
+        response: { 200: JobsFeedAnswerSchema, ...errorResponses(400, 401) },
+      },
+      preHandler: app.identifyIfPossible,
+    },
+    async (request, reply) => {
+      const query = readFeedQuery(request.query, deps.pageSize)
+      const viewerId = request.caller?.userId ?? null
+      // The feed is benchmarked for throughput: its body is assembled from cached post texts
+      // (post-json.ts), each written by JobPostSchema's serializer, and sent as a string
+      // (Fastify serializes no string whose content type is JSON).
+      const serialize: PostSerializer = reply.compileSerializationSchema(JobPostSchema)
+      void reply.type('application/json; charset=utf-8')
+      if (query.kind === 'search') {
+        const posts = deps.feed.search(query.terms, query.limit)
+        return `{"jobs":${postsJson(posts, viewerId, deps.accessOf, serialize)}}`
+      }
+      const { posts, total } = deps.feed.page({
+        ...query.filters,
+        page: query.page,
+        pageSize: query.pageSize,
+        sort: query.sort,
+      })
+      const pagination = reply.compileSerializationSchema(JobsPaginationSchema)(
+        paginationOf(query.page, query.pageSize, total),
+      )
+      return `{"jobs":${postsJson(posts, viewerId, deps.accessOf, serialize)},"pagination":${pagination}}`
+    },
+  )
+
+  // The category list needs login (spec 1 §2, §6): 401 without a token.
+  app.get(
+    '/api/jobs/categories',
+    {
+      schema: {
+        tags,
+        summary: 'Categories with their live post counts and the total',
+        security: SECURED,
+        querystring: JobCategoriesQuerySchema,
+        response: { 200: JobCategoriesSchema, ...errorResponses(400, 401) },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request): Promise<JobCategories> => {
+      const { categories, counts } = categoryCountsFor(deps.feed.categoryCounts(), request.query)
+      return { categories, metadata: { totalJobs: deps.feed.size, counts } }
+    },
+  )
+}

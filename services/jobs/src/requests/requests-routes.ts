@@ -1,0 +1,143 @@
+import type { FastifyRequest } from 'fastify'
+import {
+  JobRequestCreateBodySchema,
+  JobRequestCreatedSchema,
+  JobRequestDecidedSchema,
+  JobRequestDecisionBodySchema,
+  JobRequestIdParamsSchema,
+  NoContent,
+  ReceivedJobRequestListSchema,
+  SECURED,
+  SentJobRequestListSchema,
+  UserIdParamsSchema,
+  errorResponses,
+} from '@marketplace/contracts/api'
+import { assertSelf, callerOf } from '@marketplace/service-kit'
+import type { PostAccess } from '../access/post-access'
+import type { PostsRepository } from '../posts/posts-repository'
+import type { ServiceApp } from '../service-app'
+import type { UserDirectory } from '../users/user-directory'
+import type { RequestsRepository } from './requests-repository'
+import type { RequestsService } from './requests-service'
+import {
+  receivedRequestsView,
+  requestCreatedView,
+  requestDecidedView,
+  sentRequestsView,
+} from './request-views'
+
+const tags = ['jobs']
+
+const contextOf = (request: FastifyRequest) => ({
+  callerId: callerOf(request).userId,
+  requestId: request.id,
+})
+
+/** Requests on posts; every route needs a token, and every id is checked against the caller. */
+export async function requestsRoutes(
+  app: ServiceApp,
+  deps: {
+    service: RequestsService
+    requests: RequestsRepository
+    posts: PostsRepository
+    users: UserDirectory
+    access: PostAccess
+  },
+) {
+  app.addHook('preHandler', app.authenticate)
+
+  app.post(
+    '/api/jobs/requests',
+    {
+      schema: {
+        tags,
+        summary: 'Ask to do a live post of someone else (workers only, once per post)',
+        security: SECURED,
+        body: JobRequestCreateBodySchema,
+        response: {
+          201: JobRequestCreatedSchema,
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {}
+      const created = await deps.service.send(body.postID ?? body.postId, contextOf(request))
+      return reply.code(201).send(requestCreatedView(created))
+    },
+  )
+
+  // A foreign {userId} answers 403 (assertSelf): it names an account, not a looked-up object.
+  app.get(
+    '/api/jobs/user/:userId/received-requests',
+    {
+      schema: {
+        tags,
+        summary: "Requests on the caller's posts, with each requester's card",
+        security: SECURED,
+        params: UserIdParamsSchema,
+        response: { 200: ReceivedJobRequestListSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => {
+      const { userId } = assertSelf(request, request.params.userId)
+      return receivedRequestsView(await deps.requests.received(userId), deps)
+    },
+  )
+
+  app.get(
+    '/api/jobs/user/:userId/sent-requests',
+    {
+      schema: {
+        tags,
+        summary: "The caller's requests, with each post as the caller may see it",
+        security: SECURED,
+        params: UserIdParamsSchema,
+        response: { 200: SentJobRequestListSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => {
+      const { userId } = assertSelf(request, request.params.userId)
+      return sentRequestsView(await deps.requests.sent(userId), userId, deps)
+    },
+  )
+
+  app.patch(
+    '/api/jobs/requests/:requestId',
+    {
+      schema: {
+        tags,
+        summary: "Accept or reject a request on the caller's post, or undo to pending",
+        security: SECURED,
+        params: JobRequestIdParamsSchema,
+        body: JobRequestDecisionBodySchema,
+        response: { 200: JobRequestDecidedSchema, ...errorResponses(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request) => {
+      const saved = await deps.service.decide(
+        request.params.requestId,
+        request.body?.status,
+        contextOf(request),
+      )
+      return requestDecidedView(saved)
+    },
+  )
+
+  app.delete(
+    '/api/jobs/requests/:requestId',
+    {
+      schema: {
+        tags,
+        summary: 'Withdraw a request (its requester) or delete one on your post (its owner)',
+        security: SECURED,
+        params: JobRequestIdParamsSchema,
+        response: { 204: NoContent, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await deps.service.remove(request.params.requestId, contextOf(request))
+      return reply.code(204).send(null)
+    },
+  )
+}
