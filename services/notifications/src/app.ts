@@ -17,9 +17,9 @@ import {
   createNotificationsRepository,
   notificationIndexes,
 } from './notifications/notifications-repository'
+import { notificationsRoutes } from './notifications/notifications-routes'
 import { createNotificationsService } from './notifications/notifications-service'
 import { createRecipients } from './recipients/recipients-repository'
-import { notificationsRoutes } from './routes/notifications-routes'
 import { supportRoutes } from './support/support-routes'
 
 export async function buildNotificationsApp(config: NotificationsConfig) {

@@ -1,8 +1,9 @@
+import type { NotificationView } from '@marketplace/contracts/api'
 import type { EventData } from '@marketplace/contracts/events'
 import type { NotificationDocument } from './notification-document'
 
 /** A notification as the dropdown reads it (spec 1 §3): never the outbox or internals. */
-export function notificationView(notification: NotificationDocument) {
+export function notificationView(notification: NotificationDocument): NotificationView {
   return {
     _id: notification._id,
     kind: notification.kind,
@@ -13,8 +14,6 @@ export function notificationView(notification: NotificationDocument) {
     createdAt: notification.createdAt.toISOString(),
   }
 }
-
-export type NotificationView = ReturnType<typeof notificationView>
 
 /** The same view, from the notification.created event every instance receives. */
 export function viewOfCreatedEvent(data: EventData<'notification.created'>): NotificationView {

@@ -1,3 +1,4 @@
+import type { NotificationsPage } from '@marketplace/contracts/api'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import type { NotificationPreferences } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
@@ -92,7 +93,7 @@ export function createNotificationsService(deps: {
   return {
     record,
 
-    async page(userId: string, page: number, limit: number) {
+    async page(userId: string, page: number, limit: number): Promise<NotificationsPage> {
       const [{ items, total }, unread] = await Promise.all([
         deps.notifications.page(userId, page, limit),
         unreadCount(userId),
