@@ -1,8 +1,8 @@
 import { authPlugin, createServiceApp, kafkaPlugin } from '@marketplace/service-kit'
 import type { MediaConfig } from './config'
-import { userDeletedHandler } from './events/user-deleted.handler'
-import { uploadRoutes } from './routes/upload-routes'
+import { mediaSubscriptions } from './events/subscriptions'
 import { setUpStorage } from './storage/storage'
+import { uploadRoutes } from './uploads/upload-routes'
 
 /** Builds the media service: plugins first, then routes (STYLE.md, fastify/demo). */
 export async function buildMediaApp(config: MediaConfig) {
@@ -16,19 +16,10 @@ export async function buildMediaApp(config: MediaConfig) {
     clientId: config.SERVICE_NAME,
     outboxCollections: [],
     pollMs: config.OUTBOX_POLL_MS,
-    consumers: [
-      {
-        groupId: 'media',
-        // Deleting what is already gone changes nothing: no ledger (and no database) needed.
-        useLedger: false,
-        handlers: {
-          'user.deleted': userDeletedHandler({
-            deleteUnderPrefix: (prefix) => app.storage.deleteUnderPrefix(prefix),
-            logger: app.log.child({ component: 'user-deleted' }),
-          }),
-        },
-      },
-    ],
+    consumers: mediaSubscriptions({
+      deleteUnderPrefix: (prefix) => app.storage.deleteUnderPrefix(prefix),
+      logger: app.log.child({ component: 'user-deleted' }),
+    }),
     groupPrefix: config.KAFKA_GROUP_PREFIX,
   })
   // No revocation check here (people and auth have one): a slot only lets the caller put a

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import type { UploadSlot } from '@marketplace/contracts/api'
 import {
   Messages,
   validatePictureFile,
@@ -15,11 +16,6 @@ import type { PutSigner } from '../storage/put-signer'
 
 /** What the picture is for: a post (spec 1 §5) or the caller's profile (spec 2 §5). */
 export type UploadPurpose = 'post' | 'profile'
-
-export interface UploadSlot {
-  presignedUrl: string
-  objectKey: string
-}
 
 const RULES = {
   post: { prefix: UPLOAD_KEY_PREFIXES.job, validate: validatePictureFile },

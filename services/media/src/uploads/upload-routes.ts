@@ -1,25 +1,31 @@
-import { Type } from '@sinclair/typebox'
 import type { FastifyRequest } from 'fastify'
-import { UploadRequestSchema } from '@marketplace/contracts/validation'
+import {
+  SECURED,
+  UploadSlotRequestSchema,
+  UploadSlotSchema,
+  errorResponses,
+} from '@marketplace/contracts/api'
 import { callerOf, type createServiceApp } from '@marketplace/service-kit'
-import { createUploadSlot, noFileError, type UploadPurpose } from '../uploads/upload-slot'
+import { createUploadSlot, noFileError, type UploadPurpose } from './upload-slot'
 
 type MediaApp = Awaited<ReturnType<typeof createServiceApp>>
 
-const UploadSlotSchema = Type.Object({
-  presignedUrl: Type.String(),
-  objectKey: Type.String(),
-})
-
-const ErrorSchema = Type.Object({ message: Type.String(), code: Type.String() })
+const ROUTES: Array<{ url: string; purpose: UploadPurpose; summary: string }> = [
+  {
+    url: '/api/upload',
+    purpose: 'post',
+    summary: "A pre-signed upload address for a post's picture (spec 1 §5, §7)",
+  },
+  {
+    url: '/api/upload/user-profile-picture',
+    purpose: 'profile',
+    summary: "A pre-signed upload address for the caller's profile picture (spec 2 §5, §7)",
+  },
+]
 
 /** POST /api/upload (spec 1 §7) and POST /api/upload/user-profile-picture (spec 2 §7). */
 export async function uploadRoutes(app: MediaApp) {
-  const routes: Array<[string, UploadPurpose]> = [
-    ['/api/upload', 'post'],
-    ['/api/upload/user-profile-picture', 'profile'],
-  ]
-  for (const [url, purpose] of routes) {
+  for (const { url, purpose, summary } of ROUTES) {
     app.post(
       url,
       {
@@ -28,8 +34,11 @@ export async function uploadRoutes(app: MediaApp) {
         // the product's "Please select a file first!" rather than the validator's words.
         attachValidation: true,
         schema: {
-          body: UploadRequestSchema,
-          response: { 200: UploadSlotSchema, 400: ErrorSchema, 401: ErrorSchema },
+          tags: ['media'],
+          summary,
+          security: SECURED,
+          body: UploadSlotRequestSchema,
+          response: { 200: UploadSlotSchema, ...errorResponses(400, 401) },
         },
       },
       async (request) => {
