@@ -6,8 +6,9 @@ import {
   GetBucketPolicyCommand,
   PutBucketPolicyCommand,
   PutObjectCommand,
+  S3Client,
 } from '@aws-sdk/client-s3'
-import { infraEnv } from '@marketplace/service-kit/testing'
+import { infraEnv, waitFor } from '@marketplace/service-kit/testing'
 import { buildMediaApp } from '../app'
 import {
   adminClient,
@@ -170,22 +171,62 @@ describe('bucket setup while S3 is not up yet', () => {
     }
   })
 
-  it('closing the service ends the retries at once', async () => {
-    const port = await freePort()
+  it('aborting the setup ends the S3 request in flight instead of waiting for its answer', async () => {
+    // An S3 that accepts connections and never answers, and a client with no time-out of its
+    // own: without the abort, the setup would wait for ever (and this test time out).
+    const connections: Array<import('node:net').Socket> = []
+    proxy = createServer((socket) => connections.push(socket))
+    const port = await listenOnFreePort(proxy)
+    const client = new S3Client({
+      endpoint: `http://127.0.0.1:${port}`,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'a', secretAccessKey: 'b' },
+      maxAttempts: 1,
+      requestHandler: { requestTimeout: 0 },
+    })
+    const abort = new AbortController()
+    try {
+      const setup = ensureBucket(
+        client,
+        { bucket: 'never-answers', region: 'us-east-1', appOrigins: [] },
+        abort.signal,
+      )
+      await waitFor(() => connections.length === 1)
+      abort.abort()
+      await expect(setup).rejects.toMatchObject({ name: 'AbortError' })
+    } finally {
+      client.destroy()
+      for (const socket of connections) socket.destroy()
+    }
+  })
+
+  it('closing the service ends the retries: the setup is abandoned and S3 hears nothing more', async () => {
+    let attempts = 0
+    proxy = createServer((socket) => {
+      attempts += 1
+      socket.destroy()
+    })
+    const port = await listenOnFreePort(proxy)
     const app = await buildMediaApp(
       testConfig('never', { S3_ENDPOINT: `http://127.0.0.1:${port}` }),
     )
     await app.ready()
-    // Closing waits for a Kafka consumer still joining its group (the kafka plugin, up to
-    // 10 s); what is measured here is the bucket retries, so the group has joined first.
-    await app.events.ready
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    const started = Date.now()
+    await waitFor(() => attempts >= 1)
     await app.close()
-    expect(Date.now() - started).toBeLessThan(1000)
     await expect(app.storage.bucketReady).rejects.toThrow()
+    const afterClose = attempts
+    // Longer than the retry delays (0.5 s, then 1 s): a loop still running would call again.
+    await new Promise((resolve) => setTimeout(resolve, 2500))
+    expect(attempts).toBe(afterClose)
   })
 })
+
+/** Listens on a port the OS picks; answers it. */
+async function listenOnFreePort(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return (server.address() as AddressInfo).port
+}
 
 /** A port nothing listens on (taken from the OS, then released). */
 async function freePort(): Promise<number> {

@@ -69,11 +69,15 @@ export function corsRules(appOrigins: string[]): CORSRule[] {
 export async function ensureBucket(
   client: S3Client,
   settings: BucketSettings,
+  /** Aborts the request in flight (the service closing), so nobody waits for S3 to answer. */
+  signal?: AbortSignal,
 ): Promise<BucketSetupOutcome> {
   const { bucket } = settings
-  const created = await createIfMissing(client, settings)
+  const options = { abortSignal: signal }
+  const created = await createIfMissing(client, settings, options)
   await client.send(
     new PutBucketPolicyCommand({ Bucket: bucket, Policy: publicReadPolicy(bucket) }),
+    options,
   )
   let corsApplied = true
   try {
@@ -82,6 +86,7 @@ export async function ensureBucket(
         Bucket: bucket,
         CORSConfiguration: { CORSRules: corsRules(settings.appOrigins) },
       }),
+      options,
     )
   } catch (error) {
     // MinIO answers NotImplemented: its CORS is server-wide (MINIO_API_CORS_ALLOW_ORIGIN).
@@ -91,9 +96,13 @@ export async function ensureBucket(
   return { created, corsApplied }
 }
 
-async function createIfMissing(client: S3Client, settings: BucketSettings): Promise<boolean> {
+async function createIfMissing(
+  client: S3Client,
+  settings: BucketSettings,
+  options: { abortSignal?: AbortSignal },
+): Promise<boolean> {
   try {
-    await client.send(new HeadBucketCommand({ Bucket: settings.bucket }))
+    await client.send(new HeadBucketCommand({ Bucket: settings.bucket }), options)
     return false
   } catch (error) {
     if (errorName(error) !== 'NotFound') throw error
@@ -111,6 +120,7 @@ async function createIfMissing(client: S3Client, settings: BucketSettings): Prom
               },
             }),
       }),
+      options,
     )
     return true
   } catch (error) {

@@ -42,11 +42,16 @@ export function setUpStorage(app: FastifyInstance, config: MediaConfig): void {
   async function setUpBucket(): Promise<void> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const outcome = await ensureBucket(internal, {
-          bucket: config.S3_BUCKET,
-          region: config.S3_REGION,
-          appOrigins: config.appOrigins,
-        })
+        // The close signal also aborts the request in flight: closing never waits for S3.
+        const outcome = await ensureBucket(
+          internal,
+          {
+            bucket: config.S3_BUCKET,
+            region: config.S3_REGION,
+            appOrigins: config.appOrigins,
+          },
+          closing.signal,
+        )
         isSetUp = true
         app.log.info({ bucket: config.S3_BUCKET, ...outcome }, 'bucket ready')
         if (!outcome.corsApplied) {
@@ -57,6 +62,7 @@ export function setUpStorage(app: FastifyInstance, config: MediaConfig): void {
         }
         return
       } catch (error) {
+        if (closing.signal.aborted) throw error
         lastError = describe(error)
         const delay = Math.min(500 * attempt, 5000)
         app.log.warn({ err: error, attempt, retryInMs: delay }, 'S3 bucket not set up yet')
