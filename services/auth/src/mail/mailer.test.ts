@@ -265,10 +265,10 @@ describe('mailer with a dead SMTP server', () => {
     const logger = recordingLogger()
     const mailer = createMailer(mailEnv({ SMTP_PORT: String(await closedPort()) }), logger)
     try {
-      const started = Date.now()
+      // Refused, not timed out: the outcome says it failed at once, with no clock involved.
       const error = await send(mailer).catch((e: unknown) => e)
       expect(error).toBeInstanceOf(Error)
-      expect(Date.now() - started).toBeLessThan(8_000)
+      expect((error as { code?: string }).code).not.toBe('ETIMEDOUT')
       expect(logger.lines.map(([level]) => level)).toEqual(['error'])
       await expect(mailer.isReachable()).resolves.toBe(false)
     } finally {
@@ -279,14 +279,14 @@ describe('mailer with a dead SMTP server', () => {
   it('a server that never greets fails within the timeouts instead of hanging', async () => {
     const mailer = createMailer(mailEnv({ SMTP_PORT: String(silentPort) }))
     try {
-      const started = Date.now()
+      // It settles at all (jest's own time limit is the ceiling), and says why: a time-out.
       const [error, reachable] = await Promise.all([
         send(mailer).catch((e: unknown) => e),
         mailer.isReachable(),
       ])
       expect(error).toBeInstanceOf(Error)
+      expect((error as { code?: string }).code).toBe('ETIMEDOUT')
       expect(reachable).toBe(false)
-      expect(Date.now() - started).toBeLessThan(8_000)
     } finally {
       mailer.close()
     }
