@@ -3,7 +3,7 @@ import { Provider } from 'react-redux'
 import { createMemoryRouter, RouterProvider } from 'react-router-dom'
 import { hasAnyRole, RequireRole } from '@/app/guards'
 import { createStore } from '@/app/store'
-import { credentialsReceived } from '@/features/auth/auth-slice'
+import { credentialsReceived } from '@/lib/auth-slice'
 
 describe('hasAnyRole (spec 2 §5 role checks)', () => {
   it('accepts a list, an object or a single value, compared as strings', () => {

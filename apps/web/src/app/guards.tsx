@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { Navigate, useLocation } from 'react-router-dom'
 import { useAppSelector } from '@/app/hooks'
 import { paths } from '@/config/paths'
-import { selectCurrentUser, selectIsLoggedIn } from '@/features/auth/auth-slice'
+import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
 
 /** spec 2 §5 "Role checks": a list, an object or a single value, compared as strings. */
 export function hasAnyRole(roles: unknown, allowed: readonly string[]): boolean {

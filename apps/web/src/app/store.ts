@@ -1,6 +1,6 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit'
 import { setupListeners } from '@reduxjs/toolkit/query'
-import { authReducer } from '@/features/auth/auth-slice'
+import { authReducer } from '@/lib/auth-slice'
 import { feedReducer } from '@/features/feed/feed-slice'
 import { api } from '@/lib/api'
 import { uiReducer } from '@/app/ui-slice'

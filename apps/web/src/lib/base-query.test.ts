@@ -1,5 +1,5 @@
 import { createStore } from '@/app/store'
-import { credentialsReceived, type AuthState } from '@/features/auth/auth-slice'
+import { credentialsReceived, type AuthState } from '@/lib/auth-slice'
 import { api } from '@/lib/api'
 import { setSessionExpiredHandler } from '@/lib/base-query'
 import { readPersistFlag, writePersistFlag } from '@/lib/persist'

@@ -4,8 +4,8 @@ import {
   type FetchArgs,
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react'
-import type { RootState } from '@/app/store'
-import { credentialsReceived, signedOut } from '@/features/auth/auth-slice'
+import type { Dispatch } from '@reduxjs/toolkit'
+import { credentialsReceived, signedOut, type WithAuth } from '@/lib/auth-slice'
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@/lib/cookies'
 import { clearStoredSession, readPersistFlag } from '@/lib/persist'
 import type { SessionUser } from '@/lib/types'
@@ -18,7 +18,7 @@ const rawBaseQuery = fetchBaseQuery({
   baseUrl: '',
   credentials: 'include',
   prepareHeaders(headers, { getState }) {
-    const token = (getState() as RootState).auth.accessToken
+    const token = (getState() as WithAuth).auth.accessToken
     if (token) headers.set('authorization', `Bearer ${token}`)
     const xsrf = readCookie(XSRF_COOKIE)
     if (xsrf) headers.set(XSRF_HEADER, xsrf)
@@ -104,7 +104,7 @@ export function renewSession(api: {
 }
 
 /** Ends the session on this side: store, stored flags, and the user goes to /login. */
-export function endSession(dispatch: (action: unknown) => unknown) {
+export function endSession(dispatch: Dispatch) {
   clearStoredSession()
   dispatch(signedOut())
 }
@@ -135,7 +135,7 @@ export const baseQueryWithRenewal: BaseQueryFn<
   if (status !== 401 && status !== 403) return result
   const url = typeof args === 'string' ? args : args.url
   if (url === REFRESH_PATH) return result
-  const state = api.getState() as RootState
+  const state = api.getState() as WithAuth
   const mayRenew = readPersistFlag() || !!state.auth.accessToken
   if (!mayRenew) return result
   const outcome = await renewSession(api)

@@ -2,7 +2,7 @@ import { render } from '@testing-library/react'
 import { Provider } from 'react-redux'
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom'
 import { createStore, type AppStore } from '@/app/store'
-import { credentialsReceived } from '@/features/auth/auth-slice'
+import { credentialsReceived } from '@/lib/auth-slice'
 import type { SessionUser } from '@/lib/types'
 
 /** The helpers every web test shares: a user, a stubbed `fetch` and a router over a store. */

@@ -19,7 +19,7 @@ jest.mock('@/features/feed/FeedToolbar', () => ({
   __esModule: true,
   default: () => <div>feed toolbar</div>,
 }))
-jest.mock('@/features/modals/ModalHost', () => ({ __esModule: true, default: () => null }))
+jest.mock('@/app/modals/ModalHost', () => ({ __esModule: true, default: () => null }))
 
 const routes = [
   {

@@ -2,7 +2,7 @@ import { Outlet } from 'react-router-dom'
 import { BottomNav } from '@/app/shell/BottomNav'
 import { Footer } from '@/app/shell/Footer'
 import { TopBar } from '@/app/shell/TopBar'
-import ModalHost from '@/features/modals/ModalHost'
+import ModalHost from '@/app/modals/ModalHost'
 import { usePageViews } from '@/lib/use-analytics'
 import './shell.css'
 

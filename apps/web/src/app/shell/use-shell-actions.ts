@@ -5,8 +5,8 @@ import { hasAnyRole } from '@/app/guards'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { paths } from '@/config/paths'
-import { selectCurrentUser, selectIsLoggedIn } from '@/features/auth/auth-slice'
-import { useLogout } from '@/features/auth/use-logout'
+import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
+import { useLogout } from '@/app/shell/use-logout'
 import { feedActions, selectFeed, type FeedType } from '@/features/feed/feed-slice'
 
 const MODERATORS = [ROLES.Admin, ROLES.Editor] as const

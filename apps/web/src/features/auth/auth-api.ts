@@ -47,10 +47,6 @@ export const authApi = api.injectEndpoints({
     >({
       query: (body) => ({ url: '/api/auth/confirm-password-reset', method: 'POST', body }),
     }),
-    // A mutation, not a query: nothing is cached and it runs only when asked. 204, no body.
-    logout: build.mutation<null, void>({
-      query: () => ({ url: '/logout', method: 'GET' }),
-    }),
   }),
 })
 
@@ -62,7 +58,6 @@ export const {
   useKeepAccountMutation,
   useForgotPasswordMutation,
   useConfirmPasswordResetMutation,
-  useLogoutMutation,
 } = authApi
 
 /**

@@ -1,6 +1,6 @@
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import {
   useGetFavoritePeopleQuery,
   useRemoveFavoritePersonMutation,
@@ -11,7 +11,7 @@ import {
   useFavoritesList,
   type FavoritesTexts,
 } from '@/features/favorites/favorites-list'
-import { personName, skillsText } from '@/features/people/person-display'
+import { personName, skillsText } from '@/lib/person-display'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import { Messages } from '@marketplace/contracts/validation'
 import '@/components/ui/list-page.css'

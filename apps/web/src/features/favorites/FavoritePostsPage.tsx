@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import {
   useGetFavoritePostsQuery,
   useRemoveFavoritePostMutation,

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { CategorySidebar } from '@/features/feed/CategorySidebar'
 import { feedActions } from '@/features/feed/feed-slice'
-import { makePost, renderWithStore, signIn, stubFetch } from '@/features/feed/feed-test-helpers'
+import { makePost, renderWithStore, signIn, stubFetch } from '@/test/feed-helpers'
 import { jsonResponse } from '@/test/helpers'
 
 describe('CategorySidebar', () => {

@@ -1,6 +1,6 @@
 import { ALL_FILTER } from '@marketplace/contracts/marketplace'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
-import { selectIsLoggedIn } from '@/features/auth/auth-slice'
+import { selectIsLoggedIn } from '@/lib/auth-slice'
 import {
   CATEGORIES_LOGIN_MESSAGE,
   categoriesErrorText,

@@ -4,7 +4,7 @@ import { createStore } from '@/app/store'
 import FeedToolbar from '@/features/feed/FeedToolbar'
 import { feedActions, initialFeedState } from '@/features/feed/feed-slice'
 import { matchLocations } from '@/features/feed/location-search'
-import { renderWithStore } from '@/features/feed/feed-test-helpers'
+import { renderWithStore } from '@/test/feed-helpers'
 
 describe('FeedToolbar', () => {
   it('Reset Filters returns sort to Recent, view to Grid and the filters to All', async () => {

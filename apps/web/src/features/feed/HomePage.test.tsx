@@ -4,7 +4,7 @@ import { createStore } from '@/app/store'
 import { feedParams } from '@/features/feed/feed-api'
 import { feedActions } from '@/features/feed/feed-slice'
 import HomePage from '@/features/feed/HomePage'
-import { makePerson, makePost, renderWithStore, stubFetch } from '@/features/feed/feed-test-helpers'
+import { makePerson, makePost, renderWithStore, stubFetch } from '@/test/feed-helpers'
 import { jsonResponse } from '@/test/helpers'
 
 describe('HomePage', () => {

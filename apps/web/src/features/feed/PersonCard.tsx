@@ -1,16 +1,10 @@
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
-import { personName, skillsText } from '@/features/people/person-display'
+import { selectCurrentUser } from '@/lib/auth-slice'
+import { personName, ratingText, skillsText } from '@/lib/person-display'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import type { Person } from '@/lib/types'
 import './feed.css'
-
-/** "★ 4.5 (12)" once a person has been rated; nothing before. */
-export function ratingText(rating: Person['rating']): string | null {
-  if (!rating || rating.count <= 0 || typeof rating.average !== 'number') return null
-  return `★ ${rating.average.toFixed(1)} (${rating.count})`
-}
 
 /**
  * spec 1 §2 "Home feed": picture, name, Details and "Request {firstname}"; the request

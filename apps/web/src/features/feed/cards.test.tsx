@@ -1,15 +1,10 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
-import { PersonCard, ratingText } from '@/features/feed/PersonCard'
+import { PersonCard } from '@/features/feed/PersonCard'
+import { ratingText } from '@/lib/person-display'
 import { HIDDEN_LOCATION_HINT, PostCard } from '@/features/feed/PostCard'
-import {
-  makePerson,
-  makePost,
-  me,
-  renderWithStore,
-  signIn,
-} from '@/features/feed/feed-test-helpers'
+import { makePerson, makePost, me, renderWithStore, signIn } from '@/test/feed-helpers'
 
 describe('PostCard', () => {
   it('shows no request button to the owner of the post', () => {

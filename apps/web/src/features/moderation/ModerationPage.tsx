@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react'
 import { useAppDispatch } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
-import { personName, skillsText } from '@/features/people/person-display'
+import { personName, skillsText } from '@/lib/person-display'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'

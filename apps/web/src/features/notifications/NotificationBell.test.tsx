@@ -3,13 +3,13 @@ import userEvent from '@testing-library/user-event'
 import { Provider } from 'react-redux'
 import { MemoryRouter } from 'react-router-dom'
 import { createStore, type AppStore } from '@/app/store'
-import { credentialsReceived, signedOut } from '@/features/auth/auth-slice'
+import { credentialsReceived, signedOut } from '@/lib/auth-slice'
 import { jsonResponse, sampleUser, signIn, stubFetch } from '@/test/helpers'
-import { io, lastSocket, sockets } from '@/features/notifications/fake-socket'
+import { io, lastSocket, sockets } from '@/test/fake-socket'
 import NotificationBell from '@/features/notifications/NotificationBell'
 import { notificationsApi, type AppNotification } from '@/features/notifications/notifications-api'
 
-jest.mock('socket.io-client', () => jest.requireActual('@/features/notifications/fake-socket'))
+jest.mock('socket.io-client', () => jest.requireActual('@/test/fake-socket'))
 
 const note = (id: string, isRead: boolean, message = `Message ${id}`): AppNotification => ({
   _id: id,

@@ -1,7 +1,7 @@
 import { openLiveConnection } from '@/features/notifications/live-connection'
-import { io, lastSocket, sockets } from '@/features/notifications/fake-socket'
+import { io, lastSocket, sockets } from '@/test/fake-socket'
 
-jest.mock('socket.io-client', () => jest.requireActual('@/features/notifications/fake-socket'))
+jest.mock('socket.io-client', () => jest.requireActual('@/test/fake-socket'))
 
 const notification = {
   _id: 'n9',

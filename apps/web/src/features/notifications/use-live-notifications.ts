@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
-import { selectAccessToken, selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectAccessToken, selectCurrentUser } from '@/lib/auth-slice'
 import { openLiveConnection } from '@/features/notifications/live-connection'
 import {
   liveNotificationReceived,

@@ -1,15 +1,15 @@
-import { useCloseModal } from '@/features/modals/use-close-modal'
+import { useCloseModal } from '@/app/modals/use-close-modal'
 import { useState, type ReactNode } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
-import { selectCurrentUser, selectIsLoggedIn } from '@/features/auth/auth-slice'
+import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
 import {
   useAddFavoritePersonMutation,
   useGetFavoritePeopleQuery,
   useRemoveFavoritePersonMutation,
 } from '@/features/favorites/favorites-api'
-import { ageText, personName, skillsText } from '@/features/people/person-display'
+import { ageText, personName, ratingText, skillsText } from '@/lib/person-display'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
@@ -24,12 +24,6 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       <dd>{children}</dd>
     </>
   )
-}
-
-/** "★ 4.5 (12)": the owners' ratings, once there is at least one. */
-export function ratingText(rating: Person['rating']): string | null {
-  if (!rating || rating.count <= 0 || rating.average === null) return null
-  return `★ ${rating.average.toFixed(1)} (${rating.count})`
 }
 
 /**

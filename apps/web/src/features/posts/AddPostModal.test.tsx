@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { modalOpened } from '@/app/ui-slice'
-import { renderModal } from '@/features/modals/modal-test-helpers'
+import { renderModal } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import AddPostModal from '@/features/posts/AddPostModal'
 

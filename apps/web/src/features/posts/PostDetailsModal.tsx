@@ -1,9 +1,9 @@
-import { useCloseModal } from '@/features/modals/use-close-modal'
+import { useCloseModal } from '@/app/modals/use-close-modal'
 import { useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
-import { selectCurrentUser, selectIsLoggedIn } from '@/features/auth/auth-slice'
+import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
 import {
   useAddFavoritePostMutation,
   useGetFavoritePostsQuery,

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import RateWorkersPage from '@/features/ratings/RateWorkersPage'
 import type { RateableRequest } from '@/features/ratings/ratings-api'
-import { bodyOf, renderPage } from '@/features/settings/account/settings-test-helpers'
+import { bodyOf, renderPage } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 
 const DAY = 24 * 60 * 60 * 1000

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useAppSelector } from '@/app/hooks'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import {
   useGetRateableRequestsQuery,
   useRateWorkerMutation,

@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { renderModal, samplePerson, samplePost } from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePerson, samplePost } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import ReportModal from '@/features/reports/ReportModal'
 

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { jsonResponse } from '@/test/helpers'
-import { listThatDeletes, renderRequestsPage } from './requests-test-helpers'
+import { listThatDeletes, renderRequestsPage } from '@/test/requests-helpers'
 import ReceivedPostRequestsPage from './ReceivedPostRequestsPage'
 import type { ReceivedPostRequest } from './requests-api'
 

@@ -1,6 +1,6 @@
 import { Modal } from '@/components/ui/Modal'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
-import { skillsText } from '@/features/people/person-display'
+import { skillsText } from '@/lib/person-display'
 import type { ReceivedPostRequest } from './requests-api'
 import '@/components/ui/list-page.css'
 import './requests.css'

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { useAppSelector } from '@/app/hooks'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { imageUrl } from '@/lib/images'
 import { Messages } from '@marketplace/contracts/validation'

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { feedActions } from '@/features/feed/feed-slice'
-import { makePerson, makePost, renderWithStore, stubFetch } from '@/features/feed/feed-test-helpers'
+import { makePerson, makePost, renderWithStore, stubFetch } from '@/test/feed-helpers'
 import { jsonResponse } from '@/test/helpers'
 import SearchBar, { SEARCH_ERROR } from '@/features/search/SearchBar'
 

@@ -5,7 +5,7 @@ import { hasAnyRole } from '@/app/guards'
 import { useAppSelector } from '@/app/hooks'
 import { useIsMobile } from '@/hooks/use-is-mobile'
 import { paths } from '@/config/paths'
-import { selectRoles } from '@/features/auth/auth-slice'
+import { selectRoles } from '@/lib/auth-slice'
 import './settings.css'
 
 const s = paths.settings

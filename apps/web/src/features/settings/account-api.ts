@@ -4,7 +4,7 @@ import type {
   ChangePasswordPayload,
   WorkerProfilePayload,
 } from '@marketplace/contracts/validation'
-import { credentialsReceived, userUpdated } from '@/features/auth/auth-slice'
+import { credentialsReceived, userUpdated } from '@/lib/auth-slice'
 import { api } from '@/lib/api'
 import type { SelfProfile, SessionUser } from '@/lib/types'
 

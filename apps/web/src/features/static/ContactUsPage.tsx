@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { Messages, canSendSupportMessage } from '@marketplace/contracts/validation'
 import { useAppSelector } from '@/app/hooks'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import { useSendSupportMessageMutation } from '@/features/settings/account-api'
 import { InfoTooltip } from '@/components/ui/InfoTooltip'
 import { track } from '@/lib/analytics'

@@ -4,7 +4,7 @@ import AboutPage from '@/features/static/AboutPage'
 import ContactUsPage from '@/features/static/ContactUsPage'
 import HelpPage from '@/features/static/HelpPage'
 import TermsPage from '@/features/static/TermsPage'
-import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/test/settings-helpers'
 import { recordAnalytics } from '@/test/analytics'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react'
 import StatsPage from '@/features/stats/StatsPage'
-import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/test/settings-helpers'
 import { jsonResponse, sampleUser, stubFetch } from '@/test/helpers'
 
 const jobsStats = {

@@ -1,5 +1,5 @@
 import { useAppSelector } from '@/app/hooks'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import {
   useGetFavoritesStatsQuery,
   useGetJobsStatsQuery,

@@ -10,7 +10,7 @@ import {
   useKeepAccountMutation,
   type LoginAnswer,
 } from '@/features/auth/auth-api'
-import { credentialsReceived } from '@/features/auth/auth-slice'
+import { credentialsReceived } from '@/lib/auth-slice'
 import { PasswordInput } from '@/features/auth/components/PasswordInput'
 import { errorMessage } from '@/lib/api'
 import { writePersistFlag } from '@/lib/persist'

@@ -1,4 +1,4 @@
-import { useCloseModal } from '@/features/modals/use-close-modal'
+import { useCloseModal } from '@/app/modals/use-close-modal'
 import { useNavigate } from 'react-router-dom'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { renderModal, samplePerson, samplePost, viewer } from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePerson, samplePost, viewer } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import RequestPersonModal from '@/features/requests/send/RequestPersonModal'
 

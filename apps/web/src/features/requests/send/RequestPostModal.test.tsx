@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { modalOpened } from '@/app/ui-slice'
-import { renderModal, samplePost, viewer } from '@/features/modals/modal-test-helpers'
+import { renderModal, samplePost, viewer } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import RequestPostModal from '@/features/requests/send/RequestPostModal'
 

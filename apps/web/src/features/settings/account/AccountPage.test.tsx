@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import AccountPage from '@/features/settings/account/AccountPage'
-import { renderPage, selfProfile } from '@/features/settings/account/settings-test-helpers'
+import { renderPage, selfProfile } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 
 describe('account page', () => {

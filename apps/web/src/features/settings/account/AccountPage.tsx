@@ -7,7 +7,7 @@ import {
   type AccountForm,
 } from '@marketplace/contracts/validation'
 import { useAppSelector } from '@/app/hooks'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import {
   useChangePasswordMutation,
   useGetUserQuery,

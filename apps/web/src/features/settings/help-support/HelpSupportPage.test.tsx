@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import HelpSupportPage from '@/features/settings/help-support/HelpSupportPage'
-import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/test/settings-helpers'
 import { recordAnalytics } from '@/test/analytics'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 

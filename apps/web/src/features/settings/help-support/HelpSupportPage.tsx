@@ -3,7 +3,7 @@ import { Messages, canSendSupportMessage } from '@marketplace/contracts/validati
 import { useAppSelector } from '@/app/hooks'
 import { Modal } from '@/components/ui/Modal'
 import { useIsMobile } from '@/hooks/use-is-mobile'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import { useSendSupportMessageMutation } from '@/features/settings/account-api'
 import { track } from '@/lib/analytics'
 import { errorMessage, errorStatus } from '@/lib/api'

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { useAppSelector } from '@/app/hooks'
-import { selectAccessToken } from '@/features/auth/auth-slice'
+import { selectAccessToken } from '@/lib/auth-slice'
 import { useUpdatePostMutation } from '@/features/posts/posts-api'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'

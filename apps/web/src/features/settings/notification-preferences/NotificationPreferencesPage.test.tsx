@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import NotificationPreferencesPage from '@/features/settings/notification-preferences/NotificationPreferencesPage'
-import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 
 const saved = {

@@ -5,7 +5,7 @@ import {
 } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
 import { useAppSelector } from '@/app/hooks'
-import { selectIsLoggedIn } from '@/features/auth/auth-slice'
+import { selectIsLoggedIn } from '@/lib/auth-slice'
 import {
   useGetPreferencesQuery,
   useUpdatePreferencesMutation,

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import OthersPage from '@/features/settings/others/OthersPage'
-import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch, withRenewal } from '@/test/helpers'
 
 describe('others page (account deletion)', () => {

@@ -1,15 +1,14 @@
 import { useState } from 'react'
 import { Link, useNavigate } from 'react-router-dom'
 import { Messages } from '@marketplace/contracts/validation'
-import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { useAppSelector } from '@/app/hooks'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
-import { useLogoutMutation } from '@/features/auth/auth-api'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import { useDeleteAccountMutation } from '@/features/settings/account-api'
 import { InfoTooltip } from '@/components/ui/InfoTooltip'
-import { api, errorMessage } from '@/lib/api'
-import { endSession } from '@/lib/base-query'
+import { errorMessage } from '@/lib/api'
+import { useSignOut } from '@/lib/use-sign-out'
 import '@/features/settings/settings.css'
 import '@/features/settings/others/others.css'
 
@@ -52,10 +51,9 @@ const BENEFITS = [
 /** spec 2 §2.7 and §4 "Account deletion". */
 export default function OthersPage() {
   const user = useAppSelector(selectCurrentUser)
-  const dispatch = useAppDispatch()
   const navigate = useNavigate()
   const [deleteAccount, { isLoading }] = useDeleteAccountMutation()
-  const [logout] = useLogoutMutation()
+  const signOut = useSignOut()
   const [confirming, setConfirming] = useState(false)
   const [problem, setProblem] = useState<string | null>(null)
 
@@ -77,14 +75,9 @@ export default function OthersPage() {
       setProblem(errorMessage(failure, Messages.account.deleteFailed))
       return
     }
-    // The server ended every session; this side forgets the session and every cached answer,
-    // and GET /logout clears the browser's refresh and XSRF cookies (only the server can: they
-    // are HttpOnly). That call failing changes nothing: the session behind them is already dead.
-    endSession(dispatch)
-    dispatch(api.util.resetApiState())
-    void logout()
-      .unwrap()
-      .catch(() => undefined)
+    // The server ended every session; this side forgets it and every cached answer, and
+    // GET /logout clears the browser's cookies of a session that is already dead.
+    void signOut()
     navigate(paths.home)
     window.alert(Messages.account.deleted)
   }

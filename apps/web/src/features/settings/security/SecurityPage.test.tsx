@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import SecurityPage from '@/features/settings/security/SecurityPage'
-import { renderPage } from '@/features/settings/account/settings-test-helpers'
+import { renderPage } from '@/test/settings-helpers'
 
 describe('security page', () => {
   it('shows only what works: e-mail codes are active, SMS is plainly not offered', () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import MyWorkerProfilePage from '@/features/settings/worker-profile/MyWorkerProfilePage'
-import { renderPage, selfProfile } from '@/features/settings/account/settings-test-helpers'
+import { renderPage, selfProfile } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import type { SelfProfile } from '@/lib/types'
 import { recordAnalytics } from '@/test/analytics'

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react'
 import { Messages } from '@marketplace/contracts/validation'
 import { useAppSelector } from '@/app/hooks'
-import { selectCurrentUser } from '@/features/auth/auth-slice'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import { useGetUserQuery, useSetWorkerStatusMutation } from '@/features/settings/account-api'
 import { WorkerProfileModal } from '@/features/settings/worker-profile/WorkerProfileModal'
 import { errorMessage } from '@/lib/api'

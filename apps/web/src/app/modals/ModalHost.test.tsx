@@ -1,8 +1,8 @@
 import { act, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { modalOpened } from '@/app/ui-slice'
-import ModalHost from '@/features/modals/ModalHost'
-import { renderModal, samplePerson, samplePost } from '@/features/modals/modal-test-helpers'
+import ModalHost from '@/app/modals/ModalHost'
+import { renderModal, samplePerson, samplePost } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 
 describe('ModalHost', () => {

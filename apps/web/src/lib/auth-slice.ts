@@ -1,10 +1,11 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
-import type { RootState } from '@/app/store'
 import type { SessionUser } from '@/lib/types'
 
 /**
  * The session (spec 1 §4): user and access token, in memory only. `restoring` is true while
- * the app tries a renewal at start ("Loading...").
+ * the app tries a renewal at start ("Loading..."). Every feature reads it and the base query
+ * renews it, so it lives with them in the shared layer. The signed-in user is the session's
+ * identity as login answered it, not a cached person: profiles stay in RTK Query.
  */
 export interface AuthState {
   user: SessionUser | null
@@ -44,8 +45,13 @@ export const { credentialsReceived, userUpdated, restoreStarted, restoreFinished
   authSlice.actions
 export const authReducer = authSlice.reducer
 
-export const selectCurrentUser = (state: RootState) => state.auth.user
-export const selectAccessToken = (state: RootState) => state.auth.accessToken
-export const selectIsLoggedIn = (state: RootState) => !!state.auth.accessToken && !!state.auth.user
-export const selectIsRestoring = (state: RootState) => state.auth.restoring
-export const selectRoles = (state: RootState) => state.auth.user?.roles ?? []
+/** The state this slice owns: selectors take only that, so the slice never imports the store. */
+export interface WithAuth {
+  auth: AuthState
+}
+
+export const selectCurrentUser = (state: WithAuth) => state.auth.user
+export const selectAccessToken = (state: WithAuth) => state.auth.accessToken
+export const selectIsLoggedIn = (state: WithAuth) => !!state.auth.accessToken && !!state.auth.user
+export const selectIsRestoring = (state: WithAuth) => state.auth.restoring
+export const selectRoles = (state: WithAuth) => state.auth.user?.roles ?? []

@@ -1,5 +1,5 @@
 // A stand-in for socket.io-client in tests: jest.mock('socket.io-client', () =>
-// jest.requireActual('@/features/notifications/fake-socket')). It records what the client
+// jest.requireActual('@/test/fake-socket')). It records what the client
 // emits and lets a test play the server.
 type Handler = (...args: unknown[]) => void
 

@@ -14,3 +14,9 @@ export function ageText(age: number | null | undefined): string | null {
 /** spec 1 §2: skills joined by " - ". */
 export const skillsText = (skills: readonly string[] | null | undefined): string =>
   (skills ?? []).filter(Boolean).join(' - ')
+
+/** "★ 4.5 (12)" once a person has been rated by the owners they worked for; nothing before. */
+export function ratingText(rating: Person['rating']): string | null {
+  if (!rating || rating.count <= 0 || typeof rating.average !== 'number') return null
+  return `★ ${rating.average.toFixed(1)} (${rating.count})`
+}
