@@ -10,10 +10,12 @@ import type { PeopleConfig } from './config'
 import { createAccountPurge } from './deletion/account-purge'
 import { peopleSubscriptions } from './events/subscriptions'
 import { createPeopleFeed, createPeopleFeedSync, type PeopleFeedSync } from './feed/people-feed'
+import { peopleRoutes } from './feed/people-feed-routes'
 import { createKnownPosts, knownPostIndexes } from './posts/known-posts'
 import { PROFILES_COLLECTION } from './profiles/profile-document'
 import { createProfilesRepository, profileIndexes } from './profiles/profiles-repository'
 import { createProfilesService } from './profiles/profiles-service'
+import { usersRoutes } from './profiles/users-routes'
 import {
   PEOPLE_REQUESTS_COLLECTION,
   PEOPLE_REQUEST_TOMBSTONES_COLLECTION,
@@ -22,6 +24,7 @@ import {
   createPeopleRequestsRepository,
   peopleRequestIndexes,
 } from './requests/people-requests-repository'
+import { peopleRequestsRoutes } from './requests/people-requests-routes'
 import { createPeopleRequestsService } from './requests/people-requests-service'
 import { createKnownJobRequests, knownJobRequestIndexes } from './ratings/known-job-requests'
 import { createRatingsRepository, ratingIndexes } from './ratings/ratings-repository'
@@ -29,9 +32,6 @@ import { ratingsRoutes } from './ratings/ratings-routes'
 import { createRatingsService } from './ratings/ratings-service'
 import { createPeopleStats, peopleStatsIndexes } from './stats/people-stats'
 import { peopleStatsRoutes } from './stats/stats-routes'
-import { peopleRequestsRoutes } from './routes/people-requests-routes'
-import { peopleRoutes } from './routes/people-routes'
-import { usersRoutes } from './routes/users-routes'
 
 export async function buildPeopleApp(config: PeopleConfig) {
   const app = await createServiceApp({

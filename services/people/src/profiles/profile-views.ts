@@ -1,4 +1,6 @@
-import { ageFromDateOfBirth } from '@marketplace/contracts/validation'
+import type { AccountDeletion, PersonSelfView, PersonView } from '@marketplace/contracts/api'
+import { Messages, ageFromDateOfBirth } from '@marketplace/contracts/validation'
+import { ratingSummary } from '../ratings/rating-views'
 import {
   fullName,
   seesHiddenContacts,
@@ -8,11 +10,16 @@ import {
 
 /**
  * A person as anyone else sees them (spec 1 §3 "Person", docs/people.md "What a stranger
- * sees"): names, age (never the date of birth), and the public worker profile. Never the
- * e-mail, the phone number, the date of birth, pending deletion or who may see the hidden
- * contacts; hidden contacts only for the viewers `seesHiddenContacts` admits.
+ * sees"): names, age (never the date of birth), the public worker profile and the worker's
+ * rating (docs/ratings-and-stats.md). Never the e-mail, the phone number, the date of birth,
+ * pending deletion or who may see the hidden contacts; hidden contacts only for the viewers
+ * `seesHiddenContacts` admits.
  */
-export function toPersonView(profile: ProfileDocument, viewerId: string | null, now = new Date()) {
+export function toPersonView(
+  profile: ProfileDocument,
+  viewerId: string | null,
+  now = new Date(),
+): PersonView {
   // A profile a moderator took down is shown to its owner only (spec 2 §1: content removal).
   const hidden = !!profile.takenDownAt && viewerId !== profile._id
   const worker = hidden ? null : profile.worker
@@ -38,16 +45,15 @@ export function toPersonView(profile: ProfileDocument, viewerId: string | null, 
     profilePicture: worker?.profilePicture ?? null,
     isOnline: worker ? worker.isOnline !== false : false,
     category: worker?.category ?? null,
+    rating: ratingSummary(profile),
   }
 }
-
-export type PersonView = ReturnType<typeof toPersonView>
 
 /**
  * The user's own profile (GET /api/users/{own id}): the account fields, the whole worker
  * profile with every contact, and the deletion date while the grace period runs.
  */
-export function toSelfView(profile: ProfileDocument, now = new Date()) {
+export function toSelfView(profile: ProfileDocument, now = new Date()): PersonSelfView {
   return {
     ...toPersonView(profile, profile._id, now),
     email: profile.email,
@@ -55,7 +61,15 @@ export function toSelfView(profile: ProfileDocument, now = new Date()) {
     dateOfBirth: profile.dateOfBirth,
     interest: profile.interest ?? null,
     emailPreferences: profile.emailPreferences,
-    createdAt: profile.createdAt,
-    deletion: profile.deletion ? { purgeAfter: profile.deletion.purgeAfter } : null,
+    createdAt: profile.createdAt.toISOString(),
+    deletion: profile.deletion ? { purgeAfter: profile.deletion.purgeAfter.toISOString() } : null,
+  }
+}
+
+/** DELETE /api/users/{id}: the grace period's end (spec 2 §2.7). */
+export function toAccountDeletion(profile: ProfileDocument): AccountDeletion {
+  return {
+    message: Messages.account.deleted,
+    purgeAfter: profile.deletion?.purgeAfter.toISOString() ?? null,
   }
 }

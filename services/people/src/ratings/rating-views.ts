@@ -1,3 +1,4 @@
+import type { PersonRating, SavedWorkerRating, WorkerRatingView } from '@marketplace/contracts/api'
 import type { ProfileDocument } from '../profiles/profile-document'
 import { editableUntil, type RatingDocument } from './rating-document'
 
@@ -13,7 +14,7 @@ export interface RatedProfileFields {
 export type RatedProfile = ProfileDocument & RatedProfileFields
 
 /** `rating` of a person view: the average to one decimal, null before the first rating. */
-export function ratingSummary(profile: ProfileDocument | null | undefined) {
+export function ratingSummary(profile: ProfileDocument | null | undefined): PersonRating {
   const { ratingSum = 0, ratingCount = 0 } = (profile ?? {}) as RatedProfileFields
   return {
     average: ratingCount > 0 ? Math.round((ratingSum / ratingCount) * 10) / 10 : null,
@@ -21,15 +22,8 @@ export function ratingSummary(profile: ProfileDocument | null | undefined) {
   }
 }
 
-export type RatingSummary = ReturnType<typeof ratingSummary>
-
-/** A person view (profile-views.ts) with the worker's rating. */
-export function withRating<View extends object>(view: View, profile: ProfileDocument) {
-  return { ...view, rating: ratingSummary(profile) }
-}
-
 /** A rating as its author sees it. */
-export function ratingView(rating: RatingDocument) {
+export function ratingView(rating: RatingDocument): WorkerRatingView {
   return {
     stars: rating.stars,
     comment: rating.comment,
@@ -39,4 +33,12 @@ export function ratingView(rating: RatingDocument) {
   }
 }
 
-export type RatingView = ReturnType<typeof ratingView>
+/** PUT /api/people/ratings/{requestId}: the rating just given or changed. */
+export function savedRatingView(rating: RatingDocument): SavedWorkerRating {
+  return {
+    _id: rating._id,
+    requestId: rating.requestId,
+    workerId: rating.workerId,
+    ...ratingView(rating),
+  }
+}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Filter, UpdateFilter } from 'mongodb'
+import type { RateableRequest } from '@marketplace/contracts/api'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { ConflictError, NotFoundError, newEvent } from '@marketplace/service-kit'
@@ -208,7 +209,7 @@ export function createRatingsService(deps: {
   }
 
   /** GET /api/people/ratings/rateable: the caller's accepted requests, newest first. */
-  async function rateable(callerId: string) {
+  async function rateable(callerId: string): Promise<RateableRequest[]> {
     const requests = await deps.jobRequests.acceptedOf(callerId)
     const ratings = await deps.ratings.findByRequests(requests.map((request) => request._id))
     const workers = await deps.profiles.findByIds(requests.map((request) => request.requesterId))

@@ -1,3 +1,4 @@
+import type { ReceivedPeopleRequest, SentPeopleRequest } from '@marketplace/contracts/api'
 import { fullName, type ProfileDocument } from '../profiles/profile-document'
 import type { PeopleRequestDocument } from './people-request-document'
 
@@ -19,7 +20,7 @@ function base(request: PeopleRequestDocument) {
 }
 
 /** GET /api/people/requests/sent (spec 2 §3): whom the caller asked, for which post. */
-export function sentView(request: PeopleRequestDocument, names: Names) {
+export function sentView(request: PeopleRequestDocument, names: Names): SentPeopleRequest {
   return {
     ...base(request),
     requestedPerson: { _id: request.workerId, name: nameIn(names, request.workerId) },
@@ -27,7 +28,7 @@ export function sentView(request: PeopleRequestDocument, names: Names) {
 }
 
 /** GET /api/people/requests/received (spec 2 §3): who asked the caller, for which post. */
-export function receivedView(request: PeopleRequestDocument, names: Names) {
+export function receivedView(request: PeopleRequestDocument, names: Names): ReceivedPeopleRequest {
   return {
     ...base(request),
     requester: { _id: request.ownerId, name: nameIn(names, request.ownerId) },

@@ -1,4 +1,5 @@
 import type { Db } from 'mongodb'
+import type { PeopleStatsView } from '@marketplace/contracts/api'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import type { IndexDefinition } from '@marketplace/service-kit'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
@@ -45,7 +46,7 @@ export function createPeopleStats(db: Db, deps: { profiles: ProfilesRepository }
   }
 
   return {
-    async of(userId: string) {
+    async of(userId: string): Promise<PeopleStatsView> {
       const [peopleRequestsSent, peopleRequestsReceived, profile] = await Promise.all([
         countsBy('ownerId', userId),
         countsBy('workerId', userId),

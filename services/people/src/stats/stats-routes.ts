@@ -1,18 +1,27 @@
-import type { FastifyInstance } from 'fastify'
-import { Type } from '@sinclair/typebox'
+import {
+  PeopleOwnUserParamsSchema,
+  PeopleStatsViewSchema,
+  SECURED,
+  errorResponses,
+} from '@marketplace/contracts/api'
 import { assertSelf } from '@marketplace/service-kit'
+import type { ServiceApp } from '../service-app'
 import type { PeopleStats } from './people-stats'
 
-const UserParams = Type.Object({ userId: Type.String({ maxLength: 64 }) })
-
 /** The user's own figures (docs/ratings-and-stats.md); a foreign {userId} answers 403. */
-export async function peopleStatsRoutes(app: FastifyInstance, deps: { stats: PeopleStats }) {
+export async function peopleStatsRoutes(app: ServiceApp, deps: { stats: PeopleStats }) {
   app.get(
     '/api/people/stats/:userId',
-    { schema: { params: UserParams }, preHandler: app.authenticate },
-    async (request) => {
-      const { userId } = assertSelf(request, (request.params as { userId: string }).userId)
-      return deps.stats.of(userId)
+    {
+      schema: {
+        tags: ['people'],
+        summary: 'One’s people requests per status and one’s rating as a worker',
+        security: SECURED,
+        params: PeopleOwnUserParamsSchema,
+        response: { 200: PeopleStatsViewSchema, ...errorResponses(400, 401, 403) },
+      },
+      preHandler: app.authenticate,
     },
+    async (request) => deps.stats.of(assertSelf(request, request.params.userId).userId),
   )
 }

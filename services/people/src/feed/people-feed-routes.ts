@@ -1,0 +1,80 @@
+import {
+  OPTIONALLY_SECURED,
+  PeopleCategoriesQuerystringSchema,
+  PeopleCategoriesSchema,
+  PeopleFeedPageSchema,
+  PeopleFeedQuerystringSchema,
+  SECURED,
+  errorResponses,
+  type PeopleFeedPage,
+} from '@marketplace/contracts/api'
+import { categoryCountsFor, paginationOf, readFeedQuery } from '@marketplace/service-kit'
+import { toPersonView } from '../profiles/profile-views'
+import type { ServiceApp } from '../service-app'
+import type { PeopleFeed } from './people-feed'
+
+const tags = ['people']
+// contracts' OPTIONALLY_SECURED is inferred as `{ bearerAuth?: undefined } | ...`, which
+// Fastify's `security` type refuses; it is the same list.
+const guestOrSignedIn = OPTIONALLY_SECURED as Array<Record<string, string[]>>
+
+/**
+ * The people feed (GET /api/people), its search (?search=&limit=) and the category sidebar,
+ * served from the in-process feed index. Guests are welcome on the feed; a token lets a
+ * worker see their own hidden contacts, and the owners of posts they requested see them too.
+ */
+export async function peopleRoutes(app: ServiceApp, deps: { feed: PeopleFeed; pageSize: number }) {
+  app.get(
+    '/api/people',
+    {
+      schema: {
+        tags,
+        summary: 'The people feed with its filters and pages, or a search of workers',
+        description:
+          'Online workers, newest sign-up first. With `search`, at most `limit` matches and no pagination.',
+        security: guestOrSignedIn,
+        querystring: PeopleFeedQuerystringSchema,
+        response: { 200: PeopleFeedPageSchema, ...errorResponses(400, 401) },
+      },
+      preHandler: app.identifyIfPossible,
+    },
+    async (request): Promise<PeopleFeedPage> => {
+      const query = readFeedQuery(request.query, deps.pageSize)
+      const viewerId = request.caller?.userId ?? null
+      const now = new Date()
+      if (query.kind === 'search') {
+        const found = deps.feed.search(query.terms, query.limit)
+        return { people: found.map((profile) => toPersonView(profile, viewerId, now)) }
+      }
+      const { items, total } = deps.feed.page({
+        filters: query.filters,
+        page: query.page,
+        pageSize: query.pageSize,
+        sort: query.sort,
+      })
+      return {
+        people: items.map((profile) => toPersonView(profile, viewerId, now)),
+        pagination: paginationOf(query.page, query.pageSize, total),
+      }
+    },
+  )
+
+  // The category list needs login (spec 1 §2, §6): 401 without a token.
+  app.get(
+    '/api/people/categories',
+    {
+      schema: {
+        tags,
+        summary: 'Categories with how many workers the feed lists in each',
+        security: SECURED,
+        querystring: PeopleCategoriesQuerystringSchema,
+        response: { 200: PeopleCategoriesSchema, ...errorResponses(400, 401) },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => {
+      const { categories, counts } = categoryCountsFor(deps.feed.categoryCounts(), request.query)
+      return { categories, metadata: { totalWorkers: deps.feed.size, counts } }
+    },
+  )
+}
