@@ -31,7 +31,7 @@ const OthersPage = page(() => import('@/features/settings/others/OthersPage'))
 const MyWorkerProfilePage = page(
   () => import('@/features/settings/worker-profile/MyWorkerProfilePage'),
 )
-const MyPostsPage = page(() => import('@/features/settings/my-posts/MyPostsPage'))
+const MyPostsPage = page(() => import('@/features/posts/my-posts/MyPostsPage'))
 const ReceivedPostRequestsPage = page(() => import('@/features/requests/ReceivedPostRequestsPage'))
 const SentPostRequestsPage = page(() => import('@/features/requests/SentPostRequestsPage'))
 const SentPeopleRequestsPage = page(() => import('@/features/requests/SentPeopleRequestsPage'))

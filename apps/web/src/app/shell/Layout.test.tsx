@@ -7,7 +7,7 @@ import { writePersistFlag, readPersistFlag } from '@/lib/persist'
 import { recordAnalytics } from '@/test/analytics'
 
 // Other engineers' components: the shell only places them.
-jest.mock('@/features/search/SearchBar', () => ({
+jest.mock('@/features/feed/search/SearchBar', () => ({
   __esModule: true,
   default: () => <div>search box</div>,
 }))

@@ -8,7 +8,7 @@ import { useClickOutside } from '@/hooks/use-click-outside'
 import { paths } from '@/config/paths'
 import FeedToolbar from '@/features/feed/FeedToolbar'
 import NotificationBell from '@/features/notifications/NotificationBell'
-import SearchBar from '@/features/search/SearchBar'
+import SearchBar from '@/features/feed/search/SearchBar'
 
 export const BRAND_NAME = 'Marketplace'
 

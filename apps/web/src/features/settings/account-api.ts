@@ -33,7 +33,7 @@ const sessionFieldsOf = (profile: SelfProfile): Partial<SessionUser> => ({
 
 /**
  * The account side of the settings (spec 2 §7): services/people /api/users/*, auth's
- * change-password, notifications' preferences and the support mail.
+ * change-password and notifications' preferences.
  */
 export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -136,10 +136,6 @@ export const accountApi = api.injectEndpoints({
         }
       },
     }),
-    /** POST /api/email/send-email: Help & Support and Contact us (spec 2 §2.6, §2.18). */
-    sendSupportMessage: build.mutation<{ message: string }, { email: string; message: string }>({
-      query: (body) => ({ url: '/api/email/send-email', method: 'POST', body }),
-    }),
   }),
 })
 
@@ -152,5 +148,4 @@ export const {
   useSetWorkerStatusMutation,
   useGetPreferencesQuery,
   useUpdatePreferencesMutation,
-  useSendSupportMessageMutation,
 } = accountApi

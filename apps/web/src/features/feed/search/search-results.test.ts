@@ -4,7 +4,7 @@ import {
   resultLabel,
   toSelection,
   type RawSearchResult,
-} from '@/features/search/search-results'
+} from '@/features/feed/search/search-results'
 
 const post = (
   id: string,

@@ -13,7 +13,7 @@ import {
   resultLabel,
   toSelection,
   type RawSearchResult,
-} from '@/features/search/search-results'
+} from '@/features/feed/search/search-results'
 import { useDebouncedValue } from '@/hooks/use-debounced-value'
 import './search.css'
 

@@ -4,7 +4,7 @@ import { createStore } from '@/app/store'
 import { feedActions } from '@/features/feed/feed-slice'
 import { makePerson, makePost, renderWithStore, stubFetch } from '@/test/feed-helpers'
 import { jsonResponse } from '@/test/helpers'
-import SearchBar, { SEARCH_ERROR } from '@/features/search/SearchBar'
+import SearchBar, { SEARCH_ERROR } from '@/features/feed/search/SearchBar'
 
 describe('SearchBar', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null

@@ -1,0 +1,15 @@
+import { api } from '@/lib/api'
+
+/**
+ * POST /api/email/send-email: a message to support, from Help & Support (spec 2 §2.6) and
+ * from Contact us (§2.18), two features with one endpoint between them.
+ */
+export const supportApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    sendSupportMessage: build.mutation<{ message: string }, { email: string; message: string }>({
+      query: (body) => ({ url: '/api/email/send-email', method: 'POST', body }),
+    }),
+  }),
+})
+
+export const { useSendSupportMessageMutation } = supportApi
