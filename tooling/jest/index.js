@@ -1,10 +1,10 @@
 // One jest preset for every package: TypeScript through SWC (no type-check at test time;
 // `turbo run typecheck` does that), tests beside the code as *.test.ts.
 
-// ESM-only packages that jest (on Node 20) must compile to CommonJS before requiring, and
+// ESM-only packages that jest must compile to CommonJS before requiring, and
 // @fastify/cookie, which loads `cookie` with a dynamic import() that jest's CommonJS runtime
 // cannot run (SWC turns it into a require). Names as pnpm spells them under node_modules/.pnpm.
-const esmOnly = ['cookie', '@fastify\\+cookie', '@scalar\\+fastify-api-reference']
+const esmOnly = ['cookie', '@fastify\\+cookie']
 
 /** @param {{ integration?: boolean }} [options] */
 module.exports = function jestConfig(options = {}) {

@@ -1,4 +1,6 @@
+import { ANALYTICS_EVENTS_PATH } from '@marketplace/contracts/marketplace'
 import { createServiceApp } from '@marketplace/service-kit'
+import { apiDocsRoutes } from './api-docs/api-docs-routes'
 import { AnalyticsPublisher } from './analytics/analytics-publisher'
 import { analyticsRoute } from './analytics/analytics-route'
 import type { GatewayConfig, TrustProxy } from './config'
@@ -15,7 +17,8 @@ import { PROXY_ROUTES } from './upstreams'
  * The public entry: service-kit's bootstrap (request ids, error shape, /healthz, /readyz,
  * /metrics), then headers, rate limits and WebSocket dispatch, which must exist before the
  * routes they cover, then the proxied prefixes, the analytics intake (the gateway's own
- * route, published to Kafka when KAFKA_BROKERS is set) and the SPA for everything else.
+ * route, published to Kafka when KAFKA_BROKERS is set), the API's description (/api/docs,
+ * merged from every service's OpenAPI document) and the SPA for everything else.
  */
 export async function buildGateway(config: GatewayConfig) {
   const app = await createServiceApp({
@@ -23,6 +26,8 @@ export async function buildGateway(config: GatewayConfig) {
     logLevel: config.logLevel,
     bodyLimit: config.bodyLimit,
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    // The gateway's own API routes; the proxied ones are documented by their services.
+    publicPrefixes: [ANALYTICS_EVENTS_PATH],
   })
 
   await app.register(securityHeadersPlugin, {
@@ -53,6 +58,7 @@ export async function buildGateway(config: GatewayConfig) {
     windowMs: config.rateLimit.windowMs,
   })
   await app.register(appConfigRoute, { publicBucketUrl: config.publicBucketUrl })
+  await app.register(apiDocsRoutes, { upstreams: config.upstreams })
   await app.register(spaRoutes, { webDistDir: config.webDistDir })
   return app
 }

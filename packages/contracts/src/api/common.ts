@@ -53,9 +53,14 @@ export const UserIdParamsSchema = Type.Object({
   userId: Type.String({ description: "The caller's own user id (checked against the token)" }),
 })
 
+/** An OpenAPI security requirement list, as Fastify's route schema types it. */
+type SecurityRequirements = Array<{ [scheme: string]: string[] }>
+
 /** OpenAPI security requirements (schemes: bearerAuth, refreshCookie, csrfHeader). */
-export const SECURED = [{ bearerAuth: [] }]
+export const SECURED: SecurityRequirements = [{ bearerAuth: [] }]
 /** Signed-in callers see more; anyone may call. */
-export const OPTIONALLY_SECURED = [{}, { bearerAuth: [] }]
+export const OPTIONALLY_SECURED: SecurityRequirements = [{}, { bearerAuth: [] }]
 /** Cookie-authenticated calls: the refresh cookie plus the double-submit CSRF header. */
-export const COOKIE_SECURED = [{ refreshCookie: [], csrfHeader: [] }]
+export const COOKIE_SECURED: SecurityRequirements = [{ refreshCookie: [], csrfHeader: [] }]
+/** The refresh cookie when there is one (logout works without it and takes no CSRF header). */
+export const OPTIONAL_COOKIE: SecurityRequirements = [{}, { refreshCookie: [] }]

@@ -6,6 +6,7 @@ import {
   ANALYTICS_EVENT_NAMES,
   ANALYTICS_LIMITS,
 } from '@marketplace/contracts/marketplace'
+import { errorResponses } from '@marketplace/contracts/api'
 import { AppError } from '@marketplace/service-kit'
 import type { AnalyticsPublisher } from './analytics-publisher'
 
@@ -53,7 +54,18 @@ export async function analyticsRoute(
   app.post<{ Body: Static<typeof AnalyticsBatchSchema> }>(
     ANALYTICS_EVENTS_PATH,
     {
-      schema: { body: AnalyticsBatchSchema },
+      schema: {
+        tags: ['analytics'],
+        summary: "Record a batch of the web app's product analytics events (spec 2 §7)",
+        body: AnalyticsBatchSchema,
+        response: {
+          202: Type.Object(
+            { accepted: Type.Integer({ description: 'Events queued for publishing' }) },
+            { additionalProperties: false },
+          ),
+          ...errorResponses(400, 413, 429, 503),
+        },
+      },
       // A page sends a batch every few seconds at most; a tighter bucket than the general one
       // keeps a script from filling the topic. The 429's body comes from the gateway's
       // rate-limit plugin, whose options a route's own limit inherits.

@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox'
 import type { FastifyInstance } from 'fastify'
 
 export interface AppConfigRouteOptions {
@@ -12,7 +13,13 @@ export interface AppConfigRouteOptions {
  */
 export async function appConfigRoute(app: FastifyInstance, options: AppConfigRouteOptions) {
   const body = { publicBucketUrl: options.publicBucketUrl.replace(/\/+$/, '') }
-  app.get('/app-config.json', async (_request, reply) => {
+  const schema = {
+    hide: true,
+    response: {
+      200: Type.Object({ publicBucketUrl: Type.String() }, { additionalProperties: false }),
+    },
+  }
+  app.get('/app-config.json', { schema }, async (_request, reply) => {
     reply.header('cache-control', 'no-cache')
     return body
   })
