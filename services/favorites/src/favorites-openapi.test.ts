@@ -147,7 +147,7 @@ describe('favorites service: the API document and the response schemas (real ser
     expect(list.text).not.toContain('555-0100')
   })
 
-  it('drops unknown body fields and answers a mistyped one with 400', async () => {
+  it('drops unknown body fields and answers a mistyped one with 400, converting nothing', async () => {
     const ownerId = await app.registerUser('Otto', 'Owner')
     const saverId = await app.registerUser('Sam', 'Saver')
     const saver = app.clientFor(saverId)
@@ -163,11 +163,20 @@ describe('favorites service: the API document and the response schemas (real ser
     const stored = await app.db.collection('favorites').findOne({ userId: saverId })
     expect(stored).toMatchObject({ targetOwnerId: ownerId })
 
-    const mistyped = await saver.post('/api/favorites/posts', {
-      userId: saverId,
-      postId: { id: postId },
+    // Nothing is converted: the number 123 is not the post id "123", nor false the text "false".
+    for (const body of [
+      { userId: saverId, postId: { id: postId } },
+      { userId: saverId, postId: 123 },
+      { userId: false, postId },
+    ]) {
+      const mistyped = await saver.post('/api/favorites/posts', body)
+      expect({ body, status: mistyped.status }).toEqual({ body, status: 400 })
+      expect(mistyped.body).toEqual({ message: expect.any(String), code: 'VALIDATION_FAILED' })
+    }
+    const person = await saver.post('/api/favorites/people', { userID: saverId, personID: 7 })
+    expect(person.body).toEqual({
+      message: 'Invalid personID: Expected string',
+      code: 'VALIDATION_FAILED',
     })
-    expect(mistyped.status).toBe(400)
-    expect(mistyped.body).toEqual({ message: expect.any(String), code: expect.any(String) })
   })
 })

@@ -21,9 +21,9 @@ const reasonField = Type.Optional(
   }),
 )
 const descriptionField = Type.Optional(
-  Type.String({
+  Type.Union([Type.String(), Type.Null()], {
     description:
-      'Optional details, trimmed, at most 1000 characters (400 "Description must be at most 1000 characters")',
+      'Optional details (null or absent: none), trimmed, at most 1000 characters (400 "Description must be at most 1000 characters")',
     examples: ['Asks for a deposit before the job'],
   }),
 )

@@ -14,6 +14,7 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { callerOf } from '@marketplace/service-kit'
+import { exactTypes } from '../exact-types-validator'
 import type { ServiceApp } from '../service-app'
 import type { FavoritesService } from './favorites-service'
 
@@ -60,6 +61,7 @@ export async function favoritesRoutes(app: ServiceApp, deps: { service: Favorite
           ...errorResponses(400, 401, 403, 404, 409),
         },
       },
+      validatorCompiler: exactTypes,
     },
     async (request, reply) => {
       const saved = await deps.service.addPost(request.body, context(request))
@@ -113,6 +115,7 @@ export async function favoritesRoutes(app: ServiceApp, deps: { service: Favorite
           ...errorResponses(400, 401, 403, 404, 409),
         },
       },
+      validatorCompiler: exactTypes,
     },
     async (request, reply) => {
       const saved = await deps.service.addPerson(request.body, context(request))

@@ -10,6 +10,7 @@ import {
 } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 import { BadRequestError, callerOf, integerParam } from '@marketplace/service-kit'
+import { exactTypes } from '../exact-types-validator'
 import type { ServiceApp } from '../service-app'
 import { assertModerator, type ReportsService } from './reports-service'
 
@@ -79,6 +80,7 @@ export async function moderationRoutes(
         body: ResolveReportBodySchema,
         response: { 200: ModerationReportSchema, ...errorResponses(400, 401, 403, 404, 409) },
       },
+      validatorCompiler: exactTypes,
     },
     async (request) =>
       deps.service.resolve(request.params.reportId, request.body, context(request)),

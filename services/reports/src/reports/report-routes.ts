@@ -7,6 +7,7 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { callerOf } from '@marketplace/service-kit'
+import { exactTypes } from '../exact-types-validator'
 import type { ServiceApp } from '../service-app'
 import { submittedView } from './report-views'
 import type { ReportsService } from './reports-service'
@@ -36,6 +37,7 @@ export async function reportRoutes(app: ServiceApp, deps: { service: ReportsServ
         body: ReportPostBodySchema,
         response: { 201: SubmittedReportSchema, ...errorResponses(400, 401, 404, 409) },
       },
+      validatorCompiler: exactTypes,
     },
     async (request, reply) => {
       const report = await deps.service.reportPost(request.body, context(request))
@@ -53,6 +55,7 @@ export async function reportRoutes(app: ServiceApp, deps: { service: ReportsServ
         body: ReportPersonBodySchema,
         response: { 201: SubmittedReportSchema, ...errorResponses(400, 401, 404, 409) },
       },
+      validatorCompiler: exactTypes,
     },
     async (request, reply) => {
       const report = await deps.service.reportPerson(request.body, context(request))

@@ -132,6 +132,9 @@ describe('reports service: filing a report (real FerretDB and Kafka)', () => {
       { postId: { $ne: null }, type: 'scam' },
       { postId, type: ['scam', 'other'] },
       { postId, type: 'scam', description: { text: 'nested' } },
+      // Nothing is converted: a number is not text, however it would print.
+      { postId, type: 'scam', description: 5 },
+      { postId: 12345, type: 'scam' },
     ]) {
       const answer = await reporter.post('/api/reports/posts', body)
       expect({ body, status: answer.status }).toEqual({ body, status: 400 })
@@ -139,7 +142,7 @@ describe('reports service: filing a report (real FerretDB and Kafka)', () => {
     expect(await reports().countDocuments({ targetId: postId })).toBe(0)
   })
 
-  it('keeps a description of exactly the maximum length, and stores blank details as empty', async () => {
+  it('keeps a description of exactly the maximum length, and stores blank or null details as empty', async () => {
     const longPost = await app.announcePost(ownerId, 'Long story')
     const longest = 'z'.repeat(REPORT_DESCRIPTION_MAX_LENGTH)
     const filed = await reporter.post('/api/reports/posts', {
@@ -158,6 +161,15 @@ describe('reports service: filing a report (real FerretDB and Kafka)', () => {
     })
     expect(blank.status).toBe(201)
     expect(blank.body.description).toBe('')
+
+    const nullPost = await app.announcePost(ownerId, 'No story')
+    const none = await reporter.post('/api/reports/posts', {
+      postId: nullPost,
+      type: 'other',
+      description: null,
+    })
+    expect(none.status).toBe(201)
+    expect(none.body.description).toBe('')
   })
 
   it('lets each user report the same post once, even after a moderator dismissed theirs', async () => {

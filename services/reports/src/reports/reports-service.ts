@@ -57,7 +57,7 @@ export function createReportsService(deps: {
 
   /** The body's rules, with the spec's messages (the route's schema only typed the fields). */
   function readBody(
-    body: { type?: string; description?: string },
+    body: { type?: string; description?: string | null },
     idField: 'postId' | 'reportedId',
     targetId: string | undefined,
   ) {
