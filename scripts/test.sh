@@ -9,6 +9,7 @@ cd "$ROOT"
 install_dependencies
 ensure_chromium
 export CHROMIUM_PATH=$CHROMIUM
+ensure_schemathesis
 started_infra=0
 if ! infra_running; then
   say "starting the local servers (infra/local)..."

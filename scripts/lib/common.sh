@@ -72,6 +72,21 @@ ensure_chromium() {
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q chromium fonts-noto-color-emoji >/dev/null || die "could not install chromium"
 }
 
+# Schemathesis (PyPI), the property-based API fuzzer the system tests run against the
+# gateway's OpenAPI document, in a virtual environment under the cache.
+SCHEMATHESIS_VERSION=4.32.5
+ensure_schemathesis() {
+  local venv="$CACHE/schemathesis-$SCHEMATHESIS_VERSION"
+  export SCHEMATHESIS_BIN="$venv/bin/st"
+  [[ -f $venv/.complete ]] && return 0
+  command -v python3 >/dev/null || die "Python 3 is required for the API fuzzing run (Schemathesis)"
+  say "installing Schemathesis $SCHEMATHESIS_VERSION from PyPI into $venv..."
+  rm -rf "$venv"
+  python3 -m venv "$venv" || die "python3 -m venv failed (Debian: apt-get install python3-venv)"
+  "$venv/bin/pip" install -q "schemathesis==$SCHEMATHESIS_VERSION" || die "could not install Schemathesis"
+  touch "$venv/.complete"
+}
+
 load_infra_env() {
   [[ -f $DATA/infra.env ]] || die "no $DATA/infra.env: run 'bash infra/local/infra.sh up' first"
   set -a

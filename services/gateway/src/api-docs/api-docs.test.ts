@@ -24,6 +24,8 @@ async function startDocumentedService(name: string, prefix: string) {
     },
     async (request) => ({ id: request.params.id, title: 't' }),
   )
+  // Routed, but with no schemas: the merged document must name it as undocumented.
+  app.delete(`${prefix}/:id`, async () => null)
   // Not under a prefix the gateway routes to this service: must not reach the document.
   app.get('/internal/debug', { schema: { response: { 200: Type.Object({}) } } }, async () => ({}))
   await app.listen({ host: '127.0.0.1', port: 0 })
@@ -60,6 +62,7 @@ describe('the API description at /api/docs', () => {
       '/api/jobs/{id}',
       '/api/people/{id}',
     ])
+    expect(document.paths?.['/internal/debug']).toBeUndefined()
     const read = document.paths?.['/api/jobs/{id}']?.get as {
       responses: Record<string, unknown>
       security: unknown
@@ -67,8 +70,13 @@ describe('the API description at /api/docs', () => {
     expect(Object.keys(read.responses).sort()).toEqual(['200', '401', '404'])
     expect(read.security).toEqual(SECURED)
     expect(document.components?.securitySchemes).toHaveProperty('bearerAuth')
-    // The unreachable auth service is named, so a partial document never passes as whole.
+    // The unreachable auth service is named, so a partial document never passes as whole,
+    // and so is every routed route whose answers are not described.
     expect(document.info['x-unavailable']).toEqual(['auth'])
+    expect(document.info['x-undocumented']).toEqual([
+      'DELETE /api/jobs/{id}',
+      'DELETE /api/people/{id}',
+    ])
   })
 
   it('does not list operator routes (health, readiness, metrics) or the proxied wildcards', async () => {

@@ -37,8 +37,20 @@ export function mergeOpenApi(
   const schemas: Record<string, unknown> = {}
   let securitySchemes: Record<string, unknown> = {}
   const tags = new Map<string, { name: string; description?: string }>()
+  const undocumented: string[] = []
 
   for (const { source, document } of services) {
+    // Every route the service registered (service-kit's x-routes) that the gateway routes to
+    // it must be in its document with a response schema; the merged document names any that
+    // is not (a route without schemas still appears, with swagger's "Default Response").
+    for (const route of (document['x-routes'] as Array<{ method: string; url: string }>) ?? []) {
+      const path = route.url.replace(/:(\w+)/g, '{$1}')
+      const method = route.method.toLowerCase()
+      if (path.includes('*') || !isRouted(source, path, method)) continue
+      if (!describesItsAnswers(document.paths?.[path]?.[method])) {
+        undocumented.push(`${route.method} ${path}`)
+      }
+    }
     const rename = (name: string) => `${source}.${name}`
     const rewritten = rewriteRefs(document, rename) as OpenApiDocument
     for (const [name, schema] of Object.entries(rewritten.components?.schemas ?? {})) {
@@ -67,7 +79,7 @@ export function mergeOpenApi(
 
   return {
     openapi: '3.1.0',
-    info,
+    info: undocumented.length > 0 ? { ...info, 'x-undocumented': undocumented.sort() } : info,
     servers: [{ url: '/', description: 'This gateway' }],
     tags: [...tags.values()].sort((a, b) => a.name.localeCompare(b.name)),
     paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
@@ -84,6 +96,13 @@ export function isRouted(source: UpstreamName | 'gateway', path: string, method:
       !route.websocket &&
       (path === route.prefix || path.startsWith(`${route.prefix}/`)) &&
       (!route.methods || route.methods.includes(method.toUpperCase())),
+  )
+}
+
+function describesItsAnswers(operation: unknown): boolean {
+  const responses = (operation as { responses?: Record<string, { content?: unknown }> })?.responses
+  return Object.entries(responses ?? {}).some(
+    ([status, response]) => status === '204' || response.content !== undefined,
   )
 }
 
