@@ -1,22 +1,27 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
-import type { RootState } from '@/app/store'
+import { createSlice, type Dispatch, type PayloadAction } from '@reduxjs/toolkit'
+import { personCached, postCached } from '@/lib/entities-api'
 import type { Person, Post } from '@/lib/types'
 
-/**
- * The one modal open at a time (spec 1 §2 "Modals"). Any feature opens one by dispatching
- * `modalOpened`; <ModalHost/> (features/modals) renders it. Keeps features from importing
- * each other's components.
- */
-export type OpenModal =
-  | { kind: 'addPost' }
-  | { kind: 'postDetails'; post: Post }
-  | { kind: 'workerDetails'; person: Person }
-  | { kind: 'requestPost'; post: Post }
-  | { kind: 'requestPerson'; person: Person }
-  | { kind: 'reportPost'; post: Post }
-  | { kind: 'reportPerson'; person: Person }
-  | { kind: 'profileRequired' }
+type PostModalKind = 'postDetails' | 'requestPost' | 'reportPost'
+type PersonModalKind = 'workerDetails' | 'requestPerson' | 'reportPerson'
 
+/** A modal as a feature asks for it: with the post or person it is about. */
+export type ModalRequest =
+  | { kind: 'addPost' | 'profileRequired' }
+  | { kind: PostModalKind; post: Post }
+  | { kind: PersonModalKind; person: Person }
+
+/** The modal as the slice keeps it: its subject by id, the subject itself in RTK Query. */
+export type OpenModal =
+  | { kind: 'addPost' | 'profileRequired' }
+  | { kind: PostModalKind; postId: string }
+  | { kind: PersonModalKind; personId: string }
+
+/**
+ * The one modal open at a time (spec 1 §2 "Modals"). Any feature opens one with
+ * `modalOpened`; <ModalHost/> (app/modals) renders it, so features never import each
+ * other's modals.
+ */
 export interface UiState {
   modal: OpenModal | null
 }
@@ -36,6 +41,19 @@ export const uiSlice = createSlice({
   },
 })
 
-export const { modalOpened, modalClosed } = uiSlice.actions
+/** Opens a modal: its post or person goes to the cache the modal reads, its id to the slice. */
+export const modalOpened = (request: ModalRequest) => (dispatch: Dispatch) => {
+  if ('post' in request) {
+    dispatch(postCached(request.post))
+    dispatch(uiSlice.actions.modalOpened({ kind: request.kind, postId: request.post._id }))
+  } else if ('person' in request) {
+    dispatch(personCached(request.person))
+    dispatch(uiSlice.actions.modalOpened({ kind: request.kind, personId: request.person._id }))
+  } else {
+    dispatch(uiSlice.actions.modalOpened({ kind: request.kind }))
+  }
+}
+
+export const { modalClosed } = uiSlice.actions
 export const uiReducer = uiSlice.reducer
-export const selectOpenModal = (state: RootState) => state.ui.modal
+export const selectOpenModal = (state: { ui: UiState }) => state.ui.modal

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react'
 import { createStore, type AppStore } from '@/app/store'
+import type { FeedItem } from '@/features/feed/feed-slice'
+import { selectCachedPerson, selectCachedPost } from '@/lib/entities-api'
 import type { Person, Post, SessionUser } from '@/lib/types'
 import { renderRoutes, signIn as signInAs, stubFetch as stubFetchPaths } from '@/test/helpers'
 
@@ -77,4 +79,14 @@ export function renderWithStore(
     ],
     { at, store },
   )
+}
+
+/** The feed's selected item itself: the slice keeps its id, RTK Query the item. */
+export function selectedItemOf(store: AppStore): FeedItem | null {
+  const state = store.getState()
+  const selected = state.feed.selected
+  if (!selected) return null
+  return selected.type === 'job'
+    ? { type: 'job', item: selectCachedPost(state, selected.id)! }
+    : { type: 'worker', item: selectCachedPerson(state, selected.id)! }
 }

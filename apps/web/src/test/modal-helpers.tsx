@@ -1,5 +1,7 @@
 import type { ReactElement } from 'react'
 import { createStore, type AppStore } from '@/app/store'
+import type { ModalRequest } from '@/app/ui-slice'
+import { selectCachedPerson, selectCachedPost } from '@/lib/entities-api'
 import type { Person, Post, SessionUser } from '@/lib/types'
 import { renderRoutes, signIn } from '@/test/helpers'
 
@@ -68,4 +70,21 @@ export function renderModal(
     ],
     { store },
   )
+}
+
+/**
+ * The open modal with its subject, as the feature that opened it asked for it: the slice
+ * keeps the subject's id and RTK Query the subject (undefined when it is not cached).
+ */
+export function openModalOf(store: AppStore): ModalRequest | null {
+  const state = store.getState()
+  const modal = state.ui.modal
+  if (!modal) return null
+  if ('postId' in modal) {
+    return { kind: modal.kind, post: selectCachedPost(state, modal.postId)! }
+  }
+  if ('personId' in modal) {
+    return { kind: modal.kind, person: selectCachedPerson(state, modal.personId)! }
+  }
+  return modal
 }

@@ -1,6 +1,7 @@
-import { lazy, Suspense } from 'react'
-import { useAppSelector } from '@/app/hooks'
-import { selectOpenModal } from '@/app/ui-slice'
+import { lazy, Suspense, useEffect, type ReactNode } from 'react'
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { modalClosed, selectOpenModal, type OpenModal } from '@/app/ui-slice'
+import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
 
 // Each modal is its own chunk, loaded the first time it opens: the home route's first load
 // carries none of them (docs/benchmarks.md, the home route budget).
@@ -12,6 +13,16 @@ const ProfileRequiredModal = lazy(() => import('@/features/requests/send/Profile
 const RequestPersonModal = lazy(() => import('@/features/requests/send/RequestPersonModal'))
 const RequestPostModal = lazy(() => import('@/features/requests/send/RequestPostModal'))
 
+function ModalLoading() {
+  return (
+    <div className="modal-backdrop">
+      <p className="page-loading" role="status">
+        Loading...
+      </p>
+    </div>
+  )
+}
+
 /**
  * Renders the one open modal (spec 1 §2 "Modals"). Keyed by its subject, so opening the
  * same kind for another post or person starts from a fresh state.
@@ -20,41 +31,65 @@ export default function ModalHost() {
   const modal = useAppSelector(selectOpenModal)
   if (!modal) return null
   return (
-    <Suspense
-      fallback={
-        <div className="modal-backdrop">
-          <p className="page-loading" role="status">
-            Loading...
-          </p>
-        </div>
-      }
-    >
+    <Suspense fallback={<ModalLoading />}>
       <OpenModalView modal={modal} />
     </Suspense>
   )
 }
 
-function OpenModalView({ modal }: { modal: NonNullable<ReturnType<typeof selectOpenModal>> }) {
+function OpenModalView({ modal }: { modal: OpenModal }) {
   switch (modal.kind) {
     case 'addPost':
       return <AddPostModal />
-    case 'postDetails':
-      return <PostDetailsModal key={modal.post._id} post={modal.post} />
-    case 'workerDetails':
-      return <WorkerDetailsModal key={modal.person._id} person={modal.person} />
-    case 'requestPost':
-      return <RequestPostModal key={modal.post._id} post={modal.post} />
-    case 'requestPerson':
-      return <RequestPersonModal key={modal.person._id} person={modal.person} />
-    case 'reportPost':
-      return <ReportModal key={modal.post._id} target={{ kind: 'post', post: modal.post }} />
-    case 'reportPerson':
-      return (
-        <ReportModal key={modal.person._id} target={{ kind: 'person', person: modal.person }} />
-      )
     case 'profileRequired':
       return <ProfileRequiredModal />
+    case 'postDetails':
+    case 'requestPost':
+    case 'reportPost':
+      return <PostModal key={modal.postId} kind={modal.kind} postId={modal.postId} />
+    case 'workerDetails':
+    case 'requestPerson':
+    case 'reportPerson':
+      return <PersonModal key={modal.personId} kind={modal.kind} personId={modal.personId} />
     default:
       return null
   }
+}
+
+/** The subject comes from RTK Query: cached when the modal opened, else read by id. */
+function PostModal({
+  kind,
+  postId,
+}: {
+  kind: 'postDetails' | 'requestPost' | 'reportPost'
+  postId: string
+}) {
+  const { data: post, isError } = useGetPostQuery(postId)
+  if (!post) return <SubjectMissing failed={isError} />
+  if (kind === 'postDetails') return <PostDetailsModal post={post} />
+  if (kind === 'requestPost') return <RequestPostModal post={post} />
+  return <ReportModal target={{ kind: 'post', post }} />
+}
+
+function PersonModal({
+  kind,
+  personId,
+}: {
+  kind: 'workerDetails' | 'requestPerson' | 'reportPerson'
+  personId: string
+}) {
+  const { data: person, isError } = useGetPersonQuery(personId)
+  if (!person) return <SubjectMissing failed={isError} />
+  if (kind === 'workerDetails') return <WorkerDetailsModal person={person} />
+  if (kind === 'requestPerson') return <RequestPersonModal person={person} />
+  return <ReportModal target={{ kind: 'person', person }} />
+}
+
+/** While the subject is read, the loading backdrop; if it cannot be read, no modal. */
+function SubjectMissing({ failed }: { failed: boolean }): ReactNode {
+  const dispatch = useAppDispatch()
+  useEffect(() => {
+    if (failed) dispatch(modalClosed())
+  }, [failed, dispatch])
+  return failed ? null : <ModalLoading />
 }

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { jsonResponse, renderRoutes, signIn, stubFetch, withRenewal } from '@/test/helpers'
 import type { Person, Post } from '@/lib/types'
+import { openModalOf } from '@/test/modal-helpers'
 import FavoritePeoplePage from './FavoritePeoplePage'
 import FavoritePostsPage from './FavoritePostsPage'
 
@@ -151,7 +152,7 @@ describe('FavoritePostsPage', () => {
     const { store } = renderPage(<FavoritePostsPage />, () => jsonResponse(200, entries))
     const card = await screen.findByRole('listitem', { name: 'Move a piano' })
     await user.click(within(card).getByRole('button', { name: 'Send request' }))
-    expect(store.getState().ui.modal).toEqual({ kind: 'requestPost', post: entries[0]?.favoriteID })
+    expect(openModalOf(store)).toEqual({ kind: 'requestPost', post: entries[0]?.favoriteID })
   })
 
   it('shows its empty, error and signed-out texts', async () => {

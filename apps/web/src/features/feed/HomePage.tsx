@@ -6,10 +6,11 @@ import {
   useGetPeopleFeedQuery,
   type FeedQuery,
 } from '@/features/feed/feed-api'
-import { feedActions, selectFeed } from '@/features/feed/feed-slice'
+import { feedActions, selectFeed, type FeedState } from '@/features/feed/feed-slice'
 import { Pagination } from '@/components/ui/Pagination'
 import { PersonCard } from '@/features/feed/PersonCard'
 import { PostCard } from '@/features/feed/PostCard'
+import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
 import type { Pagination as PaginationInfo } from '@/lib/types'
 import './feed.css'
 
@@ -78,13 +79,7 @@ export default function HomePage() {
             ← {FEED_TEXTS[selected.type].back}
           </button>
         </div>
-        <div className={listClass}>
-          {selected.type === 'job' ? (
-            <PostCard post={selected.item} layout={view} />
-          ) : (
-            <PersonCard person={selected.item} layout={view} />
-          )}
-        </div>
+        <SelectedItem selected={selected} layout={view} className={listClass} />
       </>
     )
   } else if (current.isLoading || (current.isFetching && current.isError)) {
@@ -154,6 +149,41 @@ export default function HomePage() {
           {content}
         </section>
       </div>
+    </div>
+  )
+}
+
+/** The one item chosen (spec 1 §2), read from RTK Query, where choosing it put it. */
+function SelectedItem({
+  selected,
+  layout,
+  className,
+}: {
+  selected: NonNullable<FeedState['selected']>
+  layout: FeedState['view']
+  className: string
+}) {
+  const post = useGetPostQuery(selected.id, { skip: selected.type !== 'job' })
+  const person = useGetPersonQuery(selected.id, { skip: selected.type !== 'worker' })
+  const current = selected.type === 'job' ? post : person
+  if (!current.data) {
+    return current.isError ? (
+      <p className="error-state" role="alert">
+        {FEED_TEXTS[selected.type].error}
+      </p>
+    ) : (
+      <p className="page-loading" role="status">
+        {FEED_TEXTS[selected.type].loading}
+      </p>
+    )
+  }
+  return (
+    <div className={className}>
+      {selected.type === 'job' && post.data ? (
+        <PostCard post={post.data} layout={layout} />
+      ) : (
+        person.data && <PersonCard person={person.data} layout={layout} />
+      )}
     </div>
   )
 }

@@ -5,6 +5,7 @@ import { PersonCard } from '@/features/feed/PersonCard'
 import { ratingText } from '@/lib/person-display'
 import { HIDDEN_LOCATION_HINT, PostCard } from '@/features/feed/PostCard'
 import { makePerson, makePost, me, renderWithStore, signIn } from '@/test/feed-helpers'
+import { openModalOf } from '@/test/modal-helpers'
 
 describe('PostCard', () => {
   it('shows no request button to the owner of the post', () => {
@@ -21,7 +22,7 @@ describe('PostCard', () => {
     const post = makePost({ userID: 'someone-else' })
     renderWithStore(<PostCard post={post} layout="list" />, { store })
     await userEvent.click(screen.getByRole('button', { name: 'Send request' }))
-    expect(store.getState().ui.modal).toEqual({ kind: 'requestPost', post })
+    expect(openModalOf(store)).toEqual({ kind: 'requestPost', post })
   })
 
   it('opens the details modal and uses the placeholder without a picture', async () => {
@@ -29,7 +30,7 @@ describe('PostCard', () => {
     const { store, container } = renderWithStore(<PostCard post={post} layout="grid" />)
     expect(container.querySelector('img')).toHaveAttribute('src', '/images/no-image.svg')
     await userEvent.click(screen.getByRole('button', { name: 'Details' }))
-    expect(store.getState().ui.modal).toEqual({ kind: 'postDetails', post })
+    expect(openModalOf(store)).toEqual({ kind: 'postDetails', post })
   })
 
   it('masks a hidden location with a hint', () => {
@@ -45,7 +46,7 @@ describe('PersonCard', () => {
     expect(screen.getByText('Noah Lee')).toBeInTheDocument()
     expect(screen.getByText('★ 4.5 (12)')).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Request Noah' }))
-    expect(store.getState().ui.modal).toEqual({ kind: 'requestPerson', person })
+    expect(openModalOf(store)).toEqual({ kind: 'requestPerson', person })
   })
 
   it('hides the request button on the signed-in user’s own card', () => {

@@ -1,18 +1,21 @@
-import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
-import type { RootState } from '@/app/store'
+import { createSlice, type Dispatch, type PayloadAction } from '@reduxjs/toolkit'
+import { personCached, postCached } from '@/lib/entities-api'
 import type { Person, Post } from '@/lib/types'
 
 /**
  * The home feed's shared state (spec 1 §1, §4): feed type, category, the single selected
- * item, the total, and the top bar's view, sort and filters.
- * (Owned by the feed feature; the top bar and search read and write it.)
+ * item (by id: the item itself stays in RTK Query), the total, and the top bar's view, sort
+ * and filters. (Owned by the feed feature; the top bar and search read and write it.)
  */
 export type FeedType = 'job' | 'worker'
+
+/** An item chosen to be shown alone (spec 1 §2 "Home feed"), as the search box chose it. */
+export type FeedItem = { type: 'job'; item: Post } | { type: 'worker'; item: Person }
 
 export interface FeedState {
   feedType: FeedType
   category: string
-  selected: { type: 'job'; item: Post } | { type: 'worker'; item: Person } | null
+  selected: { type: FeedType; id: string } | null
   total: number
   view: 'grid' | 'list'
   sort: 'desc' | 'asc'
@@ -85,6 +88,15 @@ export const feedSlice = createSlice({
   },
 })
 
-export const feedActions = feedSlice.actions
+/** Shows one post or person alone; the item goes to the cache the feed reads it from. */
+const itemSelected = (selection: FeedItem | null) => (dispatch: Dispatch) => {
+  if (selection?.type === 'job') dispatch(postCached(selection.item))
+  else if (selection?.type === 'worker') dispatch(personCached(selection.item))
+  dispatch(
+    feedSlice.actions.itemSelected(selection && { type: selection.type, id: selection.item._id }),
+  )
+}
+
+export const feedActions = { ...feedSlice.actions, itemSelected }
 export const feedReducer = feedSlice.reducer
-export const selectFeed = (state: RootState) => state.feed
+export const selectFeed = (state: { feed: FeedState }) => state.feed

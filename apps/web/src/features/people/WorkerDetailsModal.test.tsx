@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { renderModal, samplePerson, viewer } from '@/test/modal-helpers'
+import { openModalOf, renderModal, samplePerson, viewer } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import WorkerDetailsModal from '@/features/people/WorkerDetailsModal'
 
@@ -54,6 +54,6 @@ describe('worker details modal', () => {
     const { store } = renderModal(<WorkerDetailsModal person={samplePerson} />)
     expect(await screen.findByRole('button', { name: '♥ Saved' })).toBeInTheDocument()
     await userEvent.click(screen.getByRole('button', { name: 'Request Wes' }))
-    expect(store.getState().ui.modal).toEqual({ kind: 'requestPerson', person: samplePerson })
+    expect(openModalOf(store)).toEqual({ kind: 'requestPerson', person: samplePerson })
   })
 })

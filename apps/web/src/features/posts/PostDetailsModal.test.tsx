@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
-import { renderModal, samplePost, viewer } from '@/test/modal-helpers'
+import { openModalOf, renderModal, samplePost, viewer } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import PostDetailsModal from '@/features/posts/PostDetailsModal'
 
@@ -31,9 +31,9 @@ describe('post details modal', () => {
     fetchStub = stubFetch(() => jsonResponse(200, []))
     const { store } = renderModal(<PostDetailsModal post={samplePost} />)
     await userEvent.click(screen.getByRole('button', { name: 'Send request' }))
-    expect(store.getState().ui.modal).toEqual({ kind: 'requestPost', post: samplePost })
+    expect(openModalOf(store)).toEqual({ kind: 'requestPost', post: samplePost })
     await userEvent.click(screen.getByRole('button', { name: 'Report' }))
-    expect(store.getState().ui.modal).toEqual({ kind: 'reportPost', post: samplePost })
+    expect(openModalOf(store)).toEqual({ kind: 'reportPost', post: samplePost })
   })
 
   it('shows the saved state and removes the favorite', async () => {

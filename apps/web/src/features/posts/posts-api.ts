@@ -35,13 +35,12 @@ export interface UploadSlot {
   objectKey: string
 }
 
-/** Posts, as services/jobs serves them (docs/posts.md); the upload slots of services/media. */
+/**
+ * Posts, as services/jobs serves them (docs/posts.md); the upload slots of services/media.
+ * One post by id is lib/entities-api's getPost, which the writes here keep fresh by its tag.
+ */
 export const postsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getPost: build.query<Post, string>({
-      query: (id) => `/api/jobs/${encodeURIComponent(id)}`,
-      providesTags: (_result, _error, id) => [{ type: 'Post', id }],
-    }),
     getMyPosts: build.query<Post[], void>({
       query: () => '/api/jobs/my-jobs',
       // spec 1 §7: "a list, or an object with jobs".
@@ -94,7 +93,6 @@ export const postsApi = api.injectEndpoints({
 })
 
 export const {
-  useGetPostQuery,
   useGetMyPostsQuery,
   useCreatePostMutation,
   useUpdatePostMutation,

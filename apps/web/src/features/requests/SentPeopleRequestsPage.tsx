@@ -2,6 +2,7 @@ import { useState } from 'react'
 import { useAppDispatch } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { ConfirmModal } from '@/components/ui/Modal'
+import { useLazyGetPersonQuery } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
 import { IconButton, ResetButton, SortSelect } from '@/components/ui/ListControls'
 import { StatusSelect } from './RequestStatus'
@@ -10,7 +11,6 @@ import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import {
   useDeleteSentPeopleRequestMutation,
   useGetSentPeopleRequestsQuery,
-  useLazyGetRequestedPersonQuery,
   type SentPeopleRequest,
 } from './requests-api'
 import '@/components/ui/list-page.css'
@@ -21,7 +21,7 @@ export default function SentPeopleRequestsPage() {
   const dispatch = useAppDispatch()
   const { data: requests = [], isLoading, isError } = useGetSentPeopleRequestsQuery()
   const [remove, removeState] = useDeleteSentPeopleRequestMutation()
-  const [loadPerson] = useLazyGetRequestedPersonQuery()
+  const [loadPerson] = useLazyGetPersonQuery()
   const [order, setOrder] = useState<DateOrder>('recent')
   const [status, setStatus] = useState<StatusFilter>('all')
   const [loadingId, setLoadingId] = useState<string | null>(null)

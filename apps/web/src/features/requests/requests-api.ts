@@ -1,5 +1,4 @@
 import { api } from '@/lib/api'
-import type { Person } from '@/lib/types'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
 
 /** GET /api/jobs/user/{userId}/received-requests (services/jobs request-views.ts). */
@@ -120,11 +119,6 @@ export const requestsApi = api.injectEndpoints({
       query: (id) => ({ url: `/api/people/requests/received/${byId(id)}`, method: 'DELETE' }),
       invalidatesTags: ['PeopleRequests', 'Stats'],
     }),
-    /** GET /api/users/{id}: the requested person, for the worker details modal. */
-    getRequestedPerson: build.query<Person, string>({
-      query: (id) => `/api/users/${byId(id)}`,
-      providesTags: (_result, _error, id) => [{ type: 'Person', id }],
-    }),
   }),
 })
 
@@ -138,5 +132,4 @@ export const {
   useDecidePeopleRequestMutation,
   useDeleteSentPeopleRequestMutation,
   useDeleteReceivedPeopleRequestMutation,
-  useLazyGetRequestedPersonQuery,
 } = requestsApi

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { useAppDispatch } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
-import { postsApi } from '@/features/posts/posts-api'
+import { useLazyGetPostQuery } from '@/lib/entities-api'
 
 /**
  * Loads a post by id and opens the shared post details modal with it. A request only
@@ -9,7 +9,7 @@ import { postsApi } from '@/features/posts/posts-api'
  */
 export function useOpenPostDetails(failureMessage: string | null = null) {
   const dispatch = useAppDispatch()
-  const [loadPost] = postsApi.endpoints.getPost.useLazyQuery()
+  const [loadPost] = useLazyGetPostQuery()
   const [loadingId, setLoadingId] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
 

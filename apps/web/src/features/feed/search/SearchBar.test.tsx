@@ -2,7 +2,13 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { feedActions } from '@/features/feed/feed-slice'
-import { makePerson, makePost, renderWithStore, stubFetch } from '@/test/feed-helpers'
+import {
+  makePerson,
+  makePost,
+  renderWithStore,
+  selectedItemOf,
+  stubFetch,
+} from '@/test/feed-helpers'
 import { jsonResponse } from '@/test/helpers'
 import SearchBar, { SEARCH_ERROR } from '@/features/feed/search/SearchBar'
 
@@ -80,7 +86,7 @@ describe('SearchBar', () => {
     const feed = store.getState().feed
     expect(feed.feedType).toBe('worker')
     expect(feed.category).toBe('Handyman')
-    expect(feed.selected).toMatchObject({ type: 'worker', item: { _id: 'w1' } })
+    expect(selectedItemOf(store)).toMatchObject({ type: 'worker', item: { _id: 'w1' } })
     expect(input).toHaveValue('')
     expect(screen.queryByRole('list', { name: 'Search results' })).not.toBeInTheDocument()
     expect(router.state.location.pathname).toBe('/')
@@ -110,7 +116,7 @@ describe('SearchBar', () => {
     const feed = store.getState().feed
     expect(feed.feedType).toBe('job')
     expect(feed.category).toBe('Moving')
-    expect(feed.selected).toMatchObject({ type: 'job', item: { _id: 'p2' } })
+    expect(selectedItemOf(store)).toMatchObject({ type: 'job', item: { _id: 'p2' } })
   })
 
   it('shows the search error in the dropdown with no results', async () => {

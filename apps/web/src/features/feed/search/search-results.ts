@@ -1,3 +1,4 @@
+import type { FeedItem } from '@/features/feed/feed-slice'
 import type { Person, Post } from '@/lib/types'
 
 /**
@@ -14,8 +15,6 @@ export interface RawSearchResult {
   name?: string | null
   category?: string | null
 }
-
-export type SearchSelection = { type: 'job'; item: Post } | { type: 'worker'; item: Person }
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '')
 const lower = (value: unknown): string => text(value).trim().toLowerCase()
@@ -76,7 +75,7 @@ const list = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []
 
 /** spec 1 §3: missing fields are filled with empty text or empty lists. */
-export function toSelection(result: RawSearchResult): SearchSelection {
+export function toSelection(result: RawSearchResult): FeedItem {
   if (isPostResult(result)) {
     const post = result as Partial<Post> & RawSearchResult
     return {

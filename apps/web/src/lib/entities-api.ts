@@ -1,0 +1,45 @@
+import { api } from '@/lib/api'
+import type { Person, Post } from '@/lib/types'
+
+const byId = (id: string) => encodeURIComponent(id)
+
+/**
+ * A post or a person by id: the two things every feature shows and opens. Slices keep only
+ * their ids (STYLE.md: server data lives in RTK Query); what a list already answered is put
+ * here with `postCached`/`personCached`, so showing it costs no request, and a reader that
+ * finds nothing cached reads it from the service.
+ */
+export const entitiesApi = api.injectEndpoints({
+  endpoints: (build) => ({
+    getPost: build.query<Post, string>({
+      query: (id) => `/api/jobs/${byId(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Post', id }],
+    }),
+    /** GET /api/users/{id}: the person as others see them (services/people toPersonView). */
+    getPerson: build.query<Person, string>({
+      query: (id) => `/api/users/${byId(id)}`,
+      providesTags: (_result, _error, id) => [{ type: 'Person', id }],
+    }),
+  }),
+})
+
+export const { useGetPostQuery, useLazyGetPostQuery, useGetPersonQuery, useLazyGetPersonQuery } =
+  entitiesApi
+
+export const postCached = (post: Post) =>
+  entitiesApi.util.upsertQueryEntries([{ endpointName: 'getPost', arg: post._id, value: post }])
+
+export const personCached = (person: Person) =>
+  entitiesApi.util.upsertQueryEntries([
+    { endpointName: 'getPerson', arg: person._id, value: person },
+  ])
+
+type WithApi = Parameters<ReturnType<typeof entitiesApi.endpoints.getPost.select>>[0]
+
+/** The cached post, if any (no request). */
+export const selectCachedPost = (state: WithApi, id: string): Post | undefined =>
+  entitiesApi.endpoints.getPost.select(id)(state).data
+
+/** The cached person, if any (no request). */
+export const selectCachedPerson = (state: WithApi, id: string): Person | undefined =>
+  entitiesApi.endpoints.getPerson.select(id)(state).data
