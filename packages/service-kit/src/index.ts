@@ -1,7 +1,8 @@
 /// <reference types="@fastify/swagger" preserve="true" />
 // Route schemas everywhere may carry OpenAPI fields (tags, summary, security, hide): the
 // swagger plugin's type augmentation of FastifySchema reaches every service through the kit.
-export { createServiceApp, type CreateAppOptions } from './create-app'
+export { createServiceApp, type CreateAppOptions, type ServiceApp } from './create-app'
+export { exactTypes, exactTypesKeepingUnknownFields } from './http/exact-types'
 export { runService } from './run-service'
 export {
   loadConfig,

@@ -1,5 +1,4 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify'
-import type { createServiceApp } from '@marketplace/service-kit'
 import type { CredentialsRepository } from './accounts/credentials-repository'
 import type { PasswordHasher } from './accounts/password-hasher'
 import type { CodeService } from './codes/codes-service'
@@ -8,7 +7,7 @@ import type { RateLimits } from './rate-limits/rate-limits'
 import type { SessionService } from './sessions/sessions-service'
 
 /** The app routes register on: the kit's, with the TypeBox type provider. */
-export type AuthApp = Awaited<ReturnType<typeof createServiceApp>>
+export type { ServiceApp as AuthApp } from '@marketplace/service-kit'
 
 /** The ports every auth use case may need; app.ts builds them once. */
 export interface AuthDependencies {

@@ -14,8 +14,8 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { callerOf } from '@marketplace/service-kit'
-import { exactTypes } from '../exact-types-validator'
-import type { ServiceApp } from '../service-app'
+import { exactTypes } from '@marketplace/service-kit'
+import type { ServiceApp } from '@marketplace/service-kit'
 import type { FavoritesService } from './favorites-service'
 
 const tags = ['favorites']

@@ -5,7 +5,7 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { assertSelf } from '@marketplace/service-kit'
-import type { ServiceApp } from '../service-app'
+import type { ServiceApp } from '@marketplace/service-kit'
 import type { FavoritesStats } from './favorites-stats'
 
 /** The user's own figures (docs/ratings-and-stats.md); a foreign {userId} answers 403. */

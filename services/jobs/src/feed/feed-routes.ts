@@ -10,7 +10,7 @@ import {
   type JobCategories,
 } from '@marketplace/contracts/api'
 import { categoryCountsFor, paginationOf, readFeedQuery } from '@marketplace/service-kit'
-import type { ServiceApp } from '../service-app'
+import type { ServiceApp } from '@marketplace/service-kit'
 import type { FeedIndex } from './feed-index'
 import { postsJson, type PostSerializer } from './post-json'
 

@@ -10,7 +10,7 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { callerOf } from '@marketplace/service-kit'
-import type { ServiceApp } from '../service-app'
+import type { ServiceApp } from '@marketplace/service-kit'
 import type { PostsService } from './posts-service'
 
 const tags = ['jobs']

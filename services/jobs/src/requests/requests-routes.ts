@@ -15,7 +15,7 @@ import {
 import { assertSelf, callerOf } from '@marketplace/service-kit'
 import type { PostAccess } from '../access/post-access'
 import type { PostsRepository } from '../posts/posts-repository'
-import type { ServiceApp } from '../service-app'
+import type { ServiceApp } from '@marketplace/service-kit'
 import type { UserDirectory } from '../users/user-directory'
 import type { RequestsRepository } from './requests-repository'
 import type { RequestsService } from './requests-service'

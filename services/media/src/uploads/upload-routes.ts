@@ -5,10 +5,8 @@ import {
   UploadSlotSchema,
   errorResponses,
 } from '@marketplace/contracts/api'
-import { callerOf, type createServiceApp } from '@marketplace/service-kit'
+import { callerOf, type ServiceApp } from '@marketplace/service-kit'
 import { createUploadSlot, noFileError, type UploadPurpose } from './upload-slot'
-
-type MediaApp = Awaited<ReturnType<typeof createServiceApp>>
 
 const ROUTES: Array<{ url: string; purpose: UploadPurpose; summary: string }> = [
   {
@@ -24,7 +22,7 @@ const ROUTES: Array<{ url: string; purpose: UploadPurpose; summary: string }> = 
 ]
 
 /** POST /api/upload (spec 1 §7) and POST /api/upload/user-profile-picture (spec 2 §7). */
-export async function uploadRoutes(app: MediaApp) {
+export async function uploadRoutes(app: ServiceApp) {
   for (const { url, purpose, summary } of ROUTES) {
     app.post(
       url,

@@ -15,12 +15,10 @@ import {
   NOTIFICATION_PAGE_SIZE,
   type NotificationPreferences,
 } from '@marketplace/contracts/marketplace'
-import { callerOf, integerParam, type createServiceApp } from '@marketplace/service-kit'
+import { callerOf, integerParam, type ServiceApp } from '@marketplace/service-kit'
 import { readPreferences } from '../recipients/preferences-input'
 import type { Recipients } from '../recipients/recipients-repository'
 import type { NotificationsService } from './notifications-service'
-
-type NotificationsApp = Awaited<ReturnType<typeof createServiceApp>>
 
 const tags = ['notifications']
 
@@ -30,7 +28,7 @@ const tags = ['notifications']
  * user's notifications (one that is not yours answers 404).
  */
 export async function notificationsRoutes(
-  app: NotificationsApp,
+  app: ServiceApp,
   deps: { service: NotificationsService; recipients: Recipients },
 ) {
   app.addHook('preHandler', app.authenticate)

@@ -5,18 +5,16 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
-import type { createServiceApp } from '@marketplace/service-kit'
+import type { ServiceApp } from '@marketplace/service-kit'
 import type { MailTransport } from '@marketplace/service-kit/mail'
 import { createSupportMessages } from './support-messages'
-
-type NotificationsApp = Awaited<ReturnType<typeof createServiceApp>>
 
 /**
  * POST /api/email/send-email {email, message} (spec 2 §2.6, §2.18). Open to guests (the
  * contact page is public), so it is rate-limited per address.
  */
 export async function supportRoutes(
-  app: NotificationsApp,
+  app: ServiceApp,
   deps: {
     transport: MailTransport
     supportInbox: string

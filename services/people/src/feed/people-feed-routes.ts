@@ -10,7 +10,7 @@ import {
 } from '@marketplace/contracts/api'
 import { categoryCountsFor, paginationOf, readFeedQuery } from '@marketplace/service-kit'
 import { toPersonView } from '../profiles/profile-views'
-import type { ServiceApp } from '../service-app'
+import type { ServiceApp } from '@marketplace/service-kit'
 import type { PeopleFeed } from './people-feed'
 
 const tags = ['people']

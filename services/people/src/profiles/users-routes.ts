@@ -11,8 +11,8 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { NotFoundError, assertSelf } from '@marketplace/service-kit'
-import { exactTypes } from '../exact-types-validator'
-import type { ServiceApp } from '../service-app'
+import { exactTypesKeepingUnknownFields as exactTypes } from '@marketplace/service-kit'
+import type { ServiceApp } from '@marketplace/service-kit'
 import { toAccountDeletion, toPersonView, toSelfView } from './profile-views'
 import type { ProfilesRepository } from './profiles-repository'
 import type { ProfilesService } from './profiles-service'

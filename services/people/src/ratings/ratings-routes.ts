@@ -7,8 +7,8 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { callerOf } from '@marketplace/service-kit'
-import { exactTypes } from '../exact-types-validator'
-import type { ServiceApp } from '../service-app'
+import { exactTypesKeepingUnknownFields as exactTypes } from '@marketplace/service-kit'
+import type { ServiceApp } from '@marketplace/service-kit'
 import { savedRatingView } from './rating-views'
 import type { RatingsService } from './ratings-service'
 

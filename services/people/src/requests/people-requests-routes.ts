@@ -11,9 +11,9 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { callerOf } from '@marketplace/service-kit'
-import { exactTypes } from '../exact-types-validator'
+import { exactTypesKeepingUnknownFields as exactTypes } from '@marketplace/service-kit'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
-import type { ServiceApp } from '../service-app'
+import type { ServiceApp } from '@marketplace/service-kit'
 import { receivedView, sentView } from './people-request-views'
 import type { PeopleRequestsRepository } from './people-requests-repository'
 import type { PeopleRequestsService } from './people-requests-service'

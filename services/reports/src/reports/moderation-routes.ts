@@ -10,8 +10,8 @@ import {
 } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 import { BadRequestError, callerOf, integerParam } from '@marketplace/service-kit'
-import { exactTypes } from '../exact-types-validator'
-import type { ServiceApp } from '../service-app'
+import { exactTypes } from '@marketplace/service-kit'
+import type { ServiceApp } from '@marketplace/service-kit'
 import { assertModerator, type ReportsService } from './reports-service'
 
 const tags = ['reports']
