@@ -101,6 +101,7 @@ cat <<DONE
 
   The marketplace is running:  http://127.0.0.1:$GATEWAY_PORT
   API health:                  http://127.0.0.1:$GATEWAY_PORT/readyz
+  API reference (OpenAPI):     http://127.0.0.1:$GATEWAY_PORT/api/docs
   Mail sent by the product:    $MAIL_API_URL/api/v1/messages (codes, notifications, support)
   Demo administrator:          $ADMIN_EMAIL / $ADMIN_PASSWORD
   Demo people:                 ava.turner@demo.marketplace.local (and 29 more) / Demo1234!
