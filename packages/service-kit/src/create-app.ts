@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto'
 import Fastify, {
   LogController,
   type FastifyBaseLogger,
-  type FastifyInstance,
   type FastifyServerOptions,
 } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
