@@ -1,4 +1,4 @@
-// jsdom lacks what Node 20 has and the app uses: fetch (RTK Query), TextEncoder (react-router),
+// jsdom lacks what Node has and the app uses: fetch (RTK Query), TextEncoder (react-router),
 // streams and structuredClone. They are handed in from Node, so tests fetch for real
 // (against a stubbed `fetch` where a test wants to) instead of through a polyfill.
 const { TestEnvironment } = require('jest-environment-jsdom')

@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react'
+import './form-field.css'
 
 /**
- * A labelled field with its hint underneath (spec 1 §5 "Hint: ..."). The hint turns into an
- * error line once the field is `invalid`; the input points at it with
+ * The one labelled field of every form: its label, its control (the children, which carry
+ * `id`) and its hint underneath (spec 1 §5 "Hint: ..."). The hint turns into an error line
+ * once the field is `invalid`; the control points at it with
  * aria-describedby={hintIdOf(id)}.
  */
 export function FormField({
@@ -11,17 +13,24 @@ export function FormField({
   hint,
   invalid = false,
   optional = false,
+  className,
   children,
+  after,
 }: {
   id: string
-  label: string
+  label: ReactNode
   hint?: ReactNode
   invalid?: boolean
   optional?: boolean
+  /** More classes for the field's box, for a form's own layout. */
+  className?: string
   children: ReactNode
+  /** What follows the hint: a control of the field's own, like a visibility toggle. */
+  after?: ReactNode
 }) {
+  const classes = ['field', invalid && 'field-invalid', className].filter(Boolean).join(' ')
   return (
-    <div className={invalid ? 'field field-invalid' : 'field'}>
+    <div className={classes}>
       <label htmlFor={id}>
         {label}
         {optional && <span className="muted"> (optional)</span>}
@@ -32,6 +41,7 @@ export function FormField({
           {hint}
         </p>
       )}
+      {after}
     </div>
   )
 }

@@ -4,20 +4,11 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalClosed } from '@/app/ui-slice'
 import { selectAccessToken, selectCurrentUser } from '@/lib/auth-slice'
 import { useCreatePostMutation } from '@/features/posts/posts-api'
+import { FormField, hintIdOf } from '@/components/ui/FormField'
 import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { usePictureUpload } from '@/features/posts/use-picture-upload'
 import { Modal } from '@/components/ui/Modal'
 import { NO_IMAGE } from '@/lib/images'
-import {
-  CONTACT_OPTIONS,
-  LOCATIONS,
-  PAYMENT_OPTIONS,
-  POST_INFOS_MAX_LENGTH,
-  POST_LOCATION_MAX_LENGTH,
-  POST_SALARY_MAX_LENGTH,
-  POST_TITLE_MAX_LENGTH,
-  POST_WHEN_MAX_LENGTH,
-} from '@marketplace/contracts/marketplace'
 import {
   Messages,
   canPreviewPost,
@@ -26,6 +17,15 @@ import {
   localToday,
   validatePostForm,
 } from '@marketplace/contracts/validation'
+import {
+  ContactField,
+  HowMuchField,
+  InfosField,
+  PaymentChoices,
+  TitleField,
+  WhenField,
+  WhereField,
+} from './PostFormFields'
 import './posts.css'
 
 /** spec 1 §4, §9: the "Post created successfully!" overlay lasts 2 seconds. */
@@ -70,18 +70,7 @@ export default function AddPostModal() {
   const [error, setError] = useState<string | null>(null)
   const [created, setCreated] = useState(false)
   const [pickerKey, setPickerKey] = useState(0)
-  const ids = {
-    title: useId(),
-    where: useId(),
-    locations: useId(),
-    when: useId(),
-    howmuch: useId(),
-    contact: useId(),
-    infos: useId(),
-    expiration: useId(),
-    picture: useId(),
-    previewHint: useId(),
-  }
+  const ids = { expiration: useId(), picture: useId(), previewHint: useId() }
   const close = useCloseModal()
   const today = localToday()
   const previewable = canPreviewPost(form)
@@ -97,13 +86,6 @@ export default function AddPostModal() {
     setForm((current) => ({ ...current, [key]: value }))
     setError(null)
   }
-  const togglePayment = (option: string) =>
-    set(
-      'payment',
-      form.payment.includes(option)
-        ? form.payment.filter((entry) => entry !== option)
-        : [...form.payment, option],
-    )
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault()
@@ -194,87 +176,22 @@ export default function AddPostModal() {
         ) : (
           <form className="add-post-form" onSubmit={submit} noValidate>
             <div className="add-post-grid">
-              <div className="field">
-                <label htmlFor={ids.title}>Title *</label>
-                <input
-                  id={ids.title}
-                  value={form.title}
-                  maxLength={POST_TITLE_MAX_LENGTH}
-                  required
-                  onChange={(event) => set('title', event.target.value)}
-                />
-              </div>
-              <div className="field">
-                <label htmlFor={ids.where}>Where *</label>
-                <input
-                  id={ids.where}
-                  value={form.where}
-                  list={ids.locations}
-                  maxLength={POST_LOCATION_MAX_LENGTH}
-                  required
-                  placeholder="City, Remote or Hybrid"
-                  onChange={(event) => set('where', event.target.value)}
-                />
-                <datalist id={ids.locations}>
-                  {LOCATIONS.map((location) => (
-                    <option key={location} value={location} />
-                  ))}
-                </datalist>
-              </div>
-              <div className="field">
-                <label htmlFor={ids.when}>When</label>
-                <input
-                  id={ids.when}
-                  value={form.when}
-                  maxLength={POST_WHEN_MAX_LENGTH}
-                  placeholder="e.g. Saturday 9am - 1pm"
-                  onChange={(event) => set('when', event.target.value)}
-                />
-              </div>
-              <div className="field">
-                <label htmlFor={ids.howmuch}>How much</label>
-                <input
-                  id={ids.howmuch}
-                  value={form.howmuch}
-                  maxLength={POST_SALARY_MAX_LENGTH}
-                  placeholder="e.g. $25/hour"
-                  onChange={(event) => set('howmuch', event.target.value)}
-                />
-              </div>
+              <TitleField value={form.title} onChange={(value) => set('title', value)} />
+              <WhereField required value={form.where} onChange={(value) => set('where', value)} />
+              <WhenField value={form.when} onChange={(value) => set('when', value)} />
+              <HowMuchField value={form.howmuch} onChange={(value) => set('howmuch', value)} />
             </div>
 
-            <fieldset className="add-post-payment">
-              <legend>Payment</legend>
-              {PAYMENT_OPTIONS.map((option) => (
-                <label key={option} className="checkbox">
-                  <input
-                    type="checkbox"
-                    checked={form.payment.includes(option)}
-                    onChange={() => togglePayment(option)}
-                  />
-                  {option}
-                </label>
-              ))}
-            </fieldset>
+            <PaymentChoices value={form.payment} onChange={(value) => set('payment', value)} />
 
             <div className="add-post-grid">
-              <div className="field">
-                <label htmlFor={ids.contact}>Contact</label>
-                <select
-                  id={ids.contact}
-                  value={form.contact}
-                  onChange={(event) => set('contact', event.target.value)}
-                >
-                  <option value="">None</option>
-                  {CONTACT_OPTIONS.map((option) => (
-                    <option key={option} value={option}>
-                      {option}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className={expirationProblem ? 'field field-invalid' : 'field'}>
-                <label htmlFor={ids.expiration}>Expiration date (optional)</label>
+              <ContactField value={form.contact} onChange={(value) => set('contact', value)} />
+              <FormField
+                id={ids.expiration}
+                label="Expiration date (optional)"
+                hint={expirationProblem}
+                invalid={!!expirationProblem}
+              >
                 <div className="add-post-date">
                   <input
                     id={ids.expiration}
@@ -282,6 +199,7 @@ export default function AddPostModal() {
                     value={form.expirationDate}
                     min={isoDateOf(today)}
                     aria-invalid={!!expirationProblem}
+                    aria-describedby={expirationProblem ? hintIdOf(ids.expiration) : undefined}
                     onChange={(event) => set('expirationDate', event.target.value)}
                   />
                   {form.expirationDate && (
@@ -294,20 +212,10 @@ export default function AddPostModal() {
                     </button>
                   )}
                 </div>
-                {expirationProblem && <span className="field-error">{expirationProblem}</span>}
-              </div>
+              </FormField>
             </div>
 
-            <div className="field">
-              <label htmlFor={ids.infos}>Infos</label>
-              <textarea
-                id={ids.infos}
-                rows={4}
-                value={form.infos}
-                maxLength={POST_INFOS_MAX_LENGTH}
-                onChange={(event) => set('infos', event.target.value)}
-              />
-            </div>
+            <InfosField value={form.infos} onChange={(value) => set('infos', value)} />
 
             <fieldset className="add-post-privacy">
               <legend>Privacy</legend>
@@ -332,8 +240,7 @@ export default function AddPostModal() {
               </span>
             </fieldset>
 
-            <div className="field">
-              <label htmlFor={ids.picture}>Picture (.png, .jpg, .jpeg, up to 5MB)</label>
+            <FormField id={ids.picture} label="Picture (.png, .jpg, .jpeg, up to 5MB)">
               <input
                 key={pickerKey}
                 id={ids.picture}
@@ -360,7 +267,7 @@ export default function AddPostModal() {
                   {picture.message}
                 </span>
               )}
-            </div>
+            </FormField>
 
             {error && (
               <p className="form-error" role="alert">

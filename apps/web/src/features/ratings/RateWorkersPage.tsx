@@ -8,6 +8,7 @@ import {
 } from '@/features/ratings/ratings-api'
 import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { FormField, hintIdOf } from '@/components/ui/FormField'
 import '@/components/ui/list-page.css'
 import './ratings.css'
 
@@ -90,20 +91,22 @@ function RatingRow({ entry }: { entry: RateableRequest }) {
           disabled={locked || isLoading}
           onChange={(next) => changed(() => setStars(next))}
         />
-        <label className="field" htmlFor={commentId}>
-          <span>Comment (optional)</span>
+        <FormField
+          id={commentId}
+          label="Comment (optional)"
+          hint={`${[...comment.trim()].length}/${COMMENT_MAX}`}
+          invalid={tooLong}
+        >
           <textarea
             id={commentId}
             rows={3}
             value={comment}
             disabled={locked || isLoading}
             aria-invalid={tooLong}
+            aria-describedby={hintIdOf(commentId)}
             onChange={(event) => changed(() => setComment(event.target.value))}
           />
-        </label>
-        <p className={`field-hint${tooLong ? ' field-error' : ''}`}>
-          {[...comment.trim()].length}/{COMMENT_MAX}
-        </p>
+        </FormField>
         {entry.rating &&
           (locked ? (
             <p className="muted">This rating can no longer be changed.</p>

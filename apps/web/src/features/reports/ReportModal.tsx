@@ -16,6 +16,7 @@ import {
   type ReportReason,
 } from '@marketplace/contracts/marketplace'
 import { Messages, validateReport } from '@marketplace/contracts/validation'
+import { FormField } from '@/components/ui/FormField'
 import './reports.css'
 
 export type ReportTarget = { kind: 'post'; post: Post } | { kind: 'person'; person: Person }
@@ -120,8 +121,7 @@ export default function ReportModal({ target }: { target: ReportTarget }) {
             </label>
           ))}
         </fieldset>
-        <div className="field">
-          <label htmlFor={detailsId}>Details (optional)</label>
+        <FormField id={detailsId} label="Details (optional)">
           <textarea
             id={detailsId}
             rows={4}
@@ -132,7 +132,7 @@ export default function ReportModal({ target }: { target: ReportTarget }) {
           <span className="field-hint">
             {details.length}/{REPORT_DESCRIPTION_MAX_LENGTH}
           </span>
-        </div>
+        </FormField>
         {error && (
           <p className="form-error" role="alert">
             {error}

@@ -6,6 +6,7 @@ import { useSendSupportMessageMutation } from '@/lib/support-api'
 import { InfoTooltip } from '@/components/ui/InfoTooltip'
 import { track } from '@/lib/analytics'
 import { errorMessage, errorStatus } from '@/lib/api'
+import { FormField } from '@/components/ui/FormField'
 import '@/features/static/static.css'
 
 const TOOLTIP =
@@ -50,8 +51,7 @@ export default function ContactUsPage() {
           Send us a message
           <InfoTooltip text={TOOLTIP} label="How we answer" />
         </h2>
-        <div className="field">
-          <label htmlFor="contact-email">Your email</label>
+        <FormField id="contact-email" label="Your email">
           <input
             id="contact-email"
             type="email"
@@ -59,16 +59,15 @@ export default function ContactUsPage() {
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />
-        </div>
-        <div className="field">
-          <label htmlFor="contact-message">Your message</label>
+        </FormField>
+        <FormField id="contact-message" label="Your message">
           <textarea
             id="contact-message"
             rows={25}
             value={message}
             onChange={(event) => setMessage(event.target.value)}
           />
-        </div>
+        </FormField>
         {problem && (
           <p className="form-error" role="alert">
             {problem}

@@ -8,6 +8,7 @@ import {
 } from '@/features/auth/auth-api'
 import { PasswordInput } from '@/features/auth/components/PasswordInput'
 import { errorMessage } from '@/lib/api'
+import { FormField, hintIdOf } from '@/components/ui/FormField'
 import '../auth.css'
 
 const m = Messages.forgotPassword
@@ -68,8 +69,7 @@ export default function ForgotPasswordPage() {
           <p className="muted">
             Enter the email of your account and we will send you a reset code.
           </p>
-          <div className="field">
-            <label htmlFor="forgot-email">Email</label>
+          <FormField id="forgot-email" label="Email">
             <input
               id="forgot-email"
               type="email"
@@ -78,7 +78,7 @@ export default function ForgotPasswordPage() {
               autoComplete="email"
               required
             />
-          </div>
+          </FormField>
           <button
             type="submit"
             className="btn btn-primary btn-block auth-capitalize"
@@ -90,8 +90,7 @@ export default function ForgotPasswordPage() {
       )}
       {step === 'reset' && (
         <form onSubmit={reset} noValidate>
-          <div className="field">
-            <label htmlFor="forgot-code">Reset code</label>
+          <FormField id="forgot-code" label="Reset code">
             <input
               id="forgot-code"
               value={code}
@@ -101,21 +100,21 @@ export default function ForgotPasswordPage() {
               maxLength={6}
               required
             />
-          </div>
-          <div className="field">
-            <label htmlFor="forgot-new-password">New password</label>
+          </FormField>
+          <FormField
+            id="forgot-new-password"
+            label="New password"
+            hint={Messages.auth.passwordRules}
+          >
             <PasswordInput
               id="forgot-new-password"
               value={newPassword}
               onChange={(event) => setNewPassword(event.target.value)}
               autoComplete="new-password"
-              aria-describedby="forgot-new-password-hint"
+              aria-describedby={hintIdOf('forgot-new-password')}
               required
             />
-            <p id="forgot-new-password-hint" className="field-hint">
-              {Messages.auth.passwordRules}
-            </p>
-          </div>
+          </FormField>
           <button
             type="submit"
             className="btn btn-primary btn-block auth-capitalize"

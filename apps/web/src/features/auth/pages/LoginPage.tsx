@@ -14,6 +14,7 @@ import { credentialsReceived } from '@/lib/auth-slice'
 import { PasswordInput } from '@/features/auth/components/PasswordInput'
 import { errorMessage } from '@/lib/api'
 import { writePersistFlag } from '@/lib/persist'
+import { FormField } from '@/components/ui/FormField'
 import '../auth.css'
 
 const m = Messages.login
@@ -138,8 +139,7 @@ export default function LoginPage() {
         </div>
       )}
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="login-email">Email</label>
+        <FormField id="login-email" label="Email">
           <input
             id="login-email"
             type="email"
@@ -151,9 +151,8 @@ export default function LoginPage() {
             autoComplete="email"
             required
           />
-        </div>
-        <div className="field">
-          <label htmlFor="login-password">Password</label>
+        </FormField>
+        <FormField id="login-password" label="Password">
           <PasswordInput
             id="login-password"
             value={password}
@@ -164,7 +163,7 @@ export default function LoginPage() {
             autoComplete="current-password"
             required
           />
-        </div>
+        </FormField>
         <div className="auth-between">
           <label className="checkbox">
             <input

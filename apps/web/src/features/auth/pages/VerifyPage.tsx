@@ -8,6 +8,7 @@ import {
   useResendConfirmationMutation,
 } from '@/features/auth/auth-api'
 import { errorMessage } from '@/lib/api'
+import { FormField } from '@/components/ui/FormField'
 import '../auth.css'
 
 /** spec 1 §9: the verification redirect delay. */
@@ -94,8 +95,7 @@ function VerifyForm({ email }: { email: string }) {
         </p>
       )}
       <form onSubmit={submit} noValidate>
-        <div className="field">
-          <label htmlFor="verify-code">Verification code</label>
+        <FormField id="verify-code" label="Verification code">
           <input
             id="verify-code"
             value={code}
@@ -106,7 +106,7 @@ function VerifyForm({ email }: { email: string }) {
             required
             disabled={verified}
           />
-        </div>
+        </FormField>
         <div className="auth-actions">
           <button
             type="submit"

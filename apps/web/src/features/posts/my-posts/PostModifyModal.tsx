@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react'
+import { useState, type FormEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { useAppSelector } from '@/app/hooks'
 import { selectAccessToken } from '@/lib/auth-slice'
@@ -7,7 +7,6 @@ import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { errorMessage, errorStatus } from '@/lib/api'
 import type { Post } from '@/lib/types'
-import { CONTACT_OPTIONS, PAYMENT_OPTIONS } from '@marketplace/contracts/marketplace'
 import {
   Messages,
   checkPostUpdatePrerequisites,
@@ -15,8 +14,16 @@ import {
   parsePaymentText,
   validatePostModifyForm,
 } from '@marketplace/contracts/validation'
-import './my-posts.css'
 import { EyeIcon } from '@/components/ui/EyeIcon'
+import {
+  ContactField,
+  HowMuchField,
+  InfosField,
+  PaymentListField,
+  WhenField,
+  WhereField,
+} from '@/features/posts/PostFormFields'
+import './my-posts.css'
 
 interface ModifyForm {
   where: string
@@ -91,15 +98,6 @@ export function PostModifyModal({ post, onClose }: { post: Post; onClose: () => 
   const [form, setForm] = useState<ModifyForm>(initial)
   const [error, setError] = useState<string | null>(null)
   const [updatePost, { isLoading }] = useUpdatePostMutation()
-  const ids = {
-    where: useId(),
-    when: useId(),
-    howmuch: useId(),
-    payment: useId(),
-    paymentHint: useId(),
-    contact: useId(),
-    infos: useId(),
-  }
   const set = <K extends keyof ModifyForm>(key: K, value: ModifyForm[K]) =>
     setForm((current) => ({ ...current, [key]: value }))
 
@@ -130,89 +128,38 @@ export function PostModifyModal({ post, onClose }: { post: Post; onClose: () => 
     }
   }
 
-  const contactOptions: string[] = [...CONTACT_OPTIONS]
-  if (form.contact && !contactOptions.includes(form.contact)) contactOptions.unshift(form.contact)
-
   return (
     <Modal title={`Modify "${post.title}"`} onClose={onClose} wide>
       <form className="post-modify" onSubmit={submit} noValidate>
         <p className="muted post-modify-title">
           Title: <strong>{post.title}</strong> (cannot be changed)
         </p>
-        <div className="field">
-          <label htmlFor={ids.where}>Where</label>
-          <div className="field-with-eye">
-            <input
-              id={ids.where}
-              value={form.where}
-              onChange={(event) => set('where', event.target.value)}
-            />
+        <WhereField
+          value={form.where}
+          onChange={(value) => set('where', value)}
+          addon={
             <EyeToggle
               label="Location"
               shown={form.displayLocation}
               onToggle={() => set('displayLocation', !form.displayLocation)}
             />
-          </div>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.when}>When</label>
-          <input
-            id={ids.when}
-            value={form.when}
-            onChange={(event) => set('when', event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.howmuch}>How much</label>
-          <input
-            id={ids.howmuch}
-            value={form.howmuch}
-            onChange={(event) => set('howmuch', event.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={ids.payment}>Payment</label>
-          <input
-            id={ids.payment}
-            value={form.payment}
-            aria-describedby={ids.paymentHint}
-            onChange={(event) => set('payment', event.target.value)}
-          />
-          <span id={ids.paymentHint} className="field-hint">
-            Separate options with &quot;-&quot;: {PAYMENT_OPTIONS.join(', ')}
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.contact}>Contact</label>
-          <div className="field-with-eye">
-            <select
-              id={ids.contact}
-              value={form.contact}
-              onChange={(event) => set('contact', event.target.value)}
-            >
-              <option value="">None</option>
-              {contactOptions.map((option) => (
-                <option key={option} value={option}>
-                  {option}
-                </option>
-              ))}
-            </select>
+          }
+        />
+        <WhenField value={form.when} onChange={(value) => set('when', value)} />
+        <HowMuchField value={form.howmuch} onChange={(value) => set('howmuch', value)} />
+        <PaymentListField value={form.payment} onChange={(value) => set('payment', value)} />
+        <ContactField
+          value={form.contact}
+          onChange={(value) => set('contact', value)}
+          addon={
             <EyeToggle
               label="Contact"
               shown={form.displayContact}
               onToggle={() => set('displayContact', !form.displayContact)}
             />
-          </div>
-        </div>
-        <div className="field">
-          <label htmlFor={ids.infos}>Infos</label>
-          <textarea
-            id={ids.infos}
-            rows={4}
-            value={form.infos}
-            onChange={(event) => set('infos', event.target.value)}
-          />
-        </div>
+          }
+        />
+        <InfosField value={form.infos} onChange={(value) => set('infos', value)} />
         {error && (
           <p className="form-error" role="alert">
             {error}

@@ -15,6 +15,7 @@ import {
 } from '@/features/settings/account-api'
 import { errorMessage } from '@/lib/api'
 import type { SelfProfile } from '@/lib/types'
+import { FormField } from '@/components/ui/FormField'
 import '@/features/settings/settings.css'
 import '@/features/settings/account/account.css'
 
@@ -125,8 +126,7 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
     <div className="settings-page account-page">
       <h1>Account</h1>
       <form className="card card-body account-form" onSubmit={save} noValidate>
-        <div className="field">
-          <label htmlFor="account-name">Name</label>
+        <FormField id="account-name" label="Name">
           <input
             id="account-name"
             value={values.name}
@@ -134,13 +134,11 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
             autoComplete="name"
             onChange={(event) => change('name')(event.target.value)}
           />
-        </div>
-        <div className="field">
-          <label htmlFor="account-email">Email</label>
+        </FormField>
+        <FormField id="account-email" label="Email">
           <input id="account-email" value={profile.email || email} readOnly disabled />
-        </div>
-        <div className="field">
-          <label htmlFor="account-phone">Phone Number</label>
+        </FormField>
+        <FormField id="account-phone" label="Phone Number">
           <input
             id="account-phone"
             type="tel"
@@ -149,7 +147,7 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
             autoComplete="tel"
             onChange={(event) => change('phoneNumber')(event.target.value)}
           />
-        </div>
+        </FormField>
         {editing && (
           <fieldset className="account-passwords">
             <legend className="muted">
@@ -223,8 +221,7 @@ function PasswordField({
   onChange: (value: string) => void
 }) {
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <FormField id={id} label={label}>
       <input
         id={id}
         type="password"
@@ -232,6 +229,6 @@ function PasswordField({
         autoComplete={autoComplete}
         onChange={(event) => onChange(event.target.value)}
       />
-    </div>
+    </FormField>
   )
 }

@@ -8,6 +8,7 @@ import { useSendSupportMessageMutation } from '@/lib/support-api'
 import { track } from '@/lib/analytics'
 import { errorMessage, errorStatus } from '@/lib/api'
 import { useTrackOnMount } from '@/lib/use-analytics'
+import { FormField, hintIdOf } from '@/components/ui/FormField'
 import '@/features/settings/settings.css'
 import '@/features/settings/help-support/help-support.css'
 
@@ -44,16 +45,19 @@ export default function HelpSupportPage() {
     <div className="settings-page help-support-page">
       <h1>Help &amp; Support</h1>
       <form className="card card-body" onSubmit={submit}>
-        <div className="field">
-          <label htmlFor="support-message">Write to us</label>
+        <FormField
+          id="support-message"
+          label="Write to us"
+          hint={user?.email && <>We will answer you at {user.email}.</>}
+        >
           <textarea
             id="support-message"
+            aria-describedby={user?.email ? hintIdOf('support-message') : undefined}
             rows={isMobile ? 10 : 25}
             value={message}
             onChange={(event) => setMessage(event.target.value)}
           />
-          {user?.email && <p className="field-hint">We will answer you at {user.email}.</p>}
-        </div>
+        </FormField>
         {problem && (
           <p className="form-error" role="alert">
             {problem}

@@ -19,8 +19,9 @@ import { track } from '@/lib/analytics'
 import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import type { SelfProfile } from '@/lib/types'
-import '@/features/settings/worker-profile/worker-profile.css'
 import { EyeIcon } from '@/components/ui/EyeIcon'
+import { FormField, hintIdOf } from '@/components/ui/FormField'
+import '@/features/settings/worker-profile/worker-profile.css'
 
 const formOf = (profile: SelfProfile | null): WorkerProfileForm => ({
   title: profile?.title ?? '',
@@ -106,10 +107,9 @@ export function WorkerProfileModal({
   return (
     <Modal title={title} onClose={onClose} wide>
       <form className="worker-profile-form" onSubmit={submit} noValidate>
-        <div className="field worker-photo-field">
+        <div className="worker-photo-field">
           <img src={picture} alt="" className="worker-photo-preview" />
-          <div>
-            <label htmlFor="worker-photo">Profile photo</label>
+          <FormField id="worker-photo" label="Profile photo">
             <input
               id="worker-photo"
               type="file"
@@ -134,55 +134,46 @@ export function WorkerProfileModal({
                 {upload.message}
               </p>
             )}
-          </div>
+          </FormField>
         </div>
         {FIELDS.map((field) => {
           const id = `worker-${field.name}`
+          const control = {
+            id,
+            value: form[field.name] ?? '',
+            'aria-describedby': field.hint ? hintIdOf(id) : undefined,
+          }
           return (
-            <div className="field" key={field.name}>
-              <label htmlFor={id}>
-                {field.label}
-                {OPTIONAL.has(field.name) && <span className="muted"> (optional)</span>}
-              </label>
-              {field.long ? (
-                <textarea
-                  id={id}
-                  rows={4}
-                  value={form[field.name] ?? ''}
-                  onChange={(event) => set(field.name)(event.target.value)}
-                />
-              ) : (
-                <input
-                  id={id}
-                  value={form[field.name] ?? ''}
-                  onChange={(event) => set(field.name)(event.target.value)}
-                />
-              )}
-              {field.hint && <p className="field-hint">{field.hint}</p>}
-              {field.name === 'contacts' && (
-                <div className="worker-visibility">
-                  <button
-                    type="button"
-                    className="icon-btn"
-                    aria-pressed={form.contactVisibility === 'public'}
-                    aria-label={
-                      form.contactVisibility === 'public'
-                        ? 'Contacts visible to everyone: hide them'
-                        : 'Contacts hidden: show them to everyone'
-                    }
-                    onClick={() =>
+            <FormField
+              key={field.name}
+              id={id}
+              label={field.label}
+              optional={OPTIONAL.has(field.name)}
+              hint={field.hint}
+              after={
+                field.name === 'contacts' && (
+                  <ContactsVisibility
+                    visibility={form.contactVisibility}
+                    onToggle={() =>
                       setForm((f) => ({
                         ...f,
                         contactVisibility: f.contactVisibility === 'public' ? 'hidden' : 'public',
                       }))
                     }
-                  >
-                    <EyeIcon open={form.contactVisibility === 'public'} />
-                  </button>
-                  <p className="field-hint">{contactVisibilityHelp(form.contactVisibility)}</p>
-                </div>
+                  />
+                )
+              }
+            >
+              {field.long ? (
+                <textarea
+                  {...control}
+                  rows={4}
+                  onChange={(event) => set(field.name)(event.target.value)}
+                />
+              ) : (
+                <input {...control} onChange={(event) => set(field.name)(event.target.value)} />
               )}
-            </div>
+            </FormField>
           )
         })}
         {problem && (
@@ -204,5 +195,33 @@ export function WorkerProfileModal({
         </div>
       </form>
     </Modal>
+  )
+}
+
+/** Contacts shown to everyone or hidden until a request is accepted, and what that means. */
+function ContactsVisibility({
+  visibility,
+  onToggle,
+}: {
+  visibility: WorkerProfileForm['contactVisibility']
+  onToggle: () => void
+}) {
+  return (
+    <div className="worker-visibility">
+      <button
+        type="button"
+        className="icon-btn"
+        aria-pressed={visibility === 'public'}
+        aria-label={
+          visibility === 'public'
+            ? 'Contacts visible to everyone: hide them'
+            : 'Contacts hidden: show them to everyone'
+        }
+        onClick={onToggle}
+      >
+        <EyeIcon open={visibility === 'public'} />
+      </button>
+      <p className="field-hint">{contactVisibilityHelp(visibility)}</p>
+    </div>
   )
 }
