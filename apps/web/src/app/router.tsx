@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react'
 import { createBrowserRouter } from 'react-router-dom'
-import { RequireRole } from '@/app/guards'
+import { RequireRole } from '@/app/RequireRole'
 import Layout from '@/app/shell/Layout'
 import RouteError from '@/app/shell/RouteError'
 import { paths } from '@/config/paths'

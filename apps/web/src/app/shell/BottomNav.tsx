@@ -1,5 +1,5 @@
 import { useLocation } from 'react-router-dom'
-import { PeopleIcon, PlusIcon, PostsIcon } from '@/app/shell/icons'
+import { PeopleIcon, PlusIcon, PostsIcon } from '@/app/shell/Icons'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
 

@@ -1,6 +1,6 @@
 import { useCallback, useId, useRef, useState } from 'react'
 import { Link, useLocation } from 'react-router-dom'
-import { CloseIcon, MenuIcon } from '@/app/shell/icons'
+import { CloseIcon, MenuIcon } from '@/app/shell/Icons'
 import { MobileMenu } from '@/app/shell/MobileMenu'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { UserMenu } from '@/app/shell/UserMenu'

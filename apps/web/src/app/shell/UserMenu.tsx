@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
-import { CaretIcon } from '@/app/shell/icons'
+import { CaretIcon } from '@/app/shell/Icons'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
 import { useClickOutside } from '@/hooks/use-click-outside'

@@ -1,7 +1,7 @@
 import { useCallback } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { ROLES } from '@marketplace/contracts/marketplace'
-import { hasAnyRole } from '@/app/guards'
+import { hasAnyRole } from '@/lib/roles'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { paths } from '@/config/paths'

@@ -6,11 +6,8 @@ import {
   useRemoveFavoritePersonMutation,
   type FavoritePersonEntry,
 } from '@/features/favorites/favorites-api'
-import {
-  FavoritesContent,
-  useFavoritesList,
-  type FavoritesTexts,
-} from '@/features/favorites/favorites-list'
+import { FavoritesContent, type FavoritesTexts } from '@/features/favorites/FavoritesContent'
+import { useFavoritesList } from '@/features/favorites/use-favorites-list'
 import { personName, skillsText } from '@/lib/person-display'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import { Messages } from '@marketplace/contracts/validation'

@@ -7,11 +7,8 @@ import {
   useRemoveFavoritePostMutation,
   type FavoritePostEntry,
 } from '@/features/favorites/favorites-api'
-import {
-  FavoritesContent,
-  useFavoritesList,
-  type FavoritesTexts,
-} from '@/features/favorites/favorites-list'
+import { FavoritesContent, type FavoritesTexts } from '@/features/favorites/FavoritesContent'
+import { useFavoritesList } from '@/features/favorites/use-favorites-list'
 import {
   IconButton,
   ResetButton,

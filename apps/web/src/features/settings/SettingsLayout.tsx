@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import { NavLink, Outlet } from 'react-router-dom'
 import { ROLES } from '@marketplace/contracts/marketplace'
-import { hasAnyRole } from '@/app/guards'
+import { hasAnyRole } from '@/lib/roles'
 import { useAppSelector } from '@/app/hooks'
 import { useIsMobile } from '@/hooks/use-is-mobile'
 import { paths } from '@/config/paths'

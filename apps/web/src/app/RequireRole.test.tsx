@@ -1,19 +1,9 @@
 import { render, screen } from '@testing-library/react'
 import { Provider } from 'react-redux'
 import { createMemoryRouter, RouterProvider } from 'react-router-dom'
-import { hasAnyRole, RequireRole } from '@/app/guards'
+import { RequireRole } from '@/app/RequireRole'
 import { createStore } from '@/app/store'
 import { credentialsReceived } from '@/lib/auth-slice'
-
-describe('hasAnyRole (spec 2 §5 role checks)', () => {
-  it('accepts a list, an object or a single value, compared as strings', () => {
-    expect(hasAnyRole(['2000'], ['2000'])).toBe(true)
-    expect(hasAnyRole({ User: 2000 }, ['2000'])).toBe(true)
-    expect(hasAnyRole(2001, ['2001', '2002'])).toBe(true)
-    expect(hasAnyRole(['2000'], ['2001', '2002'])).toBe(false)
-    expect(hasAnyRole(undefined, ['2000'])).toBe(false)
-  })
-})
 
 describe('RequireRole (spec 2 §2.1)', () => {
   const renderAt = (roles: string[] | null) => {

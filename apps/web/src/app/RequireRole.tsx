@@ -3,16 +3,7 @@ import { Navigate, useLocation } from 'react-router-dom'
 import { useAppSelector } from '@/app/hooks'
 import { paths } from '@/config/paths'
 import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
-
-/** spec 2 §5 "Role checks": a list, an object or a single value, compared as strings. */
-export function hasAnyRole(roles: unknown, allowed: readonly string[]): boolean {
-  const values = Array.isArray(roles)
-    ? roles
-    : roles && typeof roles === 'object'
-      ? Object.values(roles)
-      : [roles]
-  return values.some((value) => value != null && allowed.includes(String(value)))
-}
+import { hasAnyRole } from '@/lib/roles'
 
 /**
  * spec 2 §2.1: anonymous users go to /login, remembering where they were going; signed-in
