@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify'
+import { createHash } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { UpstreamName } from '../upstreams'
 import { mergeOpenApi, type OpenApiDocument, type ServiceDocument } from './merge-openapi'
 
@@ -76,15 +77,50 @@ export async function apiDocsRoutes(app: FastifyInstance, options: ApiDocsOption
   // ESM-only package: Node 24 loads it from CommonJS; jest does with --experimental-vm-modules
   // (the gateway's test script), through Node's own require(esm).
   const { default: scalar } = await import('@scalar/fastify-api-reference')
-  await app.register(scalar, {
-    routePrefix: API_DOCS_PATH,
-    logLevel: 'warn',
-    configuration: {
-      url: OPENAPI_PATH,
-      pageTitle: 'Marketplace API',
-      // Same-origin only (the gateway's content security policy): no web fonts, no CDN.
-      withDefaultFonts: false,
-      hideClientButton: true,
-    },
+  await app.register(async (docs) => {
+    docs.addHook('onSend', allowOwnInlineScripts)
+    await docs.register(scalar, {
+      routePrefix: API_DOCS_PATH,
+      logLevel: 'warn',
+      configuration: {
+        url: OPENAPI_PATH,
+        pageTitle: 'Marketplace API',
+        // Same-origin only (the gateway's content security policy): no web fonts, no CDN.
+        withDefaultFonts: false,
+        hideClientButton: true,
+      },
+    })
   })
 }
+
+/**
+ * The reference page starts the viewer with one inline script, which the gateway's policy
+ * (`script-src 'self'`) refuses. On this page only, the policy also allows exactly the inline
+ * scripts the page carries, by their SHA-256 (CSP level 2 hashes): nothing injected elsewhere
+ * could run, and the rest of the site keeps its policy unchanged.
+ */
+async function allowOwnInlineScripts(
+  _request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+) {
+  const type = String(reply.getHeader('content-type') ?? '')
+  const policy = reply.getHeader(CSP)
+  if (typeof payload !== 'string' || !type.startsWith('text/html') || typeof policy !== 'string') {
+    return payload
+  }
+  const hashes = [...payload.matchAll(INLINE_SCRIPT)].map(
+    ([, body]) =>
+      `'sha256-${createHash('sha256')
+        .update(body ?? '')
+        .digest('base64')}'`,
+  )
+  if (hashes.length > 0) {
+    reply.header(CSP, policy.replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`))
+  }
+  return payload
+}
+
+const CSP = 'content-security-policy'
+/** A <script> element without src, and its text. */
+const INLINE_SCRIPT = /<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g

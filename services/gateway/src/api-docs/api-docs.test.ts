@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { AddressInfo } from 'node:net'
 import { Type } from '@sinclair/typebox'
 import { ErrorSchema, SECURED, errorResponses } from '@marketplace/contracts/api'
@@ -93,6 +94,12 @@ describe('the API description at /api/docs', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/)
     const html = await page.text()
     expect(html).toContain('/api/docs/openapi.json')
+    // The page's one inline script (the viewer's start) is allowed by its hash, on this page only.
+    const inline = html.match(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/)?.[1] ?? ''
+    const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`
+    expect(page.headers.get('content-security-policy')).toContain(`script-src 'self' ${hash}`)
+    const home = await fetch(`${gateway.url}/api/docs/openapi.json`)
+    expect(home.headers.get('content-security-policy')).toContain("script-src 'self';")
     const script = html.match(/<script[^>]+src="([^"]+)"/)?.[1]
     expect(script).toBeDefined()
     const js = await fetch(new URL(script!, `${gateway.url}/api/docs/`))
