@@ -33,6 +33,20 @@ if (process.argv.includes('--files')) {
   for (const edge of cross) console.log(`    ${edge.from} -> ${edge.to}`)
 }
 
+const { exceptions } = JSON.parse(
+  readFileSync(path.join(srcDir, 'features/boundaries.json'), 'utf8'),
+) as { exceptions: { from: string; to: string }[] }
+const outside = cross.filter(
+  (edge) =>
+    !exceptions.some(
+      (exception) =>
+        exception.from === edge.fromFeature &&
+        edge.to.replace(/\.tsx?$/, '') === `features/${exception.to}`,
+    ),
+)
+console.log(`cross-feature imports outside the exception list: ${outside.length}`)
+for (const edge of outside) console.log(`  ${edge.from} -> ${edge.to}`)
+
 const cycles = fileCycles(files, edges)
 const typeCycles = fileCycles(
   files,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useCreateUploadSlotMutation } from '@/features/posts/posts-api'
+import { useCreateUploadSlotMutation } from '@/lib/upload-slots-api'
 import { putToPresignedUrl } from '@/lib/upload'
 
 export type PresignedUploadStatus = 'idle' | 'invalid' | 'uploading' | 'uploaded' | 'failed'

@@ -30,13 +30,8 @@ export type PostChanges =
     }
   | { isOnline: boolean }
 
-export interface UploadSlot {
-  presignedUrl: string
-  objectKey: string
-}
-
 /**
- * Posts, as services/jobs serves them (docs/posts.md); the upload slots of services/media.
+ * Posts, as services/jobs serves them (docs/posts.md).
  * One post by id is lib/entities-api's getPost, which the writes here keep fresh by its tag.
  */
 export const postsApi = api.injectEndpoints({
@@ -78,17 +73,6 @@ export const postsApi = api.injectEndpoints({
         'Stats',
       ],
     }),
-    /** POST /api/upload (post pictures) or /api/upload/user-profile-picture. */
-    createUploadSlot: build.mutation<
-      UploadSlot,
-      { kind: 'post' | 'profile'; fileName: string; fileType: string; fileSize: number }
-    >({
-      query: ({ kind, ...body }) => ({
-        url: kind === 'post' ? '/api/upload' : '/api/upload/user-profile-picture',
-        method: 'POST',
-        body,
-      }),
-    }),
   }),
 })
 
@@ -97,5 +81,4 @@ export const {
   useCreatePostMutation,
   useUpdatePostMutation,
   useDeletePostMutation,
-  useCreateUploadSlotMutation,
 } = postsApi

@@ -9,7 +9,7 @@ import {
 import { PasswordInput } from '@/features/auth/components/PasswordInput'
 import { errorMessage } from '@/lib/api'
 import { FormField, hintIdOf } from '@/components/ui/FormField'
-import '../auth.css'
+import '@/features/auth/auth.css'
 
 const m = Messages.forgotPassword
 

@@ -15,7 +15,7 @@ import { PasswordInput } from '@/features/auth/components/PasswordInput'
 import { errorMessage } from '@/lib/api'
 import { writePersistFlag } from '@/lib/persist'
 import { FormField } from '@/components/ui/FormField'
-import '../auth.css'
+import '@/features/auth/auth.css'
 
 const m = Messages.login
 

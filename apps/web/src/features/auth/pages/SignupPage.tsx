@@ -22,7 +22,7 @@ import { responseStatus, useSignupMutation } from '@/features/auth/auth-api'
 import { FormField, hintIdOf } from '@/components/ui/FormField'
 import { PasswordInput } from '@/features/auth/components/PasswordInput'
 import { PasswordStrengthMeter } from '@/features/auth/components/PasswordStrengthMeter'
-import '../auth.css'
+import '@/features/auth/auth.css'
 
 const emptyForm: SignupForm = {
   firstname: '',

@@ -9,7 +9,7 @@ import {
 } from '@/features/auth/auth-api'
 import { errorMessage } from '@/lib/api'
 import { FormField } from '@/components/ui/FormField'
-import '../auth.css'
+import '@/features/auth/auth.css'
 
 /** spec 1 §9: the verification redirect delay. */
 export const VERIFIED_REDIRECT_MS = 2000
