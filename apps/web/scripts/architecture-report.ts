@@ -1,6 +1,7 @@
-// Prints the web app's architecture figures: cross-feature imports per pair, import cycles,
-// file names off the naming rule and the largest files. Run from apps/web with Node 24:
-//   node scripts/architecture-report.ts
+// Prints the web app's architecture figures: cross-feature imports per pair (and those outside
+// src/features/boundaries.json), import cycles, file names off the naming rule, test helpers
+// outside src/test and the largest files. `pnpm architecture` in apps/web (Node 24 runs the
+// TypeScript as it is); `--files` lists each cross-feature import.
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import {
