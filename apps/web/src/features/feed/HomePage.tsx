@@ -179,10 +179,9 @@ function SelectedItem({
   }
   return (
     <div className={className}>
-      {selected.type === 'job' && post.data ? (
-        <PostCard post={post.data} layout={layout} />
-      ) : (
-        person.data && <PersonCard person={person.data} layout={layout} />
+      {selected.type === 'job' && post.data && <PostCard post={post.data} layout={layout} />}
+      {selected.type === 'worker' && person.data && (
+        <PersonCard person={person.data} layout={layout} />
       )}
     </div>
   )
