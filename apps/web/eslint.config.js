@@ -56,6 +56,25 @@ export default [
     // The browser has no process.env; configuration comes from /app-config.json (config/env.ts).
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // The HTTP contracts are TypeBox schemas: the web takes their types only, so no schema
+    // code reaches the bundle (the home route's size budget, docs/benchmarks.md).
+    files: ['src/**/*.{ts,tsx}'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@marketplace/contracts/api',
+              message: "Import the contracts' types only: `import type { ... }`.",
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
   ...features.map(featureBoundary),
   {
     // The shared layer knows no feature and not the app that composes them.

@@ -1,6 +1,6 @@
 import { createSlice, type Dispatch, type PayloadAction } from '@reduxjs/toolkit'
-import { personCached, postCached } from '@/lib/entities-api'
-import type { Person, Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
+import { personCached, postCached, type ShownPerson } from '@/lib/entities-api'
 
 type PostModalKind = 'postDetails' | 'requestPost' | 'reportPost'
 type PersonModalKind = 'workerDetails' | 'requestPerson' | 'reportPerson'
@@ -8,8 +8,8 @@ type PersonModalKind = 'workerDetails' | 'requestPerson' | 'reportPerson'
 /** A modal as a feature asks for it: with the post or person it is about. */
 export type ModalRequest =
   | { kind: 'addPost' | 'profileRequired' }
-  | { kind: PostModalKind; post: Post }
-  | { kind: PersonModalKind; person: Person }
+  | { kind: PostModalKind; post: JobPost }
+  | { kind: PersonModalKind; person: ShownPerson }
 
 /** The modal as the slice keeps it: its subject by id, the subject itself in RTK Query. */
 export type OpenModal =

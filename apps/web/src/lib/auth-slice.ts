@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
-import type { SessionUser } from '@/lib/types'
+import type { SessionUser } from '@marketplace/contracts/api'
 
 /**
  * The session (spec 1 §4): user and access token, in memory only. `restoring` is true while

@@ -5,10 +5,10 @@ import {
   type FetchBaseQueryError,
 } from '@reduxjs/toolkit/query/react'
 import type { Dispatch } from '@reduxjs/toolkit'
+import type { SessionRenewalAnswer } from '@marketplace/contracts/api'
 import { credentialsReceived, signedOut, type WithAuth } from '@/lib/auth-slice'
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@/lib/cookies'
 import { clearStoredSession, readPersistFlag } from '@/lib/persist'
-import type { SessionUser } from '@/lib/types'
 
 export const REFRESH_PATH = '/api/auth/refresh'
 /** spec 1 §9: 3 retries, exponential backoff from 100 ms with up to 20 % jitter. */
@@ -54,12 +54,11 @@ const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryErro
   return result
 }
 
-interface RefreshAnswer {
-  accessToken?: string
-  token?: string
-  user?: SessionUser
-  roles?: string[]
-}
+/**
+ * spec 1 §7, §8: the answer is read defensively (no token is a failed renewal) and `token`
+ * is read as a fallback name for the access token, which services/auth never sends.
+ */
+type RefreshAnswer = Partial<SessionRenewalAnswer> & { token?: string }
 
 export type RenewalOutcome = 'renewed' | 'refused' | 'failed'
 

@@ -1,7 +1,7 @@
-import type { Person } from '@/lib/types'
+import type { PersonRating, PersonView } from '@marketplace/contracts/api'
 
 /** The name a person is shown by: name, else first and last name (spec 1 §3). */
-export function personName(person: Pick<Person, 'name' | 'firstName' | 'lastName'>): string {
+export function personName(person: Pick<PersonView, 'name' | 'firstName' | 'lastName'>): string {
   const full = [person.firstName, person.lastName].filter(Boolean).join(' ').trim()
   return (person.name ?? '').trim() || full
 }
@@ -15,8 +15,11 @@ export function ageText(age: number | null | undefined): string | null {
 export const skillsText = (skills: readonly string[] | null | undefined): string =>
   (skills ?? []).filter(Boolean).join(' - ')
 
-/** "★ 4.5 (12)" once a person has been rated by the owners they worked for; nothing before. */
-export function ratingText(rating: Person['rating']): string | null {
+/**
+ * "★ 4.5 (12)" once a person has been rated by the owners they worked for; nothing before, or
+ * for a view without a rating (favorites, moderation).
+ */
+export function ratingText(rating: PersonRating | undefined): string | null {
   if (!rating || rating.count <= 0 || typeof rating.average !== 'number') return null
   return `★ ${rating.average.toFixed(1)} (${rating.count})`
 }

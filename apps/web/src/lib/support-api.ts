@@ -1,3 +1,4 @@
+import type { SupportMessageRequest, SupportMessageSent } from '@marketplace/contracts/api'
 import { api } from '@/lib/api'
 
 /**
@@ -6,7 +7,7 @@ import { api } from '@/lib/api'
  */
 export const supportApi = api.injectEndpoints({
   endpoints: (build) => ({
-    sendSupportMessage: build.mutation<{ message: string }, { email: string; message: string }>({
+    sendSupportMessage: build.mutation<SupportMessageSent, Required<SupportMessageRequest>>({
       query: (body) => ({ url: '/api/email/send-email', method: 'POST', body }),
     }),
   }),

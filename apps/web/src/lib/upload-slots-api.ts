@@ -1,9 +1,5 @@
+import type { UploadSlot, UploadSlotRequest } from '@marketplace/contracts/api'
 import { api } from '@/lib/api'
-
-export interface UploadSlot {
-  presignedUrl: string
-  objectKey: string
-}
 
 /**
  * The pre-signed upload slots of services/media (docs/media.md), for post pictures and
@@ -12,10 +8,7 @@ export interface UploadSlot {
 export const uploadSlotsApi = api.injectEndpoints({
   endpoints: (build) => ({
     /** POST /api/upload (post pictures) or /api/upload/user-profile-picture. */
-    createUploadSlot: build.mutation<
-      UploadSlot,
-      { kind: 'post' | 'profile'; fileName: string; fileType: string; fileSize: number }
-    >({
+    createUploadSlot: build.mutation<UploadSlot, { kind: 'post' | 'profile' } & UploadSlotRequest>({
       query: ({ kind, ...body }) => ({
         url: kind === 'post' ? '/api/upload' : '/api/upload/user-profile-picture',
         method: 'POST',

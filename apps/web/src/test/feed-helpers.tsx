@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react'
 import { createStore, type AppStore } from '@/app/store'
 import type { FeedItem } from '@/features/feed/feed-slice'
-import { selectCachedPerson, selectCachedPost } from '@/lib/entities-api'
-import type { Person, Post, SessionUser } from '@/lib/types'
+import { selectCachedPerson, selectCachedPost, type ShownPerson } from '@/lib/entities-api'
+import type { JobPost, SessionUser } from '@marketplace/contracts/api'
 import { renderRoutes, signIn as signInAs, stubFetch as stubFetchPaths } from '@/test/helpers'
 
 export const me: SessionUser = {
@@ -19,7 +19,7 @@ export function signIn(store: AppStore, user: SessionUser = me) {
   signInAs(store, user)
 }
 
-export const makePost = (changes: Partial<Post> = {}): Post => ({
+export const makePost = (changes: Partial<JobPost> = {}): JobPost => ({
   _id: 'p1',
   jobID: 'j1',
   userID: 'u2',
@@ -42,7 +42,7 @@ export const makePost = (changes: Partial<Post> = {}): Post => ({
   ...changes,
 })
 
-export const makePerson = (changes: Partial<Person> = {}): Person => ({
+export const makePerson = (changes: Partial<ShownPerson> = {}): ShownPerson => ({
   _id: 'u3',
   firstName: 'Noah',
   lastName: 'Lee',

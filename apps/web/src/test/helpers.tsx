@@ -3,7 +3,7 @@ import { Provider } from 'react-redux'
 import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router-dom'
 import { createStore, type AppStore } from '@/app/store'
 import { credentialsReceived } from '@/lib/auth-slice'
-import type { SessionUser } from '@/lib/types'
+import type { SessionUser } from '@marketplace/contracts/api'
 
 /** The helpers every web test shares: a user, a stubbed `fetch` and a router over a store. */
 

@@ -1,8 +1,8 @@
 import type { ReactElement } from 'react'
 import { createStore, type AppStore } from '@/app/store'
 import type { ModalRequest } from '@/app/ui-slice'
-import { selectCachedPerson, selectCachedPost } from '@/lib/entities-api'
-import type { Person, Post, SessionUser } from '@/lib/types'
+import { selectCachedPerson, selectCachedPost, type ShownPerson } from '@/lib/entities-api'
+import type { JobPost, SessionUser } from '@marketplace/contracts/api'
 import { renderRoutes, signIn } from '@/test/helpers'
 
 export const viewer: SessionUser = {
@@ -15,7 +15,7 @@ export const viewer: SessionUser = {
   roles: ['2000'],
 }
 
-export const samplePost: Post = {
+export const samplePost: JobPost = {
   _id: 'post1',
   jobID: 'job-1',
   userID: 'owner1',
@@ -37,7 +37,7 @@ export const samplePost: Post = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 }
 
-export const samplePerson: Person = {
+export const samplePerson: ShownPerson = {
   _id: 'worker1',
   firstName: 'Wes',
   lastName: 'Worker',

@@ -1,9 +1,9 @@
 import type { ReactElement } from 'react'
 import { createStore } from '@/app/store'
-import type { SelfProfile, SessionUser } from '@/lib/types'
+import type { PersonSelfView, SessionUser } from '@marketplace/contracts/api'
 import { renderRoutes, sampleUser, signIn } from '@/test/helpers'
 
-export const selfProfile: SelfProfile = {
+export const selfProfile: PersonSelfView = {
   _id: sampleUser._id,
   firstName: 'Ava',
   lastName: 'Turner',
@@ -20,6 +20,7 @@ export const selfProfile: SelfProfile = {
   profilePicture: null,
   isOnline: false,
   category: null,
+  rating: { average: null, count: 0 },
   email: sampleUser.email,
   phoneNumber: sampleUser.phoneNumber,
   dateOfBirth: '1995-01-01',

@@ -1,13 +1,12 @@
+import type { AuthMessage, LoginAnswer, SignupAnswer } from '@marketplace/contracts/api'
 import type { SignupPayload } from '@marketplace/contracts/validation'
 import { api } from '@/lib/api'
-import type { SessionUser } from '@/lib/types'
 
-/** What direct-login and keep-account answer (services/auth routes/session.ts). */
-export interface LoginAnswer {
-  user?: SessionUser
-  accessToken?: string
-}
-
+/**
+ * The login form as sent. The contract leaves auth body fields untyped on purpose (a
+ * mistyped field is answered with the product's sentence: docs/identity.md), so the web
+ * keeps the types it sends.
+ */
 export interface LoginRequest {
   email: string
   password: string
@@ -15,20 +14,16 @@ export interface LoginRequest {
   persist: boolean
 }
 
-export interface MessageAnswer {
-  message: string
-}
-
 /** Sign-up, verification, login and password reset (spec 1 §7, services/auth/src/routes). */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
-    signup: build.mutation<MessageAnswer & { email: string }, SignupPayload>({
+    signup: build.mutation<SignupAnswer, SignupPayload>({
       query: (body) => ({ url: '/api/auth/signup', method: 'POST', body }),
     }),
-    confirmSignup: build.mutation<MessageAnswer, { email: string; code: string }>({
+    confirmSignup: build.mutation<AuthMessage, { email: string; code: string }>({
       query: (body) => ({ url: '/api/auth/confirm-signup', method: 'POST', body }),
     }),
-    resendConfirmation: build.mutation<MessageAnswer, { email: string }>({
+    resendConfirmation: build.mutation<AuthMessage, { email: string }>({
       query: (body) => ({ url: '/api/auth/resend-confirmation', method: 'POST', body }),
     }),
     directLogin: build.mutation<LoginAnswer, LoginRequest>({
@@ -38,11 +33,11 @@ export const authApi = api.injectEndpoints({
     keepAccount: build.mutation<LoginAnswer, LoginRequest>({
       query: (body) => ({ url: '/api/auth/keep-account', method: 'POST', body }),
     }),
-    forgotPassword: build.mutation<MessageAnswer, { email: string }>({
+    forgotPassword: build.mutation<AuthMessage, { email: string }>({
       query: (body) => ({ url: '/api/auth/forgot-password', method: 'POST', body }),
     }),
     confirmPasswordReset: build.mutation<
-      MessageAnswer,
+      AuthMessage,
       { email: string; code: string; newPassword: string }
     >({
       query: (body) => ({ url: '/api/auth/confirm-password-reset', method: 'POST', body }),

@@ -1,10 +1,10 @@
+import type { FavoritePersonEntry } from '@marketplace/contracts/api'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import {
   useGetFavoritePeopleQuery,
   useRemoveFavoritePersonMutation,
-  type FavoritePersonEntry,
 } from '@/features/favorites/favorites-api'
 import { FavoritesContent, type FavoritesTexts } from '@/features/favorites/FavoritesContent'
 import { useFavoritesList } from '@/features/favorites/use-favorites-list'

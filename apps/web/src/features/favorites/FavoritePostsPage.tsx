@@ -1,11 +1,11 @@
 import { useState } from 'react'
+import type { FavoritePostEntry } from '@marketplace/contracts/api'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import {
   useGetFavoritePostsQuery,
   useRemoveFavoritePostMutation,
-  type FavoritePostEntry,
 } from '@/features/favorites/favorites-api'
 import { FavoritesContent, type FavoritesTexts } from '@/features/favorites/FavoritesContent'
 import { useFavoritesList } from '@/features/favorites/use-favorites-list'

@@ -2,12 +2,13 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { jsonResponse, renderRoutes, signIn, stubFetch, withRenewal } from '@/test/helpers'
-import type { Person, Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
+import type { ShownPerson } from '@/lib/entities-api'
 import { openModalOf } from '@/test/modal-helpers'
 import FavoritePeoplePage from './FavoritePeoplePage'
 import FavoritePostsPage from './FavoritePostsPage'
 
-const person: Person = {
+const person: ShownPerson = {
   _id: 'w1',
   firstName: 'Leo',
   lastName: 'Worker',
@@ -26,7 +27,7 @@ const person: Person = {
   category: null,
 }
 
-const post = (id: string, title: string): Post => ({
+const post = (id: string, title: string): JobPost => ({
   _id: id,
   jobID: id,
   userID: 'o1',

@@ -1,20 +1,12 @@
+import type {
+  FavoritePersonBody,
+  FavoritePersonEntry,
+  FavoritePersonParams,
+  FavoritePostBody,
+  FavoritePostEntry,
+  FavoritePostParams,
+} from '@marketplace/contracts/api'
 import { api } from '@/lib/api'
-import type { Person, Post } from '@/lib/types'
-
-/** spec 2 §3 "Favorite entry": the saved post or person as strangers see it. */
-export interface FavoritePostEntry {
-  favoriteID: Post
-  createdAt: string
-  updatedAt: string
-}
-
-export interface FavoritePersonEntry {
-  favoriteID: Person
-  /** The person's user id: the home feed shows the saved state with it. */
-  personID: string
-  createdAt: string
-  updatedAt: string
-}
 
 /** services/favorites (docs/favorites-and-reports.md); every route is self only. */
 export const favoritesApi = api.injectEndpoints({
@@ -25,11 +17,11 @@ export const favoritesApi = api.injectEndpoints({
       transformResponse: (body: FavoritePostEntry[]) => body.filter((entry) => entry.favoriteID),
       providesTags: ['FavoritePosts'],
     }),
-    addFavoritePost: build.mutation<FavoritePostEntry, { userId: string; postId: string }>({
+    addFavoritePost: build.mutation<FavoritePostEntry, Required<FavoritePostBody>>({
       query: (body) => ({ url: '/api/favorites/posts', method: 'POST', body }),
       invalidatesTags: ['FavoritePosts', 'Stats'],
     }),
-    removeFavoritePost: build.mutation<void, { userId: string; postId: string }>({
+    removeFavoritePost: build.mutation<void, FavoritePostParams>({
       query: ({ userId, postId }) => ({
         url: `/api/favorites/posts/${encodeURIComponent(userId)}/${encodeURIComponent(postId)}`,
         method: 'DELETE',
@@ -41,11 +33,11 @@ export const favoritesApi = api.injectEndpoints({
       transformResponse: (body: FavoritePersonEntry[]) => body.filter((entry) => entry.favoriteID),
       providesTags: ['FavoritePeople'],
     }),
-    addFavoritePerson: build.mutation<FavoritePersonEntry, { userID: string; personID: string }>({
+    addFavoritePerson: build.mutation<FavoritePersonEntry, Required<FavoritePersonBody>>({
       query: (body) => ({ url: '/api/favorites/people', method: 'POST', body }),
       invalidatesTags: ['FavoritePeople', 'Stats'],
     }),
-    removeFavoritePerson: build.mutation<void, { userId: string; personId: string }>({
+    removeFavoritePerson: build.mutation<void, FavoritePersonParams>({
       query: ({ userId, personId }) => ({
         url: `/api/favorites/people/${encodeURIComponent(userId)}/${encodeURIComponent(personId)}`,
         method: 'DELETE',

@@ -11,7 +11,6 @@ import { Pagination } from '@/components/ui/Pagination'
 import { PersonCard } from '@/features/feed/PersonCard'
 import { PostCard } from '@/features/feed/PostCard'
 import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
-import type { Pagination as PaginationInfo } from '@/lib/types'
 import './feed.css'
 
 export const FEED_TEXTS = {
@@ -49,7 +48,7 @@ export default function HomePage() {
   const jobs = useGetJobsFeedQuery(query, { skip: feedType !== 'job' })
   const people = useGetPeopleFeedQuery(query, { skip: feedType !== 'worker' })
   const current = feedType === 'job' ? jobs : people
-  const pagination: PaginationInfo | undefined = current.data?.pagination
+  const pagination = current.data?.pagination
   const total = pagination?.total
 
   useEffect(() => {

@@ -3,14 +3,14 @@ import { modalOpened } from '@/app/ui-slice'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import { personName, ratingText, skillsText } from '@/lib/person-display'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
-import type { Person } from '@/lib/types'
+import type { ShownPerson } from '@/lib/entities-api'
 import './feed.css'
 
 /**
  * spec 1 §2 "Home feed": picture, name, Details and "Request {firstname}"; the request
  * button is hidden on the signed-in user's own card.
  */
-export function PersonCard({ person, layout }: { person: Person; layout: 'grid' | 'list' }) {
+export function PersonCard({ person, layout }: { person: ShownPerson; layout: 'grid' | 'list' }) {
   const dispatch = useAppDispatch()
   const user = useAppSelector(selectCurrentUser)
   const isSelf = !!user && user._id === person._id

@@ -2,7 +2,7 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import { imageUrl } from '@/lib/images'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 import './feed.css'
 
 export const HIDDEN_LOCATION_HINT = 'Location visible once accepted'
@@ -11,7 +11,7 @@ export const HIDDEN_LOCATION_HINT = 'Location visible once accepted'
  * spec 1 §2 "Home feed": image (placeholder when missing), title, Details and Send request.
  * The owner sees no request button on their own post.
  */
-export function PostCard({ post, layout }: { post: Post; layout: 'grid' | 'list' }) {
+export function PostCard({ post, layout }: { post: JobPost; layout: 'grid' | 'list' }) {
   const dispatch = useAppDispatch()
   const user = useAppSelector(selectCurrentUser)
   const isOwner = !!user && user._id === post.userID

@@ -1,6 +1,16 @@
-import { ALL_FILTER, SEARCH_RESULT_LIMIT } from '@marketplace/contracts/marketplace'
+import type {
+  JobCategories,
+  JobPost,
+  JobsFeedAnswer,
+  JobsFeedQuery,
+  JobsPagination,
+  PeopleCategories,
+  PeopleFeedPage,
+  PeopleFeedQuerystring,
+  PersonView,
+} from '@marketplace/contracts/api'
+import { ALL_FILTER, FEED_PAGE_SIZE, SEARCH_RESULT_LIMIT } from '@marketplace/contracts/marketplace'
 import { api, errorStatus } from '@/lib/api'
-import type { Pagination, Person, Post } from '@/lib/types'
 import type { FeedType } from '@/features/feed/feed-slice'
 
 /** What the feed asks for: the feed slice's filters, sort and page. */
@@ -13,31 +23,19 @@ export interface FeedQuery {
   sort: 'desc' | 'asc'
 }
 
-export interface JobsPage {
-  jobs: Post[]
-  pagination: Pagination
-}
-
-export interface PeoplePage {
-  people: Person[]
-  pagination: Pagination
-}
-
-/** spec 1 §3 "Category response"; services answer names in `categories`, counts by name. */
+/**
+ * The category sidebar's list, one shape for both feeds: spec 1 §3 "Category response" has
+ * names in `categories`, and counts with totalJobs or totalWorkers in `metadata`.
+ */
 export interface CategoryList {
   categories: string[]
   total: number
   counts: Record<string, number>
 }
 
-interface CategoriesAnswer {
-  categories: string[]
-  metadata: { totalJobs?: number; totalWorkers?: number; counts?: Record<string, number> }
-}
-
 /** spec 1 §7: category, location, payment and contact go out only when not All. */
-export function feedParams(query: FeedQuery): Record<string, string> {
-  const params: Record<string, string> = {}
+export function feedParams(query: FeedQuery): JobsFeedQuery & PeopleFeedQuerystring {
+  const params: JobsFeedQuery & PeopleFeedQuerystring = {}
   for (const key of ['category', 'location', 'payment', 'contact'] as const) {
     const value = query[key].trim()
     if (value && value !== ALL_FILTER) params[key] = value
@@ -56,22 +54,28 @@ export function categoriesErrorText(error: unknown): string {
   return status === 401 || status === 403 ? CATEGORIES_LOGIN_MESSAGE : CATEGORIES_FAILED_MESSAGE
 }
 
-const emptyPagination = (page: number): Pagination => ({ page, totalPages: 1, total: 0 })
+/** A feed page always has its pagination: an answer without one reads as one empty page. */
+const emptyPagination = (page: number): JobsPagination => ({
+  page,
+  totalPages: 1,
+  total: 0,
+  limit: FEED_PAGE_SIZE,
+})
 
 /** The home feed, its category sidebar and the search box (spec 1 §7). */
 export const feedApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getJobsFeed: build.query<JobsPage, FeedQuery>({
+    getJobsFeed: build.query<Required<JobsFeedAnswer>, FeedQuery>({
       query: (query) => ({ url: '/api/jobs', params: feedParams(query) }),
-      transformResponse: (body: Partial<JobsPage>, _meta, query) => ({
+      transformResponse: (body: Partial<JobsFeedAnswer>, _meta, query) => ({
         jobs: body.jobs ?? [],
         pagination: body.pagination ?? emptyPagination(query.page),
       }),
       providesTags: ['Feed'],
     }),
-    getPeopleFeed: build.query<PeoplePage, FeedQuery>({
+    getPeopleFeed: build.query<Required<PeopleFeedPage>, FeedQuery>({
       query: (query) => ({ url: '/api/people', params: feedParams(query) }),
-      transformResponse: (body: Partial<PeoplePage>, _meta, query) => ({
+      transformResponse: (body: Partial<PeopleFeedPage>, _meta, query) => ({
         people: body.people ?? [],
         pagination: body.pagination ?? emptyPagination(query.page),
       }),
@@ -82,27 +86,32 @@ export const feedApi = api.injectEndpoints({
         url: feedType === 'job' ? '/api/jobs/categories' : '/api/people/categories',
         params: { includeEmpty: 'false', includeUncategorized: 'true' },
       }),
-      transformResponse: (body: CategoriesAnswer) => ({
-        categories: body.categories ?? [],
-        total: body.metadata?.totalJobs ?? body.metadata?.totalWorkers ?? 0,
-        counts: body.metadata?.counts ?? {},
-      }),
+      transformResponse: (body: JobCategories | PeopleCategories) => {
+        // Either service's metadata, read as one: it has totalJobs or totalWorkers.
+        const metadata: Partial<JobCategories['metadata'] & PeopleCategories['metadata']> =
+          body.metadata ?? {}
+        return {
+          categories: body.categories ?? [],
+          total: metadata.totalJobs ?? metadata.totalWorkers ?? 0,
+          counts: metadata.counts ?? {},
+        }
+      },
       providesTags: ['Categories'],
     }),
-    searchJobs: build.query<Post[], string>({
+    searchJobs: build.query<JobPost[], string>({
       query: (search) => ({
         url: '/api/jobs',
         params: { search: search.trim(), limit: String(SEARCH_RESULT_LIMIT) },
       }),
-      transformResponse: (body: { jobs?: Post[] }) => body.jobs ?? [],
+      transformResponse: (body: Partial<JobsFeedAnswer>) => body.jobs ?? [],
       providesTags: ['Feed'],
     }),
-    searchPeople: build.query<Person[], string>({
+    searchPeople: build.query<PersonView[], string>({
       query: (search) => ({
         url: '/api/people',
         params: { search: search.trim(), limit: String(SEARCH_RESULT_LIMIT) },
       }),
-      transformResponse: (body: { people?: Person[] }) => body.people ?? [],
+      transformResponse: (body: Partial<PeopleFeedPage>) => body.people ?? [],
       providesTags: ['Feed'],
     }),
   }),

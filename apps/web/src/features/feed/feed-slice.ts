@@ -1,6 +1,6 @@
 import { createSlice, type Dispatch, type PayloadAction } from '@reduxjs/toolkit'
-import { personCached, postCached } from '@/lib/entities-api'
-import type { Person, Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
+import { personCached, postCached, type ShownPerson } from '@/lib/entities-api'
 
 /**
  * The home feed's shared state (spec 1 §1, §4): feed type, category, the single selected
@@ -10,7 +10,7 @@ import type { Person, Post } from '@/lib/types'
 export type FeedType = 'job' | 'worker'
 
 /** An item chosen to be shown alone (spec 1 §2 "Home feed"), as the search box chose it. */
-export type FeedItem = { type: 'job'; item: Post } | { type: 'worker'; item: Person }
+export type FeedItem = { type: 'job'; item: JobPost } | { type: 'worker'; item: ShownPerson }
 
 export interface FeedState {
   feedType: FeedType

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import type { ModerationQueue, ModerationReport } from '@marketplace/contracts/api'
 import { createStore } from '@/app/store'
 import { jsonResponse, renderRoutes, sampleUser, signIn, stubFetch } from '@/test/helpers'
-import type { ModerationQueue, ModerationReport } from './moderation-api'
 import ModerationPage from './ModerationPage'
 
 const HOUR = 60 * 60 * 1000

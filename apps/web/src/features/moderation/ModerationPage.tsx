@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react'
+import type { ModerationReport } from '@marketplace/contracts/api'
 import { useAppDispatch } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { personName, skillsText } from '@/lib/person-display'
@@ -9,7 +10,6 @@ import {
   useGetModerationQueueQuery,
   useResolveReportMutation,
   type ModerationAction,
-  type ModerationReport,
 } from './moderation-api'
 import { reviewDeadline } from './review-deadline'
 import '@/components/ui/list-page.css'

@@ -1,37 +1,8 @@
+import type { ModerationQueue, ModerationReport } from '@marketplace/contracts/api'
 import { api } from '@/lib/api'
-import type { Pagination, Person, Post } from '@/lib/types'
-import type { ReportReason } from '@marketplace/contracts/marketplace'
 
-/** One report as the queue shows it (services/reports report-views.ts moderationView). */
-export interface ModerationReport {
-  _id: string
-  targetType: 'post' | 'person'
-  targetId: string
-  type: ReportReason
-  reasonLabel: string
-  description: string
-  status: 'open' | 'closed'
-  reporter: { _id: string; name: string }
-  /** The content as the public sees it; null when it is gone. */
-  target: { post: Post; takenDown: boolean } | { person: Person; takenDown: boolean } | null
-  openReportsOnTarget: number
-  createdAt: string
-  ageHours: number
-  reviewDueAt: string
-  overdue: boolean
-  closedAt: string | null
-  closedBy: string | null
-  action: string | null
-}
-
-export interface ModerationQueue {
-  reports: ModerationReport[]
-  pagination: Pagination
-  reviewWithinHours: number
-  overdue: number
-}
-
-export type ModerationAction = 'dismiss' | 'take-down'
+/** What a moderator decides; a report the content's deletion closed says 'target-deleted'. */
+export type ModerationAction = Exclude<ModerationReport['action'], 'target-deleted' | null>
 
 /** The moderation queue of services/reports (docs/favorites-and-reports.md "Moderation"). */
 export const moderationApi = api.injectEndpoints({

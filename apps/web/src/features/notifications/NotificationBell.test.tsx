@@ -2,18 +2,19 @@ import { act, render, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { Provider } from 'react-redux'
 import { MemoryRouter } from 'react-router-dom'
+import type { NotificationView } from '@marketplace/contracts/api'
 import { createStore, type AppStore } from '@/app/store'
 import { credentialsReceived, signedOut } from '@/lib/auth-slice'
 import { jsonResponse, sampleUser, signIn, stubFetch } from '@/test/helpers'
 import { io, lastSocket, sockets } from '@/test/fake-socket'
 import NotificationBell from '@/features/notifications/NotificationBell'
-import { notificationsApi, type AppNotification } from '@/features/notifications/notifications-api'
+import { notificationsApi } from '@/features/notifications/notifications-api'
 
 jest.mock('socket.io-client', () => jest.requireActual('@/test/fake-socket'))
 
-const note = (id: string, isRead: boolean, message = `Message ${id}`): AppNotification => ({
+const note = (id: string, isRead: boolean, message = `Message ${id}`): NotificationView => ({
   _id: id,
-  kind: 'job-request.created',
+  kind: 'post-request',
   message,
   link: '/settings-employer-requests',
   isRead,
@@ -23,7 +24,7 @@ const note = (id: string, isRead: boolean, message = `Message ${id}`): AppNotifi
 
 /** A small notifications service: pages of 10, newest first. */
 function serve(
-  all: AppNotification[],
+  all: NotificationView[],
   { failList = false, holdList }: { failList?: boolean; holdList?: Promise<void> } = {},
 ) {
   let items = [...all]

@@ -1,5 +1,6 @@
 import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
+import type { NotificationView } from '@marketplace/contracts/api'
 import { useClickOutside } from '@/hooks/use-click-outside'
 import {
   flattenNotifications,
@@ -8,7 +9,6 @@ import {
   useGetUnreadCountQuery,
   useMarkAllNotificationsReadMutation,
   useMarkNotificationReadMutation,
-  type AppNotification,
 } from '@/features/notifications/notifications-api'
 import { relativeTime } from '@/features/notifications/relative-time'
 import { useLiveNotifications } from '@/features/notifications/use-live-notifications'
@@ -74,7 +74,7 @@ export default function NotificationBell() {
     if (unreadCount > 0) void markAllRead()
   }
 
-  const select = (notification: AppNotification) => {
+  const select = (notification: NotificationView) => {
     if (!notification.isRead) void markRead(notification._id)
     if (notification.link?.startsWith('/')) {
       setOpen(false)

@@ -1,15 +1,14 @@
+import type { NotificationsPage, NotificationView } from '@marketplace/contracts/api'
 import { createStore, type AppStore } from '@/app/store'
 import {
   flattenNotifications,
   liveNotificationReceived,
   notificationsApi,
-  type AppNotification,
-  type NotificationsPage,
 } from '@/features/notifications/notifications-api'
 
-const note = (id: string, isRead = true): AppNotification => ({
+const note = (id: string, isRead = true): NotificationView => ({
   _id: id,
-  kind: 'favorite.added',
+  kind: 'post-favorite',
   message: `Message ${id}`,
   link: '/settings-employer-jobs',
   isRead,

@@ -1,36 +1,21 @@
 import type { InfiniteData } from '@reduxjs/toolkit/query'
+import type {
+  NotificationsCleared,
+  NotificationsMarkedRead,
+  NotificationsPage,
+  NotificationsUnreadCount,
+  NotificationView,
+} from '@marketplace/contracts/api'
 import { NOTIFICATION_PAGE_SIZE } from '@marketplace/contracts/marketplace'
 import type { RootState } from '@/app/store'
 import { api } from '@/lib/api'
 
-/** A notification as services/notifications answers it (notification-view.ts, spec 1 §3). */
-export interface AppNotification {
-  _id: string
-  kind: string
-  message: string
-  link: string
-  isRead: boolean
-  status: 'read' | 'unread' | string
-  createdAt: string
-}
-
-/** The list's own pagination (spec 1 §3), unlike the feeds'. */
-export interface NotificationPagination {
-  current: number
-  pages: number
-  total: number
-}
-
-/** GET /api/notifications: one page, newest first, with the caller's unread count. */
-export interface NotificationsPage {
-  notifications: AppNotification[]
-  pagination: NotificationPagination
-  unreadCount: number
-}
-
-/** The `notification` event of the live connection (spec 1 §7). */
+/**
+ * The `notification` event of the live connection (spec 1 §7): a Socket.IO message, outside
+ * the HTTP contracts, carrying the list's view of the notification and the unread count.
+ */
 export interface LiveNotification {
-  notification: AppNotification
+  notification: NotificationView
   count: number
 }
 
@@ -39,7 +24,7 @@ type NotificationPages = InfiniteData<NotificationsPage, number>
 const LIST = { type: 'Notifications', id: 'LIST' } as const
 const COUNT = { type: 'Notifications', id: 'COUNT' } as const
 
-const markRead = (notification: AppNotification) => {
+const markRead = (notification: NotificationView) => {
   notification.isRead = true
   notification.status = 'read'
 }
@@ -68,10 +53,10 @@ export const notificationsApi = api.injectEndpoints({
     }),
     getUnreadCount: build.query<number, void>({
       query: () => '/api/notifications/unread-count',
-      transformResponse: (body: { count: number }) => body.count,
+      transformResponse: (body: NotificationsUnreadCount) => body.count,
       providesTags: [COUNT],
     }),
-    markNotificationRead: build.mutation<{ unreadCount: number }, string>({
+    markNotificationRead: build.mutation<NotificationsMarkedRead, string>({
       query: (id) => ({
         url: `/api/notifications/${encodeURIComponent(id)}/read`,
         method: 'PATCH',
@@ -105,7 +90,7 @@ export const notificationsApi = api.injectEndpoints({
         }
       },
     }),
-    markAllNotificationsRead: build.mutation<{ unreadCount: number }, void>({
+    markAllNotificationsRead: build.mutation<NotificationsMarkedRead, void>({
       query: () => ({ url: '/api/notifications/mark-all-read', method: 'PATCH' }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const list = dispatch(
@@ -126,7 +111,7 @@ export const notificationsApi = api.injectEndpoints({
         }
       },
     }),
-    clearReadNotifications: build.mutation<{ deleted: number }, void>({
+    clearReadNotifications: build.mutation<NotificationsCleared, void>({
       query: () => ({ url: '/api/notifications/clear-read', method: 'DELETE' }),
       async onQueryStarted(_arg, { dispatch, queryFulfilled }) {
         const list = dispatch(
@@ -198,10 +183,10 @@ export function liveNotificationReceived({ notification, count }: LiveNotificati
 export const notificationsMayHaveBeenMissed = () => api.util.invalidateTags([LIST, COUNT])
 
 /** The held pages as one list, newest first; an item shifted onto the next page shows once. */
-export function flattenNotifications(data: NotificationPages | undefined): AppNotification[] {
+export function flattenNotifications(data: NotificationPages | undefined): NotificationView[] {
   if (!data) return []
   const seen = new Set<string>()
-  const all: AppNotification[] = []
+  const all: NotificationView[] = []
   for (const page of data.pages) {
     for (const notification of page.notifications) {
       if (seen.has(notification._id)) continue

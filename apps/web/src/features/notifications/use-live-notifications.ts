@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import type { NotificationView } from '@marketplace/contracts/api'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { selectAccessToken, selectCurrentUser } from '@/lib/auth-slice'
 import { openLiveConnection } from '@/features/notifications/live-connection'
 import {
   liveNotificationReceived,
   notificationsMayHaveBeenMissed,
-  type AppNotification,
 } from '@/features/notifications/notifications-api'
 
 /** How long the short notice of a new live notification stays. */
@@ -20,7 +20,7 @@ export function useLiveNotifications() {
   const dispatch = useAppDispatch()
   const token = useAppSelector(selectAccessToken)
   const userId = useAppSelector(selectCurrentUser)?._id
-  const [notice, setNotice] = useState<AppNotification | null>(null)
+  const [notice, setNotice] = useState<NotificationView | null>(null)
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   /** The user whose socket connected at least once: a later connect may have missed pushes. */
   const connectedUser = useRef<string | null>(null)

@@ -13,7 +13,7 @@ import { ageText, personName, ratingText, skillsText } from '@/lib/person-displa
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
-import type { Person } from '@/lib/types'
+import type { ShownPerson } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
 import './people.css'
 
@@ -31,7 +31,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  * button; others see the public contacts the server left, a favorite toggle, Request and
  * Report.
  */
-export default function WorkerDetailsModal({ person }: { person: Person }) {
+export default function WorkerDetailsModal({ person }: { person: ShownPerson }) {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()
   const user = useAppSelector(selectCurrentUser)

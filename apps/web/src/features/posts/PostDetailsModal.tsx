@@ -13,12 +13,12 @@ import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { imageUrl } from '@/lib/images'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 import './posts.css'
 
 /** Post details (spec 1 §2): the owner sees no favorite, request or report button. */
-export default function PostDetailsModal({ post }: { post: Post }) {
+export default function PostDetailsModal({ post }: { post: JobPost }) {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()
   const user = useAppSelector(selectCurrentUser)

@@ -1,34 +1,10 @@
+import type {
+  JobPost,
+  JobPostCreateBody,
+  JobPostList,
+  JobPostUpdateBody,
+} from '@marketplace/contracts/api'
 import { api } from '@/lib/api'
-import type { Post } from '@/lib/types'
-
-/** The creation form's names (spec 1 §3), mapped onto a post by services/jobs. */
-export interface NewPostInput {
-  title: string
-  where: string
-  when?: string
-  howmuch?: string
-  payment?: string[]
-  contact?: string
-  infos?: string
-  expirationDate?: string | null
-  displayLocation: boolean
-  displayContact: boolean
-  jobPicture?: string | null
-}
-
-/** spec 2 §7 "Update a post": every field but the title, or isOnline alone for the toggle. */
-export type PostChanges =
-  | {
-      location: string
-      jobStartEnd: string
-      salary: string
-      paymentType: string[]
-      contact: string
-      infos: string
-      displayLocation: boolean
-      displayContact: boolean
-    }
-  | { isOnline: boolean }
 
 /**
  * Posts, as services/jobs serves them (docs/posts.md).
@@ -36,18 +12,20 @@ export type PostChanges =
  */
 export const postsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getMyPosts: build.query<Post[], void>({
+    getMyPosts: build.query<JobPostList, void>({
       query: () => '/api/jobs/my-jobs',
-      // spec 1 §7: "a list, or an object with jobs".
-      transformResponse: (body: Post[] | { jobs: Post[] }) =>
+      // spec 1 §7: "a list, or an object with jobs" (services/jobs answers the list).
+      transformResponse: (body: JobPostList | { jobs: JobPostList }) =>
         Array.isArray(body) ? body : (body.jobs ?? []),
       providesTags: ['MyPosts'],
     }),
-    createPost: build.mutation<Post, NewPostInput>({
+    /** The creation form's names (where, when, howmuch, payment: spec 1 §3). */
+    createPost: build.mutation<JobPost, JobPostCreateBody>({
       query: (body) => ({ url: '/api/jobs', method: 'POST', body }),
       invalidatesTags: ['MyPosts', 'Feed', 'Categories', 'Stats'],
     }),
-    updatePost: build.mutation<Post, { id: string; changes: PostChanges }>({
+    /** spec 2 §7 "Update a post": every field but the title, or isOnline alone for the toggle. */
+    updatePost: build.mutation<JobPost, { id: string; changes: JobPostUpdateBody }>({
       query: ({ id, changes }) => ({
         url: `/api/jobs/${encodeURIComponent(id)}`,
         method: 'PUT',

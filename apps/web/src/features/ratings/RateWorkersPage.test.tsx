@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import RateWorkersPage from '@/features/ratings/RateWorkersPage'
-import type { RateableRequest } from '@/features/ratings/ratings-api'
+import type { RateableRequest } from '@marketplace/contracts/api'
 import { bodyOf, renderPage } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 

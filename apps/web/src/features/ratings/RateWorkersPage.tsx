@@ -1,11 +1,8 @@
 import { useState } from 'react'
+import type { RateableRequest } from '@marketplace/contracts/api'
 import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/lib/auth-slice'
-import {
-  useGetRateableRequestsQuery,
-  useRateWorkerMutation,
-  type RateableRequest,
-} from '@/features/ratings/ratings-api'
+import { useGetRateableRequestsQuery, useRateWorkerMutation } from '@/features/ratings/ratings-api'
 import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import { FormField, hintIdOf } from '@/components/ui/FormField'

@@ -8,7 +8,8 @@ import { personName } from '@/lib/person-display'
 import { useReportPersonMutation, useReportPostMutation } from '@/features/reports/reports-api'
 import { Modal } from '@/components/ui/Modal'
 import { errorMessage, errorStatus } from '@/lib/api'
-import type { Person, Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
+import type { ShownPerson } from '@/lib/entities-api'
 import {
   REPORT_DESCRIPTION_MAX_LENGTH,
   REPORT_REASON_LABELS,
@@ -19,7 +20,7 @@ import { Messages, validateReport } from '@marketplace/contracts/validation'
 import { FormField } from '@/components/ui/FormField'
 import './reports.css'
 
-export type ReportTarget = { kind: 'post'; post: Post } | { kind: 'person'; person: Person }
+export type ReportTarget = { kind: 'post'; post: JobPost } | { kind: 'person'; person: ShownPerson }
 
 /** How long the thank-you stays before the modal closes by itself. */
 export const REPORT_THANKS_MS = 2000

@@ -1,9 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import type { ReceivedPeopleRequest } from '@marketplace/contracts/api'
 import { jsonResponse } from '@/test/helpers'
 import { listThatDeletes, renderRequestsPage } from '@/test/requests-helpers'
 import ReceivedPeopleRequestsPage from './ReceivedPeopleRequestsPage'
-import type { ReceivedPeopleRequest } from './requests-api'
 
 const requests: ReceivedPeopleRequest[] = [
   {

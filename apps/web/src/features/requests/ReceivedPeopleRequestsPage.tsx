@@ -3,6 +3,7 @@ import { ConfirmModal } from '@/components/ui/Modal'
 import { errorStatus } from '@/lib/api'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
+import type { ReceivedPeopleRequest } from '@marketplace/contracts/api'
 import { IconButton, ResetButton, SortSelect } from '@/components/ui/ListControls'
 import { StatusSelect } from './RequestStatus'
 import { matchesStatus, type StatusFilter } from './request-status'
@@ -12,7 +13,6 @@ import {
   useDecidePeopleRequestMutation,
   useDeleteReceivedPeopleRequestMutation,
   useGetReceivedPeopleRequestsQuery,
-  type ReceivedPeopleRequest,
 } from './requests-api'
 import { useOpenPostDetails } from './use-open-post-details'
 import '@/components/ui/list-page.css'

@@ -1,17 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import type { ReceivedJobRequest } from '@marketplace/contracts/api'
 import { jsonResponse } from '@/test/helpers'
 import { listThatDeletes, renderRequestsPage } from '@/test/requests-helpers'
 import ReceivedPostRequestsPage from './ReceivedPostRequestsPage'
-import type { ReceivedPostRequest } from './requests-api'
 
 function request(
   id: string,
-  status: ReceivedPostRequest['status'],
+  status: ReceivedJobRequest['status'],
   name: string,
   title: string,
   createdAt: string,
-): ReceivedPostRequest {
+): ReceivedJobRequest {
   return {
     _id: id,
     status,

@@ -4,6 +4,7 @@ import { selectCurrentUser } from '@/lib/auth-slice'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
+import type { ReceivedJobRequest } from '@marketplace/contracts/api'
 import {
   IconButton,
   ResetButton,
@@ -21,7 +22,6 @@ import {
   useDecidePostRequestMutation,
   useDeletePostRequestMutation,
   useGetReceivedPostRequestsQuery,
-  type ReceivedPostRequest,
 } from './requests-api'
 import { useOpenPostDetails } from './use-open-post-details'
 import '@/components/ui/list-page.css'
@@ -43,8 +43,8 @@ export default function ReceivedPostRequestsPage() {
   const [status, setStatus] = useState<StatusFilter>('all')
   const [job, setJob] = useState<string>(ALL_JOBS)
   const [busyId, setBusyId] = useState<string | null>(null)
-  const [requester, setRequester] = useState<ReceivedPostRequest['requester'] | null>(null)
-  const [deleting, setDeleting] = useState<ReceivedPostRequest | null>(null)
+  const [requester, setRequester] = useState<ReceivedJobRequest['requester'] | null>(null)
+  const [deleting, setDeleting] = useState<ReceivedJobRequest | null>(null)
 
   const titles = [...new Set(requests.map((request) => request.post.title))].sort()
   const jobOptions = [[ALL_JOBS, 'All Jobs'] as const, ...titles.map((t) => [t, t] as const)]
@@ -57,7 +57,7 @@ export default function ReceivedPostRequestsPage() {
     order,
   )
 
-  const setDecision = async (request: ReceivedPostRequest, next: RequestStatus) => {
+  const setDecision = async (request: ReceivedJobRequest, next: RequestStatus) => {
     setBusyId(request._id)
     try {
       await decide({ id: request._id, status: next }).unwrap()
@@ -68,7 +68,7 @@ export default function ReceivedPostRequestsPage() {
     }
   }
 
-  const confirmDelete = async (request: ReceivedPostRequest) => {
+  const confirmDelete = async (request: ReceivedJobRequest) => {
     try {
       await remove(request._id).unwrap()
     } catch {

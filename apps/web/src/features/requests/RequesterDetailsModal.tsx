@@ -1,7 +1,7 @@
+import type { ReceivedJobRequest } from '@marketplace/contracts/api'
 import { Modal } from '@/components/ui/Modal'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import { skillsText } from '@/lib/person-display'
-import type { ReceivedPostRequest } from './requests-api'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
@@ -10,7 +10,7 @@ export function RequesterDetailsModal({
   requester,
   onClose,
 }: {
-  requester: ReceivedPostRequest['requester']
+  requester: ReceivedJobRequest['requester']
   onClose: () => void
 }) {
   const skills = skillsText(requester.skills)

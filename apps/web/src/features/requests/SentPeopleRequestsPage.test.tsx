@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import type { SentPeopleRequest } from '@marketplace/contracts/api'
 import { jsonResponse } from '@/test/helpers'
 import { listThatDeletes, renderRequestsPage } from '@/test/requests-helpers'
-import type { SentPeopleRequest } from './requests-api'
 import SentPeopleRequestsPage from './SentPeopleRequestsPage'
 
 const requests: SentPeopleRequest[] = [

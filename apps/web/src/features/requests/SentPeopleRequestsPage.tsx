@@ -4,15 +4,12 @@ import { modalOpened } from '@/app/ui-slice'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { useLazyGetPersonQuery } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
+import type { SentPeopleRequest } from '@marketplace/contracts/api'
 import { IconButton, ResetButton, SortSelect } from '@/components/ui/ListControls'
 import { StatusSelect } from './RequestStatus'
 import { matchesStatus, statusLabel, type StatusFilter } from './request-status'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
-import {
-  useDeleteSentPeopleRequestMutation,
-  useGetSentPeopleRequestsQuery,
-  type SentPeopleRequest,
-} from './requests-api'
+import { useDeleteSentPeopleRequestMutation, useGetSentPeopleRequestsQuery } from './requests-api'
 import '@/components/ui/list-page.css'
 import './requests.css'
 

@@ -1,8 +1,8 @@
+import type { SentJobRequest } from '@marketplace/contracts/api'
 import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
 import { imageUrl } from '@/lib/images'
 import { StatusBadge } from './RequestStatus'
-import type { SentPostRequest } from './requests-api'
 import './requests.css'
 
 /**
@@ -14,7 +14,7 @@ export function SentPostDetailsModal({
   onClose,
   onRemove,
 }: {
-  request: SentPostRequest
+  request: SentJobRequest
   onClose: () => void
   onRemove: () => void
 }) {

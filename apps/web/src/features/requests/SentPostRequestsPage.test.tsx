@@ -1,17 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import type { SentJobRequest } from '@marketplace/contracts/api'
 import { jsonResponse } from '@/test/helpers'
 import { listThatDeletes, renderRequestsPage } from '@/test/requests-helpers'
-import type { SentPostRequest } from './requests-api'
 import SentPostRequestsPage from './SentPostRequestsPage'
 
 function sent(
   id: string,
-  status: SentPostRequest['status'],
+  status: SentJobRequest['status'],
   title: string,
   createdAt: string,
   hidden: boolean,
-): SentPostRequest {
+): SentJobRequest {
   return {
     _id: id,
     status,

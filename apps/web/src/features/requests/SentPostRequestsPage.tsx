@@ -4,6 +4,7 @@ import { selectCurrentUser } from '@/lib/auth-slice'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { imageUrl } from '@/lib/images'
 import { Messages } from '@marketplace/contracts/validation'
+import type { SentJobRequest } from '@marketplace/contracts/api'
 import {
   IconButton,
   ResetButton,
@@ -14,11 +15,7 @@ import {
 import { StatusSelect } from './RequestStatus'
 import { matchesStatus, statusLabel, type StatusFilter } from './request-status'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
-import {
-  useDeletePostRequestMutation,
-  useGetSentPostRequestsQuery,
-  type SentPostRequest,
-} from './requests-api'
+import { useDeletePostRequestMutation, useGetSentPostRequestsQuery } from './requests-api'
 import { SentPostDetailsModal } from './SentPostDetailsModal'
 import '@/components/ui/list-page.css'
 import './requests.css'
@@ -28,7 +25,7 @@ const SORT_LABELS = [
   ['oldest', 'Oldest First'],
 ] as const
 
-type Dialog = { kind: 'details' | 'delete'; request: SentPostRequest } | null
+type Dialog = { kind: 'details' | 'delete'; request: SentJobRequest } | null
 
 /** spec 2 §2.14 Posts I requested. */
 export default function SentPostRequestsPage() {
@@ -50,7 +47,7 @@ export default function SentPostRequestsPage() {
     order,
   )
 
-  const confirmDelete = async (request: SentPostRequest) => {
+  const confirmDelete = async (request: SentJobRequest) => {
     try {
       await remove(request._id).unwrap()
     } catch {

@@ -1,85 +1,27 @@
-import { api } from '@/lib/api'
+import type {
+  JobRequestDecided,
+  ReceivedJobRequest,
+  ReceivedPeopleRequest,
+  SentJobRequest,
+  SentPeopleRequest,
+} from '@marketplace/contracts/api'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
-
-/** GET /api/jobs/user/{userId}/received-requests (services/jobs request-views.ts). */
-export interface ReceivedPostRequest {
-  _id: string
-  status: RequestStatus
-  createdAt: string
-  updatedAt: string
-  requester: {
-    _id: string
-    name: string
-    profilePicture: string | null
-    email: string
-    isWorker: boolean
-    title: string
-    skills: string[]
-  }
-  post: {
-    _id: string
-    title: string
-    location: string
-    salary: string
-    picture: string | null
-    status: 'online' | 'offline'
-  }
-}
-
-/** GET /api/jobs/user/{userId}/sent-requests: hidden fields are null until accepted. */
-export interface SentPostRequest {
-  _id: string
-  status: RequestStatus
-  createdAt: string
-  post: {
-    _id: string
-    title: string
-    location: string | null
-    salary: string
-    jobPicture: string | null
-    displayLocation: boolean
-    displayContact: boolean
-    contact: string | null
-    infos: string
-    owner: { _id: string; name: string }
-  }
-}
-
-interface PeopleRequestBase {
-  _id: string
-  status: RequestStatus
-  createdAt: string
-  updatedAt: string
-  post: { _id: string; title: string }
-}
-
-/** GET /api/people/requests/sent (services/people people-request-views.ts). */
-export interface SentPeopleRequest extends PeopleRequestBase {
-  requestedPerson: { _id: string; name: string }
-}
-
-/** GET /api/people/requests/received. */
-export interface ReceivedPeopleRequest extends PeopleRequestBase {
-  requester: { _id: string; name: string }
-}
+import { api } from '@/lib/api'
 
 const byId = (id: string) => encodeURIComponent(id)
 
 /** Requests on posts (services/jobs) and to people (services/people), spec 2 §7. */
 export const requestsApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getReceivedPostRequests: build.query<ReceivedPostRequest[], string>({
+    getReceivedPostRequests: build.query<ReceivedJobRequest[], string>({
       query: (userId) => `/api/jobs/user/${byId(userId)}/received-requests`,
       providesTags: ['PostRequests'],
     }),
-    getSentPostRequests: build.query<SentPostRequest[], string>({
+    getSentPostRequests: build.query<SentJobRequest[], string>({
       query: (userId) => `/api/jobs/user/${byId(userId)}/sent-requests`,
       providesTags: ['PostRequests'],
     }),
-    decidePostRequest: build.mutation<
-      { _id: string; status: RequestStatus },
-      { id: string; status: RequestStatus }
-    >({
+    decidePostRequest: build.mutation<JobRequestDecided, { id: string; status: RequestStatus }>({
       query: ({ id, status }) => ({
         url: `/api/jobs/requests/${byId(id)}`,
         method: 'PATCH',

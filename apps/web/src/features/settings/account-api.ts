@@ -1,30 +1,21 @@
-import type { NotificationPreferences } from '@marketplace/contracts/marketplace'
 import type {
-  AccountUpdatePayload,
-  ChangePasswordPayload,
-  WorkerProfilePayload,
-} from '@marketplace/contracts/validation'
+  AccountDeletion,
+  AccountUpdateBody,
+  ChangePasswordAnswer,
+  NotificationPreferencesView,
+  PersonSelfView,
+  SessionUser,
+  WorkerProfileBody,
+  WorkerStatusBody,
+} from '@marketplace/contracts/api'
+import type { ChangePasswordPayload } from '@marketplace/contracts/validation'
 import { credentialsReceived, userUpdated } from '@/lib/auth-slice'
 import { api } from '@/lib/api'
-import type { SelfProfile, SessionUser } from '@/lib/types'
-
-/** POST /api/auth/change-password: every session ends, the caller gets a fresh one. */
-export interface ChangePasswordAnswer {
-  message: string
-  accessToken: string
-  user: SessionUser
-  roles: string[]
-}
-
-export interface DeleteAccountAnswer {
-  message: string
-  purgeAfter: string | null
-}
 
 const profileTag = (id: string) => ({ type: 'Profile' as const, id })
 
 /** What the top bar shows of the user, taken from a saved self view. */
-const sessionFieldsOf = (profile: SelfProfile): Partial<SessionUser> => ({
+const sessionFieldsOf = (profile: PersonSelfView): Partial<SessionUser> => ({
   firstName: profile.firstName,
   lastName: profile.lastName,
   phoneNumber: profile.phoneNumber,
@@ -37,12 +28,12 @@ const sessionFieldsOf = (profile: SelfProfile): Partial<SessionUser> => ({
  */
 export const accountApi = api.injectEndpoints({
   endpoints: (build) => ({
-    /** GET /api/users/{id}: the self view (SelfProfile) when the id is the caller's. */
-    getUser: build.query<SelfProfile, string>({
+    /** GET /api/users/{id}: the self view when the id is the caller's. */
+    getUser: build.query<PersonSelfView, string>({
       query: (id) => `/api/users/${encodeURIComponent(id)}`,
       providesTags: (_result, _error, id) => [profileTag(id)],
     }),
-    updateAccount: build.mutation<SelfProfile, AccountUpdatePayload & { id: string }>({
+    updateAccount: build.mutation<PersonSelfView, AccountUpdateBody & { id: string }>({
       query: ({ id, ...body }) => ({
         url: `/api/users/${encodeURIComponent(id)}`,
         method: 'PUT',
@@ -58,6 +49,8 @@ export const accountApi = api.injectEndpoints({
       },
       invalidatesTags: (_result, _error, { id }) => [profileTag(id), 'Person'],
     }),
+    // The contract leaves the body's fields untyped (the service answers a wrong one with the
+    // product's sentence); the validation rules' payload is what the form sends.
     changePassword: build.mutation<ChangePasswordAnswer, ChangePasswordPayload>({
       query: (body) => ({ url: '/api/auth/change-password', method: 'POST', body }),
       // The old access token was revoked with every session: keep the fresh one.
@@ -75,10 +68,10 @@ export const accountApi = api.injectEndpoints({
         }
       },
     }),
-    deleteAccount: build.mutation<DeleteAccountAnswer, string>({
+    deleteAccount: build.mutation<AccountDeletion, string>({
       query: (id) => ({ url: `/api/users/${encodeURIComponent(id)}`, method: 'DELETE' }),
     }),
-    saveWorkerProfile: build.mutation<SelfProfile, WorkerProfilePayload & { id: string }>({
+    saveWorkerProfile: build.mutation<PersonSelfView, WorkerProfileBody & { id: string }>({
       query: ({ id, ...body }) => ({
         url: `/api/users/${encodeURIComponent(id)}/worker-profile`,
         method: 'PUT',
@@ -95,7 +88,7 @@ export const accountApi = api.injectEndpoints({
       },
       invalidatesTags: ['Person', 'Feed'],
     }),
-    setWorkerStatus: build.mutation<SelfProfile, { id: string; isOnline: boolean }>({
+    setWorkerStatus: build.mutation<PersonSelfView, WorkerStatusBody & { id: string }>({
       query: ({ id, isOnline }) => ({
         url: `/api/users/${encodeURIComponent(id)}/worker-status`,
         method: 'PATCH',
@@ -117,12 +110,15 @@ export const accountApi = api.injectEndpoints({
       },
       invalidatesTags: ['Person', 'Feed'],
     }),
-    getPreferences: build.query<NotificationPreferences, void>({
+    getPreferences: build.query<NotificationPreferencesView, void>({
       query: () => '/api/notifications/preferences',
       providesTags: ['Preferences'],
     }),
-    /** Optimistic, with the previous values restored on failure (spec 2 §4). */
-    updatePreferences: build.mutation<NotificationPreferences, NotificationPreferences>({
+    /**
+     * Optimistic, with the previous values restored on failure (spec 2 §4). The screen sends
+     * all five flags, so the body is the saved view itself.
+     */
+    updatePreferences: build.mutation<NotificationPreferencesView, NotificationPreferencesView>({
       query: (body) => ({ url: '/api/notifications/preferences', method: 'PUT', body }),
       async onQueryStarted(next, { dispatch, queryFulfilled }) {
         const patch = dispatch(

@@ -1,10 +1,10 @@
+import type { JobsRequestCounts, PeopleStatsView } from '@marketplace/contracts/api'
 import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import {
   useGetFavoritesStatsQuery,
   useGetJobsStatsQuery,
   useGetPeopleStatsQuery,
-  type StatusCounts,
 } from '@/features/stats/stats-api'
 import '@/components/ui/list-page.css'
 import './stats.css'
@@ -64,6 +64,9 @@ function Figure({ label, value }: { label: string; value: string | number }) {
     </div>
   )
 }
+
+/** Requests of one kind by status, as the jobs and the people services count them. */
+type StatusCounts = JobsRequestCounts | PeopleStatsView['peopleRequestsSent']
 
 function StatusFigures({ counts }: { counts: StatusCounts }) {
   return (

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router-dom'
+import type { LoginAnswer } from '@marketplace/contracts/api'
 import { Messages, normalizeEmail } from '@marketplace/contracts/validation'
 import { useAppDispatch } from '@/app/hooks'
 import { paths } from '@/config/paths'
@@ -8,7 +9,6 @@ import {
   responseStatus,
   useDirectLoginMutation,
   useKeepAccountMutation,
-  type LoginAnswer,
 } from '@/features/auth/auth-api'
 import { credentialsReceived } from '@/lib/auth-slice'
 import { PasswordInput } from '@/features/auth/components/PasswordInput'

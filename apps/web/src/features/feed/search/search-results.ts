@@ -1,9 +1,10 @@
+import type { JobPost, PersonView } from '@marketplace/contracts/api'
 import type { FeedItem } from '@/features/feed/feed-slice'
-import type { Person, Post } from '@/lib/types'
 
 /**
- * A search result as the two services answer it (spec 1 §3 "Search result"): a post or a
- * person, any field possibly missing.
+ * A search result read as spec 1 §3 "Search result" says: a post or a person, any field
+ * possibly missing. A JobPost or a PersonView is one; `description` is a name the spec reads
+ * that neither service sends.
  */
 export interface RawSearchResult {
   _id: string
@@ -77,7 +78,7 @@ const list = (value: unknown): string[] =>
 /** spec 1 §3: missing fields are filled with empty text or empty lists. */
 export function toSelection(result: RawSearchResult): FeedItem {
   if (isPostResult(result)) {
-    const post = result as Partial<Post> & RawSearchResult
+    const post = result as Partial<JobPost> & RawSearchResult
     return {
       type: 'job',
       item: {
@@ -104,7 +105,7 @@ export function toSelection(result: RawSearchResult): FeedItem {
       },
     }
   }
-  const person = result as Partial<Person> & RawSearchResult
+  const person = result as Partial<PersonView> & RawSearchResult
   return {
     type: 'worker',
     item: {

@@ -1,7 +1,7 @@
 import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
 import { imageUrl } from '@/lib/images'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 
 /** spec 2 §2.8: the owner's view of a post, with Delete and Modify. */
 export function MyPostDetailsModal({
@@ -10,7 +10,7 @@ export function MyPostDetailsModal({
   onDelete,
   onModify,
 }: {
-  post: Post
+  post: JobPost
   onClose: () => void
   onDelete: () => void
   onModify: () => void

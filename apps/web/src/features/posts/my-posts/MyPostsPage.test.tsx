@@ -2,10 +2,10 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/test/helpers'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 import MyPostsPage from './MyPostsPage'
 
-function samplePost(overrides: Partial<Post> = {}): Post {
+function samplePost(overrides: Partial<JobPost> = {}): JobPost {
   return {
     _id: 'p1',
     jobID: 'p1',

@@ -21,7 +21,7 @@ import { ConfirmModal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { errorStatus } from '@/lib/api'
 import { imageUrl } from '@/lib/images'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 import { MyPostDetailsModal } from './MyPostDetailsModal'
 import { PostModifyModal } from './PostModifyModal'
@@ -43,7 +43,7 @@ const ONLINE_OPTIONS = [
 const MY_POSTS_INFO =
   'Here are the posts you published. Open Details to modify or delete one, and switch a post Offline to stop receiving requests on it.'
 
-type Dialog = { kind: 'details' | 'modify' | 'delete'; post: Post } | null
+type Dialog = { kind: 'details' | 'modify' | 'delete'; post: JobPost } | null
 
 /** spec 2 §2.8 My posts. */
 export default function MyPostsPage() {
@@ -64,7 +64,7 @@ export default function MyPostsPage() {
     order,
   )
 
-  const toggleOnline = async (post: Post) => {
+  const toggleOnline = async (post: JobPost) => {
     setToggling(post._id)
     try {
       await updatePost({ id: post._id, changes: { isOnline: !post.isOnline } }).unwrap()
@@ -76,7 +76,7 @@ export default function MyPostsPage() {
     }
   }
 
-  const confirmDelete = async (post: Post) => {
+  const confirmDelete = async (post: JobPost) => {
     try {
       await deletePost(post._id).unwrap()
     } catch {

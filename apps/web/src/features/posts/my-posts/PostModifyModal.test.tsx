@@ -2,10 +2,10 @@ import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { jsonResponse, renderRoutes, signIn, stubFetch } from '@/test/helpers'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 import { PostModifyModal, changesFromForm, formFromPost } from './PostModifyModal'
 
-const post: Post = {
+const post: JobPost = {
   _id: 'p1',
   jobID: 'p1',
   userID: 'u1',

@@ -6,7 +6,7 @@ import { useUpdatePostMutation } from '@/features/posts/posts-api'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { errorMessage, errorStatus } from '@/lib/api'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 import {
   Messages,
   checkPostUpdatePrerequisites,
@@ -37,7 +37,7 @@ interface ModifyForm {
 }
 
 /** The form as the post stands: payment list prefilled joined with ' - ' (spec 2 §5). */
-export function formFromPost(post: Post): ModifyForm {
+export function formFromPost(post: JobPost): ModifyForm {
   return {
     where: post.location ?? '',
     when: post.jobStartEnd ?? '',
@@ -91,7 +91,7 @@ function EyeToggle({
 }
 
 /** spec 2 §2.8 Modify modal: the title stays as it is. */
-export function PostModifyModal({ post, onClose }: { post: Post; onClose: () => void }) {
+export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () => void }) {
   const navigate = useNavigate()
   const accessToken = useAppSelector(selectAccessToken)
   const initial = formFromPost(post)

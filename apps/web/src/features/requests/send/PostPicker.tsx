@@ -1,13 +1,13 @@
 import { useState } from 'react'
 import { useGetMyPostsQuery } from '@/features/posts/posts-api'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 
 /** A list answer whose entries all look like posts; anything else is a malformed answer. */
-function asPosts(data: unknown): Post[] | null {
+function asPosts(data: unknown): JobPost[] | null {
   if (!Array.isArray(data)) return null
   return data.every((entry) => entry && typeof entry === 'object' && typeof entry._id === 'string')
-    ? (data as Post[])
+    ? (data as JobPost[])
     : null
 }
 
@@ -20,12 +20,12 @@ export function PostPicker({
   onCancel,
   onConfirm,
 }: {
-  initial: Post | null
+  initial: JobPost | null
   onCancel: () => void
-  onConfirm: (post: Post) => void
+  onConfirm: (post: JobPost) => void
 }) {
   const { data, isLoading, isFetching, isError, refetch } = useGetMyPostsQuery()
-  const [chosen, setChosen] = useState<Post | null>(initial)
+  const [chosen, setChosen] = useState<JobPost | null>(initial)
   const [viewed, setViewed] = useState<string | null>(null)
   const posts = data === undefined ? undefined : asPosts(data)
 

@@ -9,16 +9,17 @@ import { useSendPersonRequestMutation } from '@/features/requests/send/send-requ
 import { Modal } from '@/components/ui/Modal'
 import { errorMessage, errorStatus } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
-import type { Person, Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
+import type { ShownPerson } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
 import './send-requests.css'
 
 /** Send-request-to-person (spec 1 §2): pick one of one's posts, then send. */
-export default function RequestPersonModal({ person }: { person: Person }) {
+export default function RequestPersonModal({ person }: { person: ShownPerson }) {
   const loggedIn = useAppSelector(selectIsLoggedIn)
   const [send, { isLoading }] = useSendPersonRequestMutation()
   const [step, setStep] = useState<'summary' | 'picker'>('summary')
-  const [post, setPost] = useState<Post | null>(null)
+  const [post, setPost] = useState<JobPost | null>(null)
   const [error, setError] = useState<string | null>(null)
   const close = useCloseModal()
   const name = personName(person)

@@ -9,7 +9,7 @@ import { useSendPostRequestMutation } from '@/features/requests/send/send-reques
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { errorMessage, errorStatus } from '@/lib/api'
-import type { Post } from '@/lib/types'
+import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 
 /** spec 1 §8: the text for a refused request to a post. */
@@ -21,7 +21,7 @@ export function postRequestErrorText(error: unknown): string {
 }
 
 /** Send-request-to-post (spec 1 §2, §4): workers only; guests are asked to log in. */
-export default function RequestPostModal({ post }: { post: Post }) {
+export default function RequestPostModal({ post }: { post: JobPost }) {
   const navigate = useNavigate()
   const loggedIn = useAppSelector(selectIsLoggedIn)
   const user = useAppSelector(selectCurrentUser)

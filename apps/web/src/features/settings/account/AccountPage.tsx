@@ -14,14 +14,14 @@ import {
   useUpdateAccountMutation,
 } from '@/features/settings/account-api'
 import { errorMessage } from '@/lib/api'
-import type { SelfProfile } from '@/lib/types'
+import type { PersonSelfView } from '@marketplace/contracts/api'
 import { FormField } from '@/components/ui/FormField'
 import '@/features/settings/settings.css'
 import '@/features/settings/account/account.css'
 
 const ACCOUNT_SAVED = 'Your account has been updated.'
 
-const formOf = (profile: SelfProfile): AccountForm => ({
+const formOf = (profile: PersonSelfView): AccountForm => ({
   name: [profile.firstName, profile.lastName].filter(Boolean).join(' '),
   phoneNumber: profile.phoneNumber ?? '',
   currentPassword: '',

@@ -3,10 +3,10 @@ import userEvent from '@testing-library/user-event'
 import MyWorkerProfilePage from '@/features/settings/worker-profile/MyWorkerProfilePage'
 import { renderPage, selfProfile } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
-import type { SelfProfile } from '@/lib/types'
+import type { PersonSelfView } from '@marketplace/contracts/api'
 import { recordAnalytics } from '@/test/analytics'
 
-const worker: SelfProfile = {
+const worker: PersonSelfView = {
   ...selfProfile,
   isWorker: true,
   title: 'Gardener',

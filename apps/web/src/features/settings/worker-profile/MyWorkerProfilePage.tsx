@@ -6,7 +6,7 @@ import { useGetUserQuery, useSetWorkerStatusMutation } from '@/features/settings
 import { WorkerProfileModal } from '@/features/settings/worker-profile/WorkerProfileModal'
 import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
-import type { SelfProfile } from '@/lib/types'
+import type { PersonSelfView } from '@marketplace/contracts/api'
 import '@/features/settings/settings.css'
 import '@/features/settings/worker-profile/worker-profile.css'
 
@@ -71,7 +71,7 @@ function WorkerProfileView({
   userId,
   onEdit,
 }: {
-  profile: SelfProfile
+  profile: PersonSelfView
   userId: string
   onEdit: () => void
 }) {

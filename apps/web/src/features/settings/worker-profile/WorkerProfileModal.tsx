@@ -18,12 +18,12 @@ import { useProfilePictureUpload } from '@/features/settings/worker-profile/use-
 import { track } from '@/lib/analytics'
 import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
-import type { SelfProfile } from '@/lib/types'
+import type { PersonSelfView } from '@marketplace/contracts/api'
 import { EyeIcon } from '@/components/ui/EyeIcon'
 import { FormField, hintIdOf } from '@/components/ui/FormField'
 import '@/features/settings/worker-profile/worker-profile.css'
 
-const formOf = (profile: SelfProfile | null): WorkerProfileForm => ({
+const formOf = (profile: PersonSelfView | null): WorkerProfileForm => ({
   title: profile?.title ?? '',
   skills: formatCommaList(profile?.skills ?? []),
   availability: profile?.availability ?? '',
@@ -49,7 +49,7 @@ const FIELDS: Array<{ name: TextField; label: string; hint?: string; long?: bool
 const OPTIONAL: ReadonlySet<TextField> = new Set(['infos', 'contacts'])
 
 /** spec 2 §9: how many of the six counted fields the saved profile fills (a count, no values). */
-export function profileCompletion(profile: Partial<SelfProfile> | null | undefined): number {
+export function profileCompletion(profile: Partial<PersonSelfView> | null | undefined): number {
   return PROFILE_COMPLETION_FIELDS.filter((field) => {
     const value: unknown = profile?.[field]
     return Array.isArray(value) ? value.length > 0 : typeof value === 'string' && !!value.trim()
@@ -64,7 +64,7 @@ export function WorkerProfileModal({
 }: {
   userId: string
   /** The current profile when editing; null to create one. */
-  profile: SelfProfile | null
+  profile: PersonSelfView | null
   onClose: () => void
 }) {
   const editing = !!profile?.isWorker
