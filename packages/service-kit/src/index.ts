@@ -2,6 +2,17 @@
 // Route schemas everywhere may carry OpenAPI fields (tags, summary, security, hide): the
 // swagger plugin's type augmentation of FastifySchema reaches every service through the kit.
 export { createServiceApp, type CreateAppOptions, type ServiceApp } from './create-app'
+export {
+  buildService,
+  type ServiceConfig,
+  type ServiceDefinition,
+  type ServiceParts,
+  type DatabaseDeclaration,
+  type ServicePlatform,
+  type DatabasePlatform,
+  type TokenRevocationsPlatform,
+  type PlatformOf,
+} from './build-service'
 export { exactTypes, exactTypesKeepingUnknownFields } from './http/exact-types'
 export { runService } from './run-service'
 export {
@@ -26,7 +37,10 @@ export {
   type AccessTokenClaims,
 } from './plugins/auth'
 export { mongoPlugin, connectMongo, ensureIndexes, type IndexDefinition } from './plugins/mongodb'
-export { kafkaPlugin, type ConsumerDefinition } from './plugins/kafka'
+export { kafkaPlugin } from './plugins/kafka'
+export { outboxPlugin } from './plugins/outbox'
+export { eventsPlugin, type ConsumerDefinition } from './plugins/events'
+export { loadReadModels, type ReadModel } from './read-model'
 export {
   findOneAndUpdateWithEvents,
   insertWithEvents,

@@ -1,5 +1,5 @@
 import fastifyCookie from '@fastify/cookie'
-import { authPlugin, createServiceApp, kafkaPlugin, mongoPlugin } from '@marketplace/service-kit'
+import { buildService } from '@marketplace/service-kit'
 import { accountsRoutes } from './accounts/accounts-routes'
 import { CREDENTIALS, credentialIndexes } from './accounts/credential-document'
 import { createCredentialsRepository } from './accounts/credentials-repository'
@@ -25,111 +25,94 @@ export interface AuthAppOverrides {
   mailer?: Mailer
 }
 
-/** Builds the auth service: plugins first, then routes (STYLE.md, fastify/demo). */
-export async function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {}) {
-  const app = await createServiceApp({
-    serviceName: config.SERVICE_NAME,
-    logLevel: config.LOG_LEVEL,
-    trustProxy: config.TRUST_PROXY,
-  })
-  await app.register(fastifyCookie)
-  await app.register(mongoPlugin, {
-    url: config.MONGO_URL,
-    indexes: [...credentialIndexes, ...sessionIndexes, ...codeIndexes],
-  })
+/** Accounts, codes by mail, tokens, refresh sessions and rate limits (docs/identity.md). */
+export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {}) {
+  return buildService(config, {
+    database: {
+      indexes: [...credentialIndexes, ...sessionIndexes, ...codeIndexes],
+      outbox: [CREDENTIALS],
+    },
+    async compose({ app, db, notifyOutbox }) {
+      await app.register(fastifyCookie)
+      const credentials = createCredentialsRepository(db)
+      const sessionsRepository = createSessionsRepository(db)
+      const codesRepository = createCodesRepository(db)
+      const codes = createCodeService({ codes: codesRepository, secret: config.SESSION_SECRET })
+      const mailer = overrides.mailer ?? createMailer(config, app.log)
+      const rateLimits = createRateLimits(db, config.RATE_LIMIT_MULTIPLIER)
+      await rateLimits.ensureIndexes()
 
-  const credentials = createCredentialsRepository(app.mongo.db)
-  const sessionsRepository = createSessionsRepository(app.mongo.db)
-  const codesRepository = createCodesRepository(app.mongo.db)
-  const codes = createCodeService({ codes: codesRepository, secret: config.SESSION_SECRET })
-  const mailer = overrides.mailer ?? createMailer(config, app.log)
-  const rateLimits = createRateLimits(app.mongo.db, config.RATE_LIMIT_MULTIPLIER)
-  await rateLimits.ensureIndexes()
-  // Set once the Kafka plugin is registered; routes only run after that.
-  let notifyOutbox = () => {}
+      const deps: AuthDependencies = {
+        credentials,
+        sessions: createSessionService({
+          sessions: sessionsRepository,
+          credentials,
+          signer: createAccessTokenSigner({
+            privateKey: config.JWT_PRIVATE_KEY,
+            issuer: config.JWT_ISSUER,
+            audience: config.JWT_AUDIENCE,
+            ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+          }),
+          policy: {
+            sessionSecret: config.SESSION_SECRET,
+            persistentSessionDays: config.PERSISTENT_SESSION_DAYS,
+            browserSessionHours: config.BROWSER_SESSION_HOURS,
+          },
+          log: app.log,
+        }),
+        codes,
+        hasher: passwordHasher,
+        mailer,
+        rateLimits,
+        notifyOutbox,
+        log: app.log,
+      }
+      const extraOrigins = config.EXTRA_ALLOWED_ORIGINS.split(',')
+        .map((origin: string) => origin.trim())
+        .filter(Boolean)
 
-  await app.register(kafkaPlugin, {
-    brokers: config.KAFKA_BROKERS,
-    clientId: config.SERVICE_NAME,
-    outboxCollections: [CREDENTIALS],
-    pollMs: config.OUTBOX_POLL_MS,
-    consumers: authSubscriptions({
-      credentials,
-      sessionsRepository,
-      codesRepository,
-      codes,
-      mailer,
-      rateLimits,
-      notifyOutbox: () => notifyOutbox(),
-    }),
-    groupPrefix: config.KAFKA_GROUP_PREFIX,
-  })
-  notifyOutbox = () => app.events.notifyOutbox()
+      if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
+        const outcome = await ensureAdmin(
+          { credentials, hasher: passwordHasher, notifyOutbox },
+          { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
+        )
+        app.log.info({ email: config.ADMIN_EMAIL, outcome }, 'administrator account ready')
+      }
+      const stopHousekeeping = startHousekeeping(
+        {
+          sessions: (now) => sessionsRepository.removeExpired(now),
+          codes: (now) => codesRepository.removeExpired(now),
+          rateLimits: (now) => rateLimits.removeExpired(now),
+        },
+        app.log,
+      )
 
-  await app.register(authPlugin, {
-    publicKey: config.JWT_PUBLIC_KEY,
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-    // The auth service is the source of truth: it reads the cut-off from the account itself.
-    isTokenStillValid: async (claims) => {
-      const account = await credentials.findById(claims.sub)
-      if (!account || account.deletionRequestedAt) return false
-      const cutOff = account.tokensValidAfter?.getTime() ?? 0
-      return claims.iat >= Math.floor(cutOff / 1000)
+      return {
+        subscriptions: authSubscriptions({
+          credentials,
+          sessionsRepository,
+          codesRepository,
+          codes,
+          mailer,
+          rateLimits,
+          notifyOutbox,
+        }),
+        // The auth service is the source of truth: it reads the cut-off from the account itself.
+        isTokenStillValid: async (claims) => {
+          const account = await credentials.findById(claims.sub)
+          if (!account || account.deletionRequestedAt) return false
+          const cutOff = account.tokensValidAfter?.getTime() ?? 0
+          return claims.iat >= Math.floor(cutOff / 1000)
+        },
+        async routes(app) {
+          await app.register(accountsRoutes, deps)
+          await app.register(sessionsRoutes, { deps, extraOrigins })
+        },
+        close() {
+          stopHousekeeping()
+          if (!overrides.mailer) mailer.close()
+        },
+      }
     },
   })
-
-  const deps: AuthDependencies = {
-    credentials,
-    sessions: createSessionService({
-      sessions: sessionsRepository,
-      credentials,
-      signer: createAccessTokenSigner({
-        privateKey: config.JWT_PRIVATE_KEY,
-        issuer: config.JWT_ISSUER,
-        audience: config.JWT_AUDIENCE,
-        ttlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
-      }),
-      policy: {
-        sessionSecret: config.SESSION_SECRET,
-        persistentSessionDays: config.PERSISTENT_SESSION_DAYS,
-        browserSessionHours: config.BROWSER_SESSION_HOURS,
-      },
-      log: app.log,
-    }),
-    codes,
-    hasher: passwordHasher,
-    mailer,
-    rateLimits,
-    notifyOutbox: () => app.events.notifyOutbox(),
-    log: app.log,
-  }
-  const extraOrigins = config.EXTRA_ALLOWED_ORIGINS.split(',')
-    .map((origin: string) => origin.trim())
-    .filter(Boolean)
-
-  await app.register(accountsRoutes, deps)
-  await app.register(sessionsRoutes, { deps, extraOrigins })
-
-  if (config.ADMIN_EMAIL && config.ADMIN_PASSWORD) {
-    const outcome = await ensureAdmin(
-      { credentials, hasher: passwordHasher, notifyOutbox: deps.notifyOutbox },
-      { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
-    )
-    app.log.info({ email: config.ADMIN_EMAIL, outcome }, 'administrator account ready')
-  }
-
-  const stopHousekeeping = startHousekeeping(
-    {
-      sessions: (now) => sessionsRepository.removeExpired(now),
-      codes: (now) => codesRepository.removeExpired(now),
-      rateLimits: (now) => rateLimits.removeExpired(now),
-    },
-    app.log,
-  )
-  app.addHook('onClose', async () => {
-    stopHousekeeping()
-    if (!overrides.mailer) mailer.close()
-  })
-  return app
 }

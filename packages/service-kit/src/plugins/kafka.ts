@@ -1,160 +1,37 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { Partitioners, type Consumer, type Kafka, type Producer } from 'kafkajs'
-import { allTopics } from '@marketplace/contracts/events'
-import { DEAD_LETTER_TOPIC, createKafka, ensureTopics } from '../events/kafka-client'
-import { startEventConsumer, type EventHandlers } from '../events/event-consumer'
-import { OutboxRelay, type OutboxTarget } from '../outbox/outbox-relay'
-
-export interface ConsumerDefinition {
-  groupId: string
-  handlers: EventHandlers
-  /** Default true: remember processed event ids in the service's database. */
-  useLedger?: boolean
-  fromBeginning?: boolean
-}
+import { Partitioners, type Kafka, type Producer } from 'kafkajs'
+import { createKafka } from '../events/kafka-client'
 
 export interface KafkaPluginOptions {
   brokers: string
   clientId: string
-  /** Collections whose documents carry an outbox; empty when the service emits nothing. */
-  outboxCollections: string[]
-  pollMs: number
-  consumers: ConsumerDefinition[]
-  /** KAFKA_GROUP_PREFIX: isolates test runs and side-by-side stacks on one broker. */
-  groupPrefix?: string
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    events: {
-      kafka: Kafka
-      producer: Producer
-      /** Resolves once topics exist, the relay runs and every consumer has joined its group. */
-      ready: Promise<void>
-      /**
-       * Wakes the outbox relay after a write that stored events; name the document so the
-       * relay reads it by `_id` rather than looking through the collection, and hand over its
-       * outbox as written so it need not read it at all.
-       */
-      notifyOutbox(target?: OutboxTarget): void
-      relay: OutboxRelay | null
-    }
+    /** The service's broker client and its one producer; connected by the events plugin. */
+    kafka: { client: Kafka; producer: Producer }
   }
 }
 
 /**
- * Kafka for a service: topics created at start, the outbox relay, and the service's
- * consumer groups. The broker being down at start does not stop the service: HTTP keeps
- * serving (writes wait in the outbox), /readyz reports it, and the connection is retried.
+ * The broker client and the producer every part of the service shares (the outbox relay,
+ * the consumers' dead letters). Creating them talks to no broker, so they exist before the
+ * repositories that will publish through them; the events plugin connects them.
  */
 export const kafkaPlugin = fp(
   async (app: FastifyInstance, options: KafkaPluginOptions) => {
-    const kafka = createKafka({
+    const client = createKafka({
       brokers: options.brokers,
       clientId: options.clientId,
       logger: app.log,
     })
-    const producer = kafka.producer({
+    const producer = client.producer({
       allowAutoTopicCreation: false,
       createPartitioner: Partitioners.DefaultPartitioner,
     })
-    const consumers: Consumer[] = []
-    const started = new Set<ConsumerDefinition>()
-    let consumersJoined = options.consumers.length === 0
-    let closing = false
-    // A service without a database (media) has no outbox and keeps no ledger; one that
-    // asks for either must register the mongodb plugin first.
-    const database = () => {
-      if (!app.hasDecorator('mongo')) {
-        throw new Error('the kafka plugin needs the mongodb plugin for an outbox or a ledger')
-      }
-      return app.mongo.db
-    }
-    const relay =
-      options.outboxCollections.length > 0
-        ? new OutboxRelay({
-            db: database(),
-            collections: options.outboxCollections,
-            producer,
-            logger: app.log.child({ component: 'outbox-relay' }),
-            pollMs: options.pollMs,
-          })
-        : null
-
-    async function connect(): Promise<void> {
-      for (let attempt = 1; !closing; attempt += 1) {
-        try {
-          await ensureTopics(kafka, [...allTopics, DEAD_LETTER_TOPIC])
-          await producer.connect()
-          relay?.start()
-          // All groups join at once (each join waits out the broker's initial rebalance
-          // delay, so one after another took seconds per group). A retry starts only those
-          // not running yet, never one twice.
-          const pending = options.consumers.filter((definition) => !started.has(definition))
-          const results = await Promise.allSettled(
-            pending.map(async (definition) => {
-              const consumer = await startEventConsumer({
-                kafka,
-                producer,
-                groupId: (options.groupPrefix ?? '') + definition.groupId,
-                handlers: definition.handlers,
-                logger: app.log,
-                db: definition.useLedger === false ? undefined : database(),
-                fromBeginning: definition.fromBeginning,
-              })
-              started.add(definition)
-              consumers.push(consumer)
-            }),
-          )
-          const failed = results.find((result) => result.status === 'rejected')
-          if (failed) throw (failed as PromiseRejectedResult).reason
-          consumersJoined = true
-          return
-        } catch (error) {
-          const delay = Math.min(1000 * attempt, 10_000)
-          app.log.warn({ err: error, attempt, retryInMs: delay }, 'kafka not reachable yet')
-          await new Promise((resolve) => setTimeout(resolve, delay))
-        }
-      }
-    }
-
-    const ready = connect()
-    // Unhandled rejection guard: connect() never rejects, but tests may never await it.
-    ready.catch(() => undefined)
-
-    app.decorate('events', {
-      kafka,
-      producer,
-      ready,
-      relay,
-      notifyOutbox: (target) => relay?.notify(target),
-    })
-
-    // Ready once every consumer group has joined: before that, an event (a live push, a
-    // revocation) published now could be missed by a group that starts at the end.
-    app.addReadinessCheck('kafka', async () => {
-      if (!consumersJoined) throw new Error('consumer groups still joining')
-      const admin = kafka.admin()
-      await admin.connect()
-      try {
-        await admin.describeCluster()
-      } finally {
-        await admin.disconnect()
-      }
-    })
-
-    // Graceful order: stop taking events, finish the relay's current pass, then disconnect.
-    app.addHook('onClose', async () => {
-      closing = true
-      // A consumer still joining its group cannot be interrupted: let the start-up finish
-      // (bounded, for a broker that does not answer) so it is in `consumers` and disconnected
-      // below, instead of joining after the process believes it has shut down.
-      await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
-      await Promise.all(consumers.map((consumer) => consumer.disconnect()))
-      await relay?.stop()
-      await producer.disconnect()
-    })
+    app.decorate('kafka', { client, producer })
   },
   { name: 'kafka', dependencies: ['health'] },
 )

@@ -1,5 +1,5 @@
 import type { Db } from 'mongodb'
-import type { ConsumerDefinition } from '../plugins/kafka'
+import type { ConsumerDefinition } from '../plugins/events'
 import type { IndexDefinition } from '../plugins/mongodb'
 import { createPeopleCatalog } from './people-catalog'
 import { createPostCatalog, postCatalogIndexes } from './post-catalog'

@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import type { Consumer, Producer } from 'kafkajs'
+import { allTopics } from '@marketplace/contracts/events'
+import { DEAD_LETTER_TOPIC, ensureTopics } from '../events/kafka-client'
+import { startEventConsumer, type EventHandlers } from '../events/event-consumer'
+
+export interface ConsumerDefinition {
+  groupId: string
+  handlers: EventHandlers
+  /** Default true: remember processed event ids in the service's database. */
+  useLedger?: boolean
+  fromBeginning?: boolean
+}
+
+export interface EventsPluginOptions {
+  /** The service's consumer groups (its events/subscriptions.ts, read models' own groups). */
+  consumers: ConsumerDefinition[]
+  /** KAFKA_GROUP_PREFIX: isolates test runs and side-by-side stacks on one broker. */
+  groupPrefix?: string
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    events: {
+      /** Resolves once topics exist, the relay runs and every consumer has joined its group. */
+      ready: Promise<void>
+      /** The service's producer (app.kafka's), for whoever must publish as the service. */
+      producer: Producer
+    }
+  }
+}
+
+/**
+ * The service on the broker: topics created at start, the producer connected, the outbox
+ * relay started (when the service has one) and every consumer group joined. The broker
+ * being down at start does not stop the service: HTTP keeps serving (writes wait in the
+ * outbox), /readyz reports it, and the connection is retried.
+ */
+export const eventsPlugin = fp(
+  async (app: FastifyInstance, options: EventsPluginOptions) => {
+    const { client: kafka, producer } = app.kafka
+    // A service without a database (media) has no outbox and keeps no ledger.
+    const relay = app.hasDecorator('outbox') ? app.outbox.relay : null
+    const consumers: Consumer[] = []
+    const started = new Set<ConsumerDefinition>()
+    let consumersJoined = options.consumers.length === 0
+    let closing = false
+    const database = () => {
+      if (!app.hasDecorator('mongo')) {
+        throw new Error('a consumer with a ledger needs the mongodb plugin')
+      }
+      return app.mongo.db
+    }
+
+    async function connect(): Promise<void> {
+      for (let attempt = 1; !closing; attempt += 1) {
+        try {
+          await ensureTopics(kafka, [...allTopics, DEAD_LETTER_TOPIC])
+          await producer.connect()
+          relay?.start()
+          // All groups join at once (each join waits out the broker's initial rebalance
+          // delay, so one after another took seconds per group). A retry starts only those
+          // not running yet, never one twice.
+          const pending = options.consumers.filter((definition) => !started.has(definition))
+          const results = await Promise.allSettled(
+            pending.map(async (definition) => {
+              const consumer = await startEventConsumer({
+                kafka,
+                producer,
+                groupId: (options.groupPrefix ?? '') + definition.groupId,
+                handlers: definition.handlers,
+                logger: app.log,
+                db: definition.useLedger === false ? undefined : database(),
+                fromBeginning: definition.fromBeginning,
+              })
+              started.add(definition)
+              consumers.push(consumer)
+            }),
+          )
+          const failed = results.find((result) => result.status === 'rejected')
+          if (failed) throw (failed as PromiseRejectedResult).reason
+          consumersJoined = true
+          return
+        } catch (error) {
+          const delay = Math.min(1000 * attempt, 10_000)
+          app.log.warn({ err: error, attempt, retryInMs: delay }, 'kafka not reachable yet')
+          await new Promise((resolve) => setTimeout(resolve, delay))
+        }
+      }
+    }
+
+    const ready = connect()
+    // Unhandled rejection guard: connect() never rejects, but tests may never await it.
+    ready.catch(() => undefined)
+
+    app.decorate('events', { ready, producer })
+
+    // Ready once every consumer group has joined: before that, an event (a live push, a
+    // revocation) published now could be missed by a group that starts at the end.
+    app.addReadinessCheck('kafka', async () => {
+      if (!consumersJoined) throw new Error('consumer groups still joining')
+      const admin = kafka.admin()
+      await admin.connect()
+      try {
+        await admin.describeCluster()
+      } finally {
+        await admin.disconnect()
+      }
+    })
+
+    // Graceful order: stop taking events, finish the relay's current pass, then disconnect.
+    // Registered after the service's own parts, so this runs before theirs close (onClose
+    // hooks run last-registered first): a handler never finds its mail transport gone.
+    app.addHook('onClose', async () => {
+      closing = true
+      // A consumer still joining its group cannot be interrupted: let the start-up finish
+      // (bounded, for a broker that does not answer) so it is in `consumers` and disconnected
+      // below, instead of joining after the process believes it has shut down.
+      await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
+      await Promise.all(consumers.map((consumer) => consumer.disconnect()))
+      await relay?.stop()
+      await producer.disconnect()
+    })
+  },
+  { name: 'events', dependencies: ['health', 'kafka'] },
+)
