@@ -1,95 +1,39 @@
-import { MongoServerError, ObjectId, type Db, type UpdateFilter } from 'mongodb'
-import type { DomainEvent } from '@marketplace/contracts/events'
+import type { Db } from 'mongodb'
 import {
-  OUTBOX_PENDING_INDEX,
-  insertTombstone,
-  insertWithEvents,
-  findOneAndUpdateWithEvents,
-  type IndexDefinition,
-  type OutboxTarget,
-} from '@marketplace/service-kit'
+  createRequestStore,
+  requestIndexes as indexesOfRequests,
+  type RequestOutboxTarget,
+} from '@marketplace/request-lifecycle'
 import {
   JOB_REQUESTS_COLLECTION,
   REQUEST_TOMBSTONES_COLLECTION,
   type JobRequestDocument,
 } from './request-document'
 
-/** Indexes, equality then sort (docs/post-requests.md lists the query each serves). */
-export const requestIndexes: IndexDefinition[] = [
-  // One request per requester and post; the database decides, so two parallel sends
-  // cannot both succeed (the second gets the 409).
-  {
-    collection: JOB_REQUESTS_COLLECTION,
-    keys: { postId: 1, requesterId: 1 },
-    options: { name: 'one_request_per_post', unique: true },
-  },
-  // Received requests: ownerId = ?, newest first.
-  {
-    collection: JOB_REQUESTS_COLLECTION,
-    keys: { ownerId: 1, createdAt: -1 },
-    options: { name: 'received_recent' },
-  },
-  // Sent requests: requesterId = ?, newest first.
-  {
-    collection: JOB_REQUESTS_COLLECTION,
-    keys: { requesterId: 1, createdAt: -1 },
-    options: { name: 'sent_recent' },
-  },
-  {
-    collection: JOB_REQUESTS_COLLECTION,
-    keys: OUTBOX_PENDING_INDEX.keys,
-    options: { name: OUTBOX_PENDING_INDEX.name },
-  },
-]
+/** The requester sends; the post's owner receives and decides. */
+const parties = { sender: 'requesterId', receiver: 'ownerId' } as const
 
-export class DuplicateRequestError extends Error {}
+/** Indexes, equality then sort (docs/post-requests.md lists the query each serves). */
+export const requestIndexes = indexesOfRequests({
+  collection: JOB_REQUESTS_COLLECTION,
+  parties,
+  unique: { keys: { postId: 1, requesterId: 1 }, name: 'one_request_per_post' },
+})
 
 export function createRequestsRepository(
   db: Db,
-  hooks: { notifyOutbox(target: OutboxTarget): void },
+  hooks: { notifyOutbox(target: RequestOutboxTarget): void },
 ) {
+  const store = createRequestStore<JobRequestDocument>(db, {
+    collection: JOB_REQUESTS_COLLECTION,
+    tombstones: REQUEST_TOMBSTONES_COLLECTION,
+    parties,
+    notifyOutbox: hooks.notifyOutbox,
+  })
   const requests = db.collection<JobRequestDocument>(JOB_REQUESTS_COLLECTION)
-  const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
 
   return {
-    newId: () => new ObjectId().toHexString(),
-
-    async insert(request: JobRequestDocument, events: DomainEvent[]): Promise<void> {
-      try {
-        await requests.insertOne(insertWithEvents(request, events))
-      } catch (error) {
-        if (error instanceof MongoServerError && error.code === 11000)
-          throw new DuplicateRequestError()
-        throw error
-      }
-      hooks.notifyOutbox({ collection: JOB_REQUESTS_COLLECTION, id: request._id, outbox: events })
-    },
-
-    findById: (id: string) => requests.findOne({ _id: id }, withoutOutbox),
-
-    received: (ownerId: string) =>
-      requests.find({ ownerId }, withoutOutbox).sort({ createdAt: -1, _id: -1 }).toArray(),
-
-    sent: (requesterId: string) =>
-      requests.find({ requesterId }, withoutOutbox).sort({ createdAt: -1, _id: -1 }).toArray(),
-
-    async update(
-      id: string,
-      update: UpdateFilter<JobRequestDocument>,
-      events: DomainEvent[],
-    ): Promise<JobRequestDocument | null> {
-      const result = await findOneAndUpdateWithEvents(requests, { _id: id }, update, events)
-      if (result) hooks.notifyOutbox({ collection: JOB_REQUESTS_COLLECTION, id })
-      return result
-    },
-
-    async delete(id: string, events: DomainEvent[]): Promise<boolean> {
-      const tombstoneId = await insertTombstone(db, REQUEST_TOMBSTONES_COLLECTION, id, events)
-      const { deletedCount } = await requests.deleteOne({ _id: id })
-      if (tombstoneId)
-        hooks.notifyOutbox({ collection: REQUEST_TOMBSTONES_COLLECTION, id: tombstoneId })
-      return deletedCount === 1
-    },
+    ...store,
 
     async deleteOfPost(postId: string): Promise<void> {
       await requests.deleteMany({ postId })
@@ -97,9 +41,8 @@ export function createRequestsRepository(
 
     /** user.deleted: every request the user sent or received; answers the ones they sent. */
     async deleteOfUser(userId: string): Promise<JobRequestDocument[]> {
-      const sent = await requests.find({ requesterId: userId }, withoutOutbox).toArray()
-      await requests.deleteMany({ requesterId: userId })
-      await requests.deleteMany({ ownerId: userId })
+      const sent = await store.sent(userId)
+      await store.deleteOfUser(userId)
       return sent
     },
   }

@@ -1,28 +1,30 @@
-import { isRequestStatus, type RequestStatus } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
+import {
+  UNDOABLE_DECISIONS,
+  createRequestLifecycle,
+  isObjectIdHex,
+  requestEvent,
+  type CallerContext,
+} from '@marketplace/request-lifecycle'
 import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
   NotFoundError,
-  newEvent,
 } from '@marketplace/service-kit'
 import type { PostAccess } from '../access/post-access'
 import { isLive } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { displayName, type UserCard, type UserDirectory } from '../users/user-directory'
 import type { JobRequestDocument } from './request-document'
-import { DuplicateRequestError, type RequestsRepository } from './requests-repository'
-
-interface Context {
-  callerId: string
-  requestId?: string
-}
+import type { RequestsRepository } from './requests-repository'
 
 /**
  * Requests on posts (spec 1 §4, spec 2 §4): a worker asks to do a post; its owner accepts or
  * rejects, and may undo back to pending; the requester withdraws at any status and the owner
- * may delete a request on their post. Acceptance is what lets the requester see the post's
+ * may delete a request on their post. The lifecycle (@marketplace/request-lifecycle) keeps
+ * those steps; this service checks the post and the requester before one, and after a
+ * decision grants or takes back what acceptance gives: the requester's view of the post's
  * hidden location and contact (a grant in post-access.ts).
  */
 export function createRequestsService(deps: {
@@ -35,19 +37,35 @@ export function createRequestsService(deps: {
 }) {
   const now = deps.now ?? (() => new Date())
 
-  async function eventData(request: JobRequestDocument, known?: { requester?: UserCard }) {
-    const requester =
-      known?.requester ?? (await deps.users.find([request.requesterId])).get(request.requesterId)
+  async function eventData(request: JobRequestDocument, requester?: UserCard) {
+    const card =
+      requester ?? (await deps.users.find([request.requesterId])).get(request.requesterId)
     return {
       requestId: request._id,
       postId: request.postId,
       postTitle: request.postTitle,
       ownerId: request.ownerId,
       requesterId: request.requesterId,
-      requesterName: displayName(requester),
+      requesterName: displayName(card),
       status: request.status,
     }
   }
+
+  // The requester's card, read by `send` for its worker check, names them in the created event.
+  const lifecycle = createRequestLifecycle<JobRequestDocument, UserCard>({
+    store: deps.requests,
+    decisions: UNDOABLE_DECISIONS,
+    duplicate: { message: Messages.requests.alreadyRequestedPost, code: 'ALREADY_REQUESTED' },
+    events: {
+      created: requestEvent('job-request.created', eventData),
+      decided: requestEvent('job-request.decided', (request) => eventData(request)),
+      deleted: requestEvent('job-request.deleted', async (request, by) => ({
+        ...(await eventData(request)),
+        deletedBy: by === 'sender' ? 'requester' : 'owner',
+      })),
+    },
+    now,
+  })
 
   /** Grants or takes back the requester's view of the post's hidden fields. */
   async function setAcceptance(request: JobRequestDocument, accepted: boolean): Promise<void> {
@@ -56,8 +74,8 @@ export function createRequestsService(deps: {
     deps.onAccessChanged(request.postId)
   }
 
-  async function send(postId: unknown, context: Context): Promise<JobRequestDocument> {
-    if (typeof postId !== 'string' || !/^[0-9a-f]{24}$/.test(postId)) {
+  async function send(postId: unknown, context: CallerContext): Promise<JobRequestDocument> {
+    if (!isObjectIdHex(postId)) {
       throw new BadRequestError(Messages.requests.invalid, 'INVALID_REQUEST')
     }
     const post = await deps.posts.findById(postId)
@@ -66,95 +84,33 @@ export function createRequestsService(deps: {
       throw new BadRequestError(Messages.requests.ownPost, 'OWN_POST')
     if (!isLive(post, now()))
       throw new ConflictError(Messages.requests.postNotAccepting, 'POST_NOT_LIVE')
-    // One read of the caller's card: the worker check here, the name in the event below.
+    // One read of the caller's card: the worker check here, the name in the event.
     const requester = (await deps.users.find([context.callerId])).get(context.callerId)
     if (requester?.isWorker !== true) {
       throw new ForbiddenError(Messages.requests.workerProfileRequired, 'WORKER_PROFILE_REQUIRED')
     }
-    const at = now()
-    const request: JobRequestDocument = {
-      _id: deps.requests.newId(),
-      postId,
-      ownerId: post.userID,
-      requesterId: context.callerId,
-      status: 'pending',
-      postTitle: post.title,
-      createdAt: at,
-      updatedAt: at,
-    }
-    const event = newEvent('job-request.created', {
-      aggregateId: request._id,
-      actorId: context.callerId,
-      requestId: context.requestId,
-      data: await eventData(request, { requester }),
-    })
-    try {
-      await deps.requests.insert(request, [event])
-    } catch (error) {
-      if (error instanceof DuplicateRequestError) {
-        throw new ConflictError(Messages.requests.alreadyRequestedPost, 'ALREADY_REQUESTED')
-      }
-      throw error
-    }
-    return request
+    return lifecycle.create(
+      { postId, ownerId: post.userID, requesterId: context.callerId, postTitle: post.title },
+      context,
+      requester,
+    )
   }
 
-  /** A request the caller may act on as `role`, or 404: others never learn it exists. */
-  async function requestFor(
-    requestId: string,
-    callerId: string,
-    roles: Array<'owner' | 'requester'>,
-  ) {
-    const request = /^[0-9a-f]{24}$/.test(requestId)
-      ? await deps.requests.findById(requestId)
-      : null
-    const allowed =
-      request &&
-      ((roles.includes('owner') && request.ownerId === callerId) ||
-        (roles.includes('requester') && request.requesterId === callerId))
-    if (!request || !allowed)
-      throw new NotFoundError(Messages.requests.notFound, 'REQUEST_NOT_FOUND')
-    return request
-  }
-
+  /** The post's owner decides; acceptance grants the hidden fields, anything else takes them back. */
   async function decide(
     requestId: string,
     status: unknown,
-    context: Context,
+    context: CallerContext,
   ): Promise<JobRequestDocument> {
-    if (!isRequestStatus(status))
-      throw new BadRequestError(Messages.requests.invalidStatus, 'INVALID_STATUS')
-    const request = await requestFor(requestId, context.callerId, ['owner'])
-    const next = { ...request, status: status as RequestStatus, updatedAt: now() }
-    const event = newEvent('job-request.decided', {
-      aggregateId: request._id,
-      actorId: context.callerId,
-      requestId: context.requestId,
-      data: await eventData(next),
-    })
-    const saved = await deps.requests.update(
-      request._id,
-      { $set: { status: next.status, updatedAt: next.updatedAt } },
-      [event],
-    )
-    if (!saved) throw new NotFoundError(Messages.requests.notFound, 'REQUEST_NOT_FOUND')
+    const saved = await lifecycle.decide(requestId, status, context)
     await setAcceptance(saved, saved.status === 'accepted')
     return saved
   }
 
-  async function remove(requestId: string, context: Context): Promise<void> {
-    const request = await requestFor(requestId, context.callerId, ['owner', 'requester'])
-    const event = newEvent('job-request.deleted', {
-      aggregateId: request._id,
-      actorId: context.callerId,
-      requestId: context.requestId,
-      data: {
-        ...(await eventData(request)),
-        deletedBy: request.requesterId === context.callerId ? 'requester' : 'owner',
-      },
-    })
-    await deps.requests.delete(request._id, [event])
-    if (request.status === 'accepted') await setAcceptance(request, false)
+  /** The requester withdraws, or the post's owner deletes. */
+  async function remove(requestId: string, context: CallerContext): Promise<void> {
+    const removed = await lifecycle.remove(requestId, context, ['sender', 'receiver'])
+    if (removed.status === 'accepted') await setAcceptance(removed, false)
   }
 
   /** user.deleted: the user's requests go, and acceptances they held are taken back. */

@@ -1,21 +1,16 @@
-import type { RequestStatus } from '@marketplace/contracts/marketplace'
-import type { OutboxFields } from '@marketplace/service-kit'
+import type { RequestDocument } from '@marketplace/request-lifecycle'
 
 export const PEOPLE_REQUESTS_COLLECTION = 'people_requests'
 /** A deleted request's events wait here for the relay (service-kit tombstones.ts). */
 export const PEOPLE_REQUEST_TOMBSTONES_COLLECTION = 'people_request_tombstones'
 
 /** A post owner asked a worker to do one of their posts (spec 1 §4, spec 2 §3). */
-export interface PeopleRequestDocument extends OutboxFields {
-  _id: string
+export interface PeopleRequestDocument extends RequestDocument {
   postId: string
   /** The post's title when the request was sent: lists and notifications show it. */
   postTitle: string
   /** Who sent the request: the post's owner. */
   ownerId: string
-  /** Who was asked: a worker. */
+  /** Who was asked: a worker, who decides. */
   workerId: string
-  status: RequestStatus
-  createdAt: Date
-  updatedAt: Date
 }
