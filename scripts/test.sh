@@ -32,7 +32,7 @@ pnpm turbo run test --filter='!@marketplace/system-tests' --concurrency=1 --cont
 say "system tests (services as separate processes; stops and restarts Kafka)..."
 pnpm turbo run test --filter=@marketplace/system-tests --output-logs=full || status=1
 say "the local mail sink (node --test)..."
-node --test infra/local/node/ || status=1
+node --test "infra/local/node/*.test.js" || status=1
 say "the local MongoDB-protocol server's write serializer (go test)..."
 (cd infra/local/ferretdb-sqlite && GOFLAGS=-mod=mod go test ./...) || status=1
 if [[ -f scripts/check-compose.sh ]]; then
