@@ -6,13 +6,12 @@ export {
 } from './request-lifecycle'
 export {
   createRequestStore,
-  requestIndexes,
   DuplicateRequestError,
   type Decision,
   type RequestOutboxTarget,
   type RequestStore,
-  type RequestStoreOptions,
 } from './request-store'
+export { requestCollectionIndexes, type RequestCollection } from './request-collection'
 export { requestEvent, type CallerContext, type RequestEventBuilder } from './request-event'
 export { isDecisionStatus, refusalOf, type DecisionRules, type Refusal } from './decision-rules'
 export { FINAL_DECISIONS, UNDOABLE_DECISIONS } from './request-decisions'

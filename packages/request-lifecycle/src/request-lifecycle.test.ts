@@ -9,7 +9,8 @@ import { FINAL_DECISIONS, UNDOABLE_DECISIONS } from './request-decisions'
 import type { RequestDocument, RequestRole } from './request-document'
 import { requestEvent } from './request-event'
 import { createRequestLifecycle } from './request-lifecycle'
-import { createRequestStore, requestIndexes, type RequestOutboxTarget } from './request-store'
+import { requestCollectionIndexes, type RequestCollection } from './request-collection'
+import { createRequestStore, type RequestOutboxTarget } from './request-store'
 
 // The real MongoDB-protocol server of infra/local: the unique index, the guarded update and
 // the tombstone are the database's work, so they are tested against it.
@@ -25,7 +26,12 @@ interface AskDocument extends RequestDocument {
 
 const REQUESTS = 'asks'
 const TOMBSTONES = 'ask_tombstones'
-const parties = { sender: 'ownerId', receiver: 'workerId' } as const
+const asks: RequestCollection<AskDocument> = {
+  name: REQUESTS,
+  tombstones: TOMBSTONES,
+  parties: { sender: 'ownerId', receiver: 'workerId' },
+  unique: { fields: ['postId', 'workerId'], index: 'one_ask_per_post_and_person' },
+}
 const newId = () => new ObjectId().toHexString()
 const isDecidedEvent = (event: DomainEvent): event is DomainEvent<'people-request.decided'> =>
   event.type === 'people-request.decided'
@@ -47,12 +53,7 @@ describe('request lifecycle (real FerretDB)', () => {
   })
 
   function lifecycleWith(decisions: DecisionRules) {
-    const store = createRequestStore<AskDocument>(mongo.db, {
-      collection: REQUESTS,
-      tombstones: TOMBSTONES,
-      parties,
-      notifyOutbox: (target) => notified.push(target),
-    })
+    const store = createRequestStore(mongo.db, asks, (target) => notified.push(target))
     const lifecycle = createRequestLifecycle({
       store,
       decisions,
@@ -92,14 +93,7 @@ describe('request lifecycle (real FerretDB)', () => {
 
   beforeAll(async () => {
     mongo = await connectMongo(testMongoUrl('request_lifecycle'))
-    await ensureIndexes(
-      mongo.db,
-      requestIndexes({
-        collection: REQUESTS,
-        parties,
-        unique: { keys: { postId: 1, workerId: 1 }, name: 'one_ask_per_post_and_person' },
-      }),
-    )
+    await ensureIndexes(mongo.db, requestCollectionIndexes(asks))
   })
 
   afterAll(async () => {
@@ -260,38 +254,5 @@ describe('request lifecycle (real FerretDB)', () => {
     await store.deleteOfUser(userId)
     expect(await store.sent(userId)).toEqual([])
     expect(await store.received(userId)).toEqual([])
-  })
-})
-
-describe('request indexes', () => {
-  it('are the unique key, each side newest first and the outbox flag', () => {
-    expect(
-      requestIndexes({
-        collection: 'job_requests',
-        parties: { sender: 'requesterId', receiver: 'ownerId' },
-        unique: { keys: { postId: 1, requesterId: 1 }, name: 'one_request_per_post' },
-      }),
-    ).toEqual([
-      {
-        collection: 'job_requests',
-        keys: { postId: 1, requesterId: 1 },
-        options: { name: 'one_request_per_post', unique: true },
-      },
-      {
-        collection: 'job_requests',
-        keys: { requesterId: 1, createdAt: -1 },
-        options: { name: 'sent_recent' },
-      },
-      {
-        collection: 'job_requests',
-        keys: { ownerId: 1, createdAt: -1 },
-        options: { name: 'received_recent' },
-      },
-      {
-        collection: 'job_requests',
-        keys: { outboxPending: 1 },
-        options: { name: 'outbox_pending' },
-      },
-    ])
   })
 })

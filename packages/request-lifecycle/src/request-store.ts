@@ -1,12 +1,11 @@
 import { MongoServerError, ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
-  OUTBOX_PENDING_INDEX,
   findOneAndUpdateWithEvents,
   insertTombstone,
   insertWithEvents,
-  type IndexDefinition,
 } from '@marketplace/service-kit'
+import type { RequestCollection } from './request-collection'
 import type { RequestDocument, RequestParties, RequestRole } from './request-document'
 
 /** A write that stored events, named to the outbox relay (service-kit's `OutboxTarget`). */
@@ -14,15 +13,6 @@ export interface RequestOutboxTarget {
   collection: string
   id: string
   outbox?: DomainEvent[]
-}
-
-export interface RequestStoreOptions<Doc extends RequestDocument> {
-  /** The requests themselves. */
-  collection: string
-  /** Where a deleted request's events wait for the relay (service-kit tombstones.ts). */
-  tombstones: string
-  parties: RequestParties<Doc>
-  notifyOutbox(target: RequestOutboxTarget): void
 }
 
 /** The unique index refused a second request: the caller answers 409. */
@@ -53,42 +43,24 @@ export interface RequestStore<Doc extends RequestDocument> {
   deleteOfUser(userId: string): Promise<void>
 }
 
-/**
- * The indexes of a request collection, equality then sort: the unique one that makes a second
- * request a 409 even when two are sent in parallel, each side's list newest first, and the
- * outbox flag.
- */
-export function requestIndexes(options: {
-  collection: string
-  parties: Readonly<Record<RequestRole, string>>
-  unique: { keys: Record<string, 1>; name: string }
-}): IndexDefinition[] {
-  const { collection, parties, unique } = options
-  return [
-    { collection, keys: unique.keys, options: { name: unique.name, unique: true } },
-    { collection, keys: { [parties.sender]: 1, createdAt: -1 }, options: { name: 'sent_recent' } },
-    {
-      collection,
-      keys: { [parties.receiver]: 1, createdAt: -1 },
-      options: { name: 'received_recent' },
-    },
-    { collection, keys: OUTBOX_PENDING_INDEX.keys, options: { name: OUTBOX_PENDING_INDEX.name } },
-  ]
-}
-
 export function createRequestStore<Doc extends RequestDocument>(
   db: Db,
-  options: RequestStoreOptions<Doc>,
+  declared: RequestCollection<Doc>,
+  notifyOutbox: (target: RequestOutboxTarget) => void,
 ): RequestStore<Doc> {
-  const { parties, notifyOutbox } = options
-  const requests = db.collection<RequestDocument>(options.collection)
+  const { parties } = declared
+  const requests = db.collection<RequestDocument>(declared.name)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
   const newestFirst = { createdAt: -1, _id: -1 } as const
   // The driver's filter types cannot follow field names chosen by a type parameter; the
   // collection is typed by the common fields, and these are the only places that widen.
-  const byField = (field: string, value: string) => ({ [field]: value }) as Filter<RequestDocument>
+  const sideOf = (role: RequestRole, userId: string) =>
+    ({ [parties[role]]: userId }) as Filter<RequestDocument>
   const asRequest = (doc: RequestDocument | null) => doc as Doc | null
   const asRequests = (docs: RequestDocument[]) => docs as Doc[]
+  /** The requests on `role`'s side of `userId`, newest first. */
+  const listOf = async (role: RequestRole, userId: string) =>
+    asRequests(await requests.find(sideOf(role, userId), withoutOutbox).sort(newestFirst).toArray())
 
   return {
     parties,
@@ -102,26 +74,13 @@ export function createRequestStore<Doc extends RequestDocument>(
           throw new DuplicateRequestError()
         throw error
       }
-      notifyOutbox({ collection: options.collection, id: request._id, outbox: events })
+      notifyOutbox({ collection: declared.name, id: request._id, outbox: events })
     },
 
     findById: async (id) => asRequest(await requests.findOne({ _id: id }, withoutOutbox)),
 
-    sent: async (userId) =>
-      asRequests(
-        await requests
-          .find(byField(parties.sender, userId), withoutOutbox)
-          .sort(newestFirst)
-          .toArray(),
-      ),
-
-    received: async (userId) =>
-      asRequests(
-        await requests
-          .find(byField(parties.receiver, userId), withoutOutbox)
-          .sort(newestFirst)
-          .toArray(),
-      ),
+    sent: (userId) => listOf('sender', userId),
+    received: (userId) => listOf('receiver', userId),
 
     async saveDecision(current, decision, events) {
       const set: UpdateFilter<RequestDocument> = {
@@ -133,20 +92,20 @@ export function createRequestStore<Doc extends RequestDocument>(
         set,
         events,
       )
-      if (saved) notifyOutbox({ collection: options.collection, id: current._id })
+      if (saved) notifyOutbox({ collection: declared.name, id: current._id })
       return asRequest(saved)
     },
 
     async delete(id, events) {
-      const tombstoneId = await insertTombstone(db, options.tombstones, id, events)
+      const tombstoneId = await insertTombstone(db, declared.tombstones, id, events)
       const { deletedCount } = await requests.deleteOne({ _id: id })
-      if (tombstoneId) notifyOutbox({ collection: options.tombstones, id: tombstoneId })
+      if (tombstoneId) notifyOutbox({ collection: declared.tombstones, id: tombstoneId })
       return deletedCount === 1
     },
 
     async deleteOfUser(userId) {
-      await requests.deleteMany(byField(parties.sender, userId))
-      await requests.deleteMany(byField(parties.receiver, userId))
+      await requests.deleteMany(sideOf('sender', userId))
+      await requests.deleteMany(sideOf('receiver', userId))
     },
   }
 }

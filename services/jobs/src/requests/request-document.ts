@@ -1,4 +1,4 @@
-import type { RequestDocument } from '@marketplace/request-lifecycle'
+import type { RequestCollection, RequestDocument } from '@marketplace/request-lifecycle'
 
 /** Requests on posts: one document per (post, requester). */
 export const JOB_REQUESTS_COLLECTION = 'job_requests'
@@ -13,4 +13,12 @@ export interface JobRequestDocument extends RequestDocument {
   requesterId: string
   /** The post's title when the request was made: events need it without a lookup. */
   postTitle: string
+}
+
+/** The requester sends, once per post; the post's owner receives and decides. */
+export const JOB_REQUESTS: RequestCollection<JobRequestDocument> = {
+  name: JOB_REQUESTS_COLLECTION,
+  tombstones: REQUEST_TOMBSTONES_COLLECTION,
+  parties: { sender: 'requesterId', receiver: 'ownerId' },
+  unique: { fields: ['postId', 'requesterId'], index: 'one_request_per_post' },
 }

@@ -1,36 +1,20 @@
 import type { Db } from 'mongodb'
 import {
   createRequestStore,
-  requestIndexes as indexesOfRequests,
+  requestCollectionIndexes,
   type RequestOutboxTarget,
 } from '@marketplace/request-lifecycle'
-import {
-  JOB_REQUESTS_COLLECTION,
-  REQUEST_TOMBSTONES_COLLECTION,
-  type JobRequestDocument,
-} from './request-document'
-
-/** The requester sends; the post's owner receives and decides. */
-const parties = { sender: 'requesterId', receiver: 'ownerId' } as const
+import { JOB_REQUESTS, type JobRequestDocument } from './request-document'
 
 /** Indexes, equality then sort (docs/post-requests.md lists the query each serves). */
-export const requestIndexes = indexesOfRequests({
-  collection: JOB_REQUESTS_COLLECTION,
-  parties,
-  unique: { keys: { postId: 1, requesterId: 1 }, name: 'one_request_per_post' },
-})
+export const requestIndexes = requestCollectionIndexes(JOB_REQUESTS)
 
 export function createRequestsRepository(
   db: Db,
   hooks: { notifyOutbox(target: RequestOutboxTarget): void },
 ) {
-  const store = createRequestStore<JobRequestDocument>(db, {
-    collection: JOB_REQUESTS_COLLECTION,
-    tombstones: REQUEST_TOMBSTONES_COLLECTION,
-    parties,
-    notifyOutbox: hooks.notifyOutbox,
-  })
-  const requests = db.collection<JobRequestDocument>(JOB_REQUESTS_COLLECTION)
+  const store = createRequestStore(db, JOB_REQUESTS, hooks.notifyOutbox)
+  const requests = db.collection<JobRequestDocument>(JOB_REQUESTS.name)
 
   return {
     ...store,

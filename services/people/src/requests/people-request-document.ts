@@ -1,4 +1,4 @@
-import type { RequestDocument } from '@marketplace/request-lifecycle'
+import type { RequestCollection, RequestDocument } from '@marketplace/request-lifecycle'
 
 export const PEOPLE_REQUESTS_COLLECTION = 'people_requests'
 /** A deleted request's events wait here for the relay (service-kit tombstones.ts). */
@@ -13,4 +13,12 @@ export interface PeopleRequestDocument extends RequestDocument {
   ownerId: string
   /** Who was asked: a worker, who decides. */
   workerId: string
+}
+
+/** The post's owner sends, once per post and person; the worker receives and decides. */
+export const PEOPLE_REQUESTS: RequestCollection<PeopleRequestDocument> = {
+  name: PEOPLE_REQUESTS_COLLECTION,
+  tombstones: PEOPLE_REQUEST_TOMBSTONES_COLLECTION,
+  parties: { sender: 'ownerId', receiver: 'workerId' },
+  unique: { fields: ['postId', 'workerId'], index: 'one_request_per_post_and_person' },
 }
