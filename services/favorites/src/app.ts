@@ -1,5 +1,5 @@
 import { buildService } from '@marketplace/service-kit'
-import { CATALOG_INDEXES, createCatalogs } from '@marketplace/service-kit/read-models'
+import { CATALOG_INDEXES, createCatalogs } from '@marketplace/read-models/catalogs'
 import type { FavoritesConfig } from './config'
 import { favoritesSubscriptions } from './events/subscriptions'
 import { FAVORITES_COLLECTION, FAVORITE_TOMBSTONES_COLLECTION } from './favorites/favorite-document'

@@ -1,5 +1,5 @@
 import { buildService } from '@marketplace/service-kit'
-import { CATALOG_INDEXES, createCatalogs } from '@marketplace/service-kit/read-models'
+import { CATALOG_INDEXES, createCatalogs } from '@marketplace/read-models/catalogs'
 import type { ReportsConfig } from './config'
 import { reportsSubscriptions } from './events/subscriptions'
 import { REPORTS_COLLECTION } from './reports/report-document'

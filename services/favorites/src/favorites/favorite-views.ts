@@ -6,7 +6,7 @@ import {
   toPublicPostView,
   type CatalogPerson,
   type CatalogPost,
-} from '@marketplace/service-kit/read-models'
+} from '@marketplace/read-models/catalogs'
 import type { FavoriteDocument } from './favorite-document'
 
 /**

@@ -18,7 +18,7 @@ import {
   isVisiblePost,
   type PeopleCatalog,
   type PostCatalog,
-} from '@marketplace/service-kit/read-models'
+} from '@marketplace/read-models/catalogs'
 import { favoriteId, type FavoriteDocument, type FavoriteKind } from './favorite-document'
 import { isListedPerson, isListedPost, personEntry, postEntry } from './favorite-views'
 import type { FavoritesRepository } from './favorites-repository'

@@ -1,4 +1,5 @@
-import { createCatalogAnnouncer, startServiceTestApp } from '@marketplace/service-kit/testing'
+import { createCatalogAnnouncer } from '@marketplace/read-models/testing'
+import { startServiceTestApp } from '@marketplace/service-kit/testing'
 import { buildFavoritesApp } from '../app'
 import { readConfig } from '../config'
 
@@ -8,7 +9,7 @@ export const EVENT_WAIT_MS = 60_000
 
 /**
  * The favorites app as server.ts builds it, against the real servers, with helpers that
- * announce people and posts as the auth, people and jobs services do (service-kit testing).
+ * announce people and posts as the auth, people and jobs services do (read-models testing).
  */
 export async function startFavoritesTestApp(name: string, env: Record<string, string> = {}) {
   const service = await startServiceTestApp(name, (base) =>

@@ -1,4 +1,4 @@
-import { FeedIndex as GenericFeedIndex, type FeedSchema } from '@marketplace/service-kit/feed'
+import { FeedIndex as GenericFeedIndex, type FeedSchema } from '@marketplace/read-models/feed'
 import { isLive, type PostDocument } from '../posts/post-document'
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
 

@@ -6,7 +6,7 @@ import {
   toPublicPostView,
   type CatalogPerson,
   type CatalogPost,
-} from '@marketplace/service-kit/read-models'
+} from '@marketplace/read-models/catalogs'
 import type { ReportDocument } from './report-document'
 
 const HOUR_MS = 60 * 60 * 1000

@@ -20,7 +20,7 @@ import {
   isVisiblePost,
   type PeopleCatalog,
   type PostCatalog,
-} from '@marketplace/service-kit/read-models'
+} from '@marketplace/read-models/catalogs'
 import type { ReportDocument, ReportTargetType } from './report-document'
 import { moderationView } from './report-views'
 import { DuplicateReportError, targetKey, type ReportsRepository } from './reports-repository'

@@ -1,4 +1,5 @@
-import { createCatalogAnnouncer, startServiceTestApp } from '@marketplace/service-kit/testing'
+import { createCatalogAnnouncer } from '@marketplace/read-models/testing'
+import { startServiceTestApp } from '@marketplace/service-kit/testing'
 import { buildReportsApp } from '../app'
 import { readConfig } from '../config'
 
@@ -12,7 +13,7 @@ export const EDITOR_ROLES = ['2000', '2002']
 
 /**
  * The reports app as server.ts builds it, against the real servers, with helpers that
- * announce people and posts as the auth, people and jobs services do (service-kit testing).
+ * announce people and posts as the auth, people and jobs services do (read-models testing).
  */
 export async function startReportsTestApp(name: string, env: Record<string, string> = {}) {
   const service = await startServiceTestApp(name, (base) =>

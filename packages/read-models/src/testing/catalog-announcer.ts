@@ -1,18 +1,16 @@
 import { ObjectId, type Db } from 'mongodb'
 import { Topics, type EventData } from '@marketplace/contracts/events'
-import { newEvent } from '../events/new-event'
-import { PEOPLE_CATALOG_COLLECTION, POST_CATALOG_COLLECTION } from '../read-models/catalogs'
-import { publishEvent } from './event-probe'
-import { waitFor } from './wait-for'
+import { newEvent } from '@marketplace/service-kit'
+import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
+import { PEOPLE_CATALOG_COLLECTION, POST_CATALOG_COLLECTION } from '../catalogs/catalogs'
 
 type WorkerFields = Partial<Omit<EventData<'worker-profile.updated'>, 'userId'>>
 type PostFields = Partial<Omit<EventData<'post.created'>, 'postId' | 'ownerId' | 'title'>>
 
 /**
- * For tests of services that keep the service-kit read models of people and posts
- * (favorites, reports): announces people and posts exactly as auth, people and jobs do (their
- * events, on the real broker), each call waiting until the service's read model holds the
- * change.
+ * For tests of services that keep the catalogs of people and posts (favorites, reports):
+ * announces people and posts exactly as auth, people and jobs do (their events, on the real
+ * broker), each call waiting until the service's catalog holds the change.
  */
 export function createCatalogAnnouncer(db: Db, options: { timeoutMs: number }) {
   const people = db.collection(PEOPLE_CATALOG_COLLECTION)

@@ -1,7 +1,7 @@
 import type { Db } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import { ageFromDateOfBirth } from '@marketplace/contracts/validation'
-import type { EventHandlers } from '../events/event-consumer'
+import type { EventHandlers } from '@marketplace/service-kit'
 
 /**
  * A read model of people for services that show or check people they do not own (favorites,

@@ -1,6 +1,5 @@
 import type { Db } from 'mongodb'
-import type { ConsumerDefinition } from '../plugins/events'
-import type { IndexDefinition } from '../plugins/mongodb'
+import type { ConsumerDefinition, IndexDefinition } from '@marketplace/service-kit'
 import { createPeopleCatalog } from './people-catalog'
 import { createPostCatalog, postCatalogIndexes } from './post-catalog'
 

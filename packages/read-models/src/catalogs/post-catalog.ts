@@ -1,7 +1,6 @@
 import type { Db } from 'mongodb'
 import type { DomainEvent, EventData } from '@marketplace/contracts/events'
-import type { EventHandlers } from '../events/event-consumer'
-import type { IndexDefinition } from '../plugins/mongodb'
+import type { EventHandlers, IndexDefinition } from '@marketplace/service-kit'
 
 /**
  * A read model of posts for services that show or check posts they do not own (favorites,

@@ -1,0 +1,2 @@
+// Test helpers of services that keep these read models (imported as @marketplace/read-models/testing).
+export { createCatalogAnnouncer } from './catalog-announcer'
