@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import Fastify, {
-  LogController,
-  type FastifyBaseLogger,
-  type FastifyServerOptions,
-} from 'fastify'
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { errorHandlerPlugin } from './plugins/error-handler'
 import { healthPlugin } from './plugins/health'

@@ -13,7 +13,7 @@ const NullableString = (options: { description?: string } = {}) =>
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description })
 
 /**
- * A post as a guest sees it, in the jobs service's guest shape (service-kit read-models
+ * A post as a guest sees it, in the jobs service's guest shape (@marketplace/read-models
  * `toPublicPostView`): a hidden location or contact is null, `authorizedUsers` always empty.
  * Favorites lists and the moderation queue both show posts this way.
  */
@@ -46,8 +46,8 @@ export const CatalogPostViewSchema = Type.Object(
 export type CatalogPostView = Static<typeof CatalogPostViewSchema>
 
 /**
- * A person as a stranger sees them, in the people service's stranger shape (service-kit
- * read-models `toPublicPersonView`): an age, never the date of birth; public contacts only;
+ * A person as a stranger sees them, in the people service's stranger shape
+ * (@marketplace/read-models `toPublicPersonView`): an age, never the date of birth; public contacts only;
  * no e-mail or phone.
  */
 export const CatalogPersonViewSchema = Type.Object(

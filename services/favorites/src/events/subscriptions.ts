@@ -2,7 +2,7 @@ import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-
 
 /** Every event the favorites service reacts to, in one place. */
 export function favoritesSubscriptions(deps: {
-  /** The read models of what can be saved (service-kit createCatalogs), with their groups. */
+  /** The read models of what can be saved (@marketplace/read-models createCatalogs), with their groups. */
   catalogs: ConsumerDefinition[]
   tokenRevocations: TokenRevocations
 }): ConsumerDefinition[] {

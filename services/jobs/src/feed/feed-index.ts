@@ -39,7 +39,7 @@ const postFeedSchema: FeedSchema<PostDocument> = {
 
 /**
  * The live posts in feed order per filter value (the shared in-memory index of
- * @marketplace/service-kit/feed; docs/posts.md says why the database is not asked).
+ * @marketplace/read-models/feed; docs/posts.md says why the database is not asked).
  */
 export class FeedIndex {
   private readonly index: GenericFeedIndex<PostDocument>

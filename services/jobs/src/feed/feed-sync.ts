@@ -30,7 +30,7 @@ export function createFeedSync(deps: {
   /** Posts changed while a load was scanning: the scan may hold an older copy of them. */
   let changedDuringLoad: Set<string> | null = null
 
-  // An older re-read never undoes a newer change (service-kit ordered-apply.ts).
+  // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<PostDocument>((postId, post) => {
     deps.feed.apply(postId, post)
     changedDuringLoad?.add(postId)

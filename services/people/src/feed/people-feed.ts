@@ -51,7 +51,7 @@ export function createPeopleFeedSync(deps: {
   let loaded = false
   let changedDuringLoad: Set<string> | null = null
 
-  // An older re-read never undoes a newer change (service-kit ordered-apply.ts).
+  // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<ProfileDocument>((userId, profile) => {
     deps.feed.apply(userId, profile)
     changedDuringLoad?.add(userId)

@@ -2,7 +2,7 @@ import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-
 
 /** Every event the reports service reacts to, in one place. */
 export function reportsSubscriptions(deps: {
-  /** The read models of what can be reported (service-kit createCatalogs), with their groups. */
+  /** The read models of what can be reported (@marketplace/read-models createCatalogs), with their groups. */
   catalogs: ConsumerDefinition[]
   tokenRevocations: TokenRevocations
 }): ConsumerDefinition[] {
