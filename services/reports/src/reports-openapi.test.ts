@@ -1,4 +1,9 @@
 import {
+  documentationProblems,
+  type OpenApiDocument,
+  type PublicRoute,
+} from '@marketplace/service-kit/testing'
+import {
   ADMIN_ROLES,
   EVENT_WAIT_MS,
   startReportsTestApp,
@@ -43,19 +48,7 @@ jest.mock('./reports/report-views', () => {
   }
 })
 
-interface OpenApiOperation {
-  tags?: string[]
-  summary?: string
-  security?: unknown[]
-  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>
-}
-interface OpenApiDocument {
-  paths: Record<string, Record<string, OpenApiOperation>>
-  'x-routes': Array<{ method: string; url: string }>
-}
-
-/** Every public route of the service and its success status; all need a token. */
-const PUBLIC_ROUTES: Array<[method: string, path: string, success: number]> = [
+const PUBLIC_ROUTES: PublicRoute[] = [
   ['post', '/api/reports/posts', 201],
   ['post', '/api/reports/people', 201],
   ['get', '/api/reports', 200],
@@ -113,22 +106,18 @@ describe('reports service: the API document and the response schemas (real serve
   it('documents every public route with its success answer, 401 and the bearer token', async () => {
     const answer = await app.clientFor(null).get<OpenApiDocument>('/openapi.json')
     expect(answer.status).toBe(200)
-    const { paths, 'x-routes': registered } = answer.body
-
+    const { paths } = answer.body
+    expect(
+      documentationProblems(answer.body, PUBLIC_ROUTES, {
+        tag: 'reports',
+        security: [{ bearerAuth: [] }],
+      }),
+    ).toEqual([])
+    // Every answer of this service is an object.
     for (const [method, path, success] of PUBLIC_ROUTES) {
-      const operation = paths[path]?.[method]
-      expect({ method, path, documented: Boolean(operation) }).toEqual({
-        method,
-        path,
-        documented: true,
-      })
-      expect(operation!.tags).toEqual(['reports'])
-      expect(operation!.summary).toEqual(expect.any(String))
-      expect(operation!.security).toEqual([{ bearerAuth: [] }])
-      expect(operation!.responses[String(success)]!.content?.['application/json']?.schema).toEqual(
-        expect.objectContaining({ type: 'object' }),
-      )
-      expect(operation!.responses['401']).toBeDefined()
+      expect(
+        paths[path]![method]!.responses[String(success)]!.content?.['application/json']?.schema,
+      ).toEqual(expect.objectContaining({ type: 'object' }))
     }
     // The moderation routes also answer 403 to whoever is not a moderator.
     for (const [method, path] of PUBLIC_ROUTES.filter(
@@ -136,11 +125,6 @@ describe('reports service: the API document and the response schemas (real serve
     )) {
       expect(paths[path]![method]!.responses['403']).toBeDefined()
     }
-    const listed = registered.map(({ method, url }) => [
-      method.toLowerCase(),
-      url.replace(/:(\w+)/g, '{$1}'),
-    ])
-    expect(listed.sort()).toEqual(PUBLIC_ROUTES.map(([method, path]) => [method, path]).sort())
   })
 
   it('answers a reporter with their report’s own fields only, whatever the view adds', async () => {

@@ -5,3 +5,9 @@ export { testKeyPair, signTestToken } from './keys'
 export { startEventProbe, publishEvent } from './event-probe'
 export { startServiceTestApp, type HttpAnswer, type TestableApp } from './service-test-app'
 export { consumerLag, waitForConsumersCaughtUp } from './consumer-lag'
+export {
+  documentationProblems,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type PublicRoute,
+} from './openapi-routes'
