@@ -198,13 +198,13 @@ describe('sign-up travels from the gateway to the people service', () => {
     expect(await profiles().countDocuments({ _id: userId })).toBe(1)
   })
 
-  it('with Kafka stopped for 10 seconds, every sign-up made meanwhile still reaches people', async () => {
+  it('with Kafka stopped, eight sign-ups made meanwhile (one a second) all reach people', async () => {
     execFileSync('bash', [infra.infraScript, 'stop', 'kafka'], { stdio: 'inherit' })
     const emails: string[] = []
-    const started = Date.now()
     try {
-      // Writes keep succeeding while the broker is away: the events wait in the outbox.
-      while (Date.now() - started < 10_000) {
+      // Writes keep succeeding while the broker is away: the events wait in the outbox. A count,
+      // not a clock: a slow machine makes the outage longer, never the test weaker.
+      for (let signUps = 0; signUps < 8; signUps += 1) {
         const payload = signupPayload()
         const response = await signUp(payload)
         expect(response.status).toBe(201)
@@ -214,7 +214,7 @@ describe('sign-up travels from the gateway to the people service', () => {
     } finally {
       execFileSync('bash', [infra.infraScript, 'start', 'kafka'], { stdio: 'inherit' })
     }
-    expect(emails.length).toBeGreaterThanOrEqual(8)
+    expect(emails).toHaveLength(8)
     const ids = await Promise.all(
       emails.map(async (email) => String((await credentialOf(email))?._id)),
     )

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { Kafka, logLevel, type Consumer } from 'kafkajs'
 import type { DomainEvent } from '@marketplace/contracts/events'
+import { ensureTopics } from '../events/kafka-client'
 import { infraEnv } from './infra-env'
 import { waitFor } from './wait-for'
 
@@ -21,6 +22,9 @@ export async function startEventProbe(topic: string) {
   // Where the topic ends now, read before anything else: a new group "from the end" would
   // take the end as of its first fetch, after joining, and miss what was published between
   // this call returning and that fetch (a busy CI machine made a test wait for it in vain).
+  // On a fresh broker the topic may not exist yet (the service under test creates its topics
+  // when it connects, after the probe started): create it as the services do.
+  await ensureTopics(kafka, [topic])
   const admin = kafka.admin()
   await admin.connect()
   const ends = await admin.fetchTopicOffsets(topic)
