@@ -36,7 +36,19 @@ export async function startEventProbe(topic: string) {
       if (message.value) seen.push(JSON.parse(message.value.toString()) as DomainEvent)
     },
   })
-  for (const { partition, high } of ends) consumer.seek({ topic, partition, offset: high })
+  const seekToEnds = () => {
+    for (const { partition, high } of ends) consumer.seek({ topic, partition, offset: high })
+  }
+  try {
+    seekToEnds()
+  } catch {
+    // The first group on a fresh broker: its coordinator (the offsets topic) is still being
+    // made and the consumer restarts, so there is no group to seek yet. Seek once it joined;
+    // what it read meanwhile is read again from the ends, so it is dropped first.
+    await joined
+    seen.length = 0
+    seekToEnds()
+  }
   await joined
   return {
     events: seen,
