@@ -62,5 +62,3 @@ export const SECURED: SecurityRequirements = [{ bearerAuth: [] }]
 export const OPTIONALLY_SECURED: SecurityRequirements = [{}, { bearerAuth: [] }]
 /** Cookie-authenticated calls: the refresh cookie plus the double-submit CSRF header. */
 export const COOKIE_SECURED: SecurityRequirements = [{ refreshCookie: [], csrfHeader: [] }]
-/** The refresh cookie when there is one (logout works without it and takes no CSRF header). */
-export const OPTIONAL_COOKIE: SecurityRequirements = [{}, { refreshCookie: [] }]

@@ -30,13 +30,6 @@ export const CategoriesQuerystring = Type.Object({
 })
 export type CategoriesQuerystringValue = typeof CategoriesQuerystring.static
 
-/**
- * Bodies are read by the use cases, not by JSON schema, so a missing or mistyped field gets
- * the product's message ("Title and Location are required for preview"), not the validator's.
- */
-export const LooseBody = Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()])
-export type LooseBodyValue = Record<string, unknown> | null | undefined
-
 /** A whole number from a query string, with a person-readable 400 when it is not one. */
 export function integerParam(
   value: unknown,
