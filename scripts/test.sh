@@ -9,7 +9,10 @@ cd "$ROOT"
 install_dependencies
 ensure_chromium
 export CHROMIUM_PATH=$CHROMIUM
-ensure_schemathesis
+# Schemathesis installs (PyPI, on a cold machine) while the lint and unit tests run; the
+# system tests wait for it.
+ensure_schemathesis &
+fuzzer_install=$!
 started_infra=0
 if ! infra_running; then
   say "starting the local servers (infra/local)..."
@@ -29,6 +32,8 @@ pnpm turbo run lint typecheck --concurrency=2 --continue --output-logs=errors-on
 # starved consumer group join is the usual cause of a slow, flaky run.
 say "unit and integration tests..."
 pnpm turbo run test --filter='!@marketplace/system-tests' --concurrency=1 --continue --output-logs=errors-only || status=1
+wait "$fuzzer_install" || status=1
+ensure_schemathesis # installed by now: sets SCHEMATHESIS_BIN here
 say "system tests (services as separate processes; stops and restarts Kafka)..."
 pnpm turbo run test --filter=@marketplace/system-tests --output-logs=full || status=1
 say "the local mail sink (node --test)..."

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Real MongoDB-protocol, Kafka, S3 and SMTP servers without Docker (../shared/LOCAL-INFRA.md).
 #   infra.sh install            provision binaries into the cache (idempotent, prints progress)
+#   infra.sh install-servers    the servers' binaries only (CI runs it beside `pnpm install`)
 #   infra.sh up                 install if needed, start everything, wait until really ready
 #   infra.sh down               stop what `up` started (pid files only)
 #   infra.sh status             what runs
@@ -26,7 +27,12 @@ FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION-$FERRETDB_WRAPPER_REV
 MINIO_BIN=$BIN/minio-$MINIO_VERSION
 NODE_TOOLS=$HERE/node
 
-MONGO_PORT=27017 KAFKA_PORT=9092 S3_PORT=9000 SMTP_PORT=1025 MAIL_API_PORT=8025
+# MARKETPLACE_PORT_OFFSET moves every port (with its own MARKETPLACE_DATA), so a second set
+# of servers can run beside the first: a clean-clone CI run while development goes on.
+OFFSET=${MARKETPLACE_PORT_OFFSET:-0}
+MONGO_PORT=$((27017 + OFFSET)) KAFKA_PORT=$((9092 + OFFSET)) KAFKA_CONTROLLER_PORT=$((9093 + OFFSET))
+S3_PORT=$((9000 + OFFSET)) S3_CONSOLE_PORT=$((9001 + OFFSET))
+SMTP_PORT=$((1025 + OFFSET)) MAIL_API_PORT=$((8025 + OFFSET))
 S3_USER=marketplace S3_PASSWORD=marketplace-local-secret
 
 # The node helpers (mail sink, readiness probes) run on the project's Node.js 24, fetched
@@ -99,13 +105,23 @@ install_node_tools() {
   (cd "$ROOT" && pnpm install --frozen-lockfile --filter @marketplace/local-infra >/dev/null)
 }
 
-cmd_install() {
+# The three downloads-then-builds run at once: a cold machine spends much of each waiting on
+# the Go module proxy or Maven Central, and one's download overlaps another's compile (the
+# Go module cache is safe for concurrent use; it locks). About 7 min one after another cold.
+install_servers() {
   command -v go >/dev/null || die "Go is required (go.dev toolchain); see README"
   command -v java >/dev/null || die "Java 17 is required for Kafka"
   command -v mvn >/dev/null || die "Maven is required to fetch the Kafka jars"
-  install_ferretdb
-  install_minio
-  install_kafka
+  local pids=() pid failed=0
+  install_ferretdb & pids+=($!)
+  install_minio & pids+=($!)
+  install_kafka & pids+=($!)
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  ((failed == 0)) || die "provisioning failed (see the messages above)"
+}
+
+cmd_install() {
+  install_servers
   install_node_tools
   say "install done ($CACHE)"
 }
@@ -143,7 +159,8 @@ start_mongo() {
 start_kafka() {
   local props=$DATA/kafka-server.properties
   mkdir -p "$DATA/kafka"
-  sed "s#__DATA__#$DATA#" "$HERE/kafka/server.properties" >"$props"
+  sed -e "s#__DATA__#$DATA#" -e "s#__PORT__#$KAFKA_PORT#g" -e "s#__CONTROLLER_PORT__#$KAFKA_CONTROLLER_PORT#g" \
+    "$HERE/kafka/server.properties" >"$props"
   if [[ ! -f $DATA/kafka/meta.properties ]]; then
     java -cp "$KAFKA_LIBS/*" kafka.tools.StorageTool format -t "$(cat "$HERE/kafka/cluster-id")" -c "$props" --ignore-formatted \
       >>"$LOGS/kafka.log" 2>&1 || die "Kafka storage format failed"
@@ -157,7 +174,7 @@ start_kafka() {
 
 start_s3() {
   MINIO_ROOT_USER=$S3_USER MINIO_ROOT_PASSWORD=$S3_PASSWORD MINIO_BROWSER=off MINIO_UPDATE=off \
-    launch s3 "$MINIO_BIN" server "$DATA/minio" --address "127.0.0.1:$S3_PORT" --console-address 127.0.0.1:9001 --quiet || return 0
+    launch s3 "$MINIO_BIN" server "$DATA/minio" --address "127.0.0.1:$S3_PORT" --console-address "127.0.0.1:$S3_CONSOLE_PORT" --quiet || return 0
   wait_port s3 $S3_PORT 30
   local i
   for ((i = 0; i < 120; i++)); do
@@ -234,10 +251,11 @@ cmd_status() {
 
 case ${1:-} in
   install) cmd_install ;;
+  install-servers) install_servers ;;
   up) cmd_up ;;
   down) cmd_down ;;
   status) cmd_status ;;
   stop) stop_one "${2:?name}" ;;
   start) start_one "${2:?name}" ;;
-  *) echo "usage: $0 install|up|down|status|stop NAME|start NAME" >&2; exit 2 ;;
+  *) echo "usage: $0 install|install-servers|up|down|status|stop NAME|start NAME" >&2; exit 2 ;;
 esac

@@ -14,7 +14,7 @@ import { startFullStack, type FullStack } from './web/full-stack'
  */
 const SCHEMATHESIS = process.env.SCHEMATHESIS_BIN ?? ''
 /** Per operation and phase; with about 60 operations, several thousand requests in all. */
-const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '25'
+const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '15'
 
 interface Operation {
   security?: Array<Record<string, string[]>>

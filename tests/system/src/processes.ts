@@ -56,7 +56,7 @@ export async function startService(
         throw new Error(`${name} exited with ${child.exitCode}; see ${logDir}/${name}.log`)
       return (await fetch(`${url}/healthz`)).ok
     },
-    { timeoutMs: 30_000, what: `${name} to answer /healthz` },
+    { timeoutMs: 120_000, what: `${name} to answer /healthz` },
   ).catch((error: unknown) => {
     child.kill('SIGKILL')
     throw error
