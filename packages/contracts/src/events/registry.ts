@@ -14,6 +14,7 @@ export const Topics = {
   favorites: 'favorites.favorites',
   reports: 'reports.reports',
   notifications: 'notifications.notifications',
+  conversations: 'conversations.conversations',
 } as const
 export type Topic = (typeof Topics)[keyof typeof Topics]
 
@@ -86,6 +87,15 @@ function PeopleRequestSchema() {
 
 function TargetTypeSchema() {
   return Type.Union([Type.Literal('post'), Type.Literal('person')])
+}
+
+/** What a moderator can act on: posts and people, and since issue 17 single messages. */
+function ModerationTargetTypeSchema() {
+  return Type.Union([Type.Literal('post'), Type.Literal('person'), Type.Literal('message')])
+}
+
+function ConversationRequestKindSchema() {
+  return Type.Union([Type.Literal('post-request'), Type.Literal('person-request')])
 }
 
 function FavoriteSchema() {
@@ -339,6 +349,10 @@ export const Events = {
         Type.Literal('post-request'),
         Type.Literal('request-status'),
         Type.Literal('post-favorite'),
+        /** Issue 17: once per conversation until read, for a recipient with no open socket. */
+        Type.Literal('new-message'),
+        /** Issue 17: a moderator took one of the user's messages down. */
+        Type.Literal('message-taken-down'),
       ]),
       message: Type.String(),
       /** A path in the web app where the notification leads (/settings-...). */
@@ -355,9 +369,108 @@ export const Events = {
     Topics.reports,
     Type.Object({
       reportId: Type.String(),
-      targetType: TargetTypeSchema(),
+      targetType: ModerationTargetTypeSchema(),
       targetId: Type.String(),
       action: Type.Union([Type.Literal('take-down'), Type.Literal('dismiss')]),
+    }),
+  ),
+  /**
+   * A request opened its conversation (conversations service). Keyed by the conversation, as
+   * every event of the conversations topic, so one conversation's events stay in order.
+   */
+  conversationOpened: defineEvent(
+    'conversation.opened',
+    1,
+    Topics.conversations,
+    Type.Object({
+      conversationId: Type.String(),
+      requestKind: ConversationRequestKindSchema(),
+      requestId: Type.String(),
+      postId: Type.String(),
+      postTitle: Type.String(),
+      requesterId: Type.String(),
+      /** The post owner (post requests) or the requested worker (person requests). */
+      otherId: Type.String(),
+      openedAt: Type.String({ format: 'date-time' }),
+    }),
+  ),
+  /**
+   * A message was stored. Every notifications instance reads it with a group of its own and
+   * pushes it to the recipient's and the sender's sockets it holds; one shared group tells a
+   * recipient with no open socket. The text travels so the push needs no lookup: the topic
+   * is internal, and only the two parties' sockets get it.
+   */
+  messageSent: defineEvent(
+    'message.sent',
+    1,
+    Topics.conversations,
+    Type.Object({
+      messageId: Type.String(),
+      conversationId: Type.String(),
+      clientId: Type.Union([Type.String(), Type.Null()]),
+      senderId: Type.String(),
+      senderName: Type.String(),
+      recipientId: Type.String(),
+      postTitle: Type.String(),
+      text: Type.String(),
+      sentAt: Type.String({ format: 'date-time' }),
+      /** The recipient's unread counts with this message, for the badges (no count per push). */
+      recipientUnreadCount: Type.Integer({ minimum: 0 }),
+      recipientUnreadTotal: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+  /** `readerId` read the conversation up to `readAt`: the sender's "Seen", the badges. */
+  messageRead: defineEvent(
+    'message.read',
+    1,
+    Topics.conversations,
+    Type.Object({
+      conversationId: Type.String(),
+      readerId: Type.String(),
+      /** The other party, whose messages are now seen. */
+      otherId: Type.String(),
+      readAt: Type.String({ format: 'date-time' }),
+      readerUnreadTotal: Type.Integer({ minimum: 0 }),
+    }),
+  ),
+  /**
+   * A participant reported a message (conversations service): the moderation queue (reports
+   * service) shows it with a short excerpt of the conversation around it.
+   */
+  messageReported: defineEvent(
+    'message.reported',
+    1,
+    Topics.conversations,
+    Type.Object({
+      reportId: Type.String(),
+      messageId: Type.String(),
+      conversationId: Type.String(),
+      reporterId: Type.String(),
+      senderId: Type.String(),
+      reason: Type.String(),
+      description: Type.Union([Type.String(), Type.Null()]),
+      excerpt: Type.Array(
+        Type.Object({
+          messageId: Type.String(),
+          senderName: Type.String(),
+          text: Type.String(),
+          sentAt: Type.String({ format: 'date-time' }),
+        }),
+      ),
+      createdAt: Type.String({ format: 'date-time' }),
+    }),
+  ),
+  /** A moderator took a message down: hidden for both parties; the sender is told. */
+  messageTakenDown: defineEvent(
+    'message.taken-down',
+    1,
+    Topics.conversations,
+    Type.Object({
+      messageId: Type.String(),
+      conversationId: Type.String(),
+      senderId: Type.String(),
+      recipientId: Type.String(),
+      postTitle: Type.String(),
     }),
   ),
 } as const

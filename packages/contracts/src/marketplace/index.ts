@@ -1,5 +1,6 @@
 export * from './analytics'
 export * from './categories'
+export * from './conversations'
 export * from './feed'
 export * from './http'
 export * from './interests'
