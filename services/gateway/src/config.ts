@@ -25,6 +25,7 @@ export const GatewayEnvSchema = Type.Object({
   REPORTS_URL: Type.Optional(HttpUrl),
   NOTIFICATIONS_URL: Type.Optional(HttpUrl),
   MEDIA_URL: Type.Optional(HttpUrl),
+  CONVERSATIONS_URL: Type.Optional(HttpUrl),
   /** The built SPA; relative paths are taken from the gateway package directory. */
   WEB_DIST_DIR: Type.String({ minLength: 1, default: '../../apps/web/dist' }),
   /** Where pictures are read from (CSP img-src). */

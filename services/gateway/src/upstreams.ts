@@ -7,6 +7,7 @@ export const UPSTREAM_NAMES = [
   'reports',
   'notifications',
   'media',
+  'conversations',
 ] as const
 export type UpstreamName = (typeof UPSTREAM_NAMES)[number]
 
@@ -40,5 +41,6 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   { upstream: 'notifications', prefix: '/api/notifications' },
   { upstream: 'notifications', prefix: '/api/email' },
   { upstream: 'media', prefix: '/api/upload' },
+  { upstream: 'conversations', prefix: '/api/conversations' },
   { upstream: 'notifications', prefix: '/socket.io', websocket: true },
 ]

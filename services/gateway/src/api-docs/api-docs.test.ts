@@ -108,6 +108,44 @@ describe('the API description at /api/docs', () => {
   })
 })
 
+describe('the conversations service in the API description', () => {
+  it('merges its document under /api/conversations, and names it in x-unavailable when it does not answer', async () => {
+    const conversations = await startDocumentedService('conversations', '/api/conversations')
+    const jobs = await startDocumentedService('jobs', '/api/jobs')
+    const reachable = await startGateway({
+      JOBS_URL: jobs.url,
+      CONVERSATIONS_URL: conversations.url,
+    })
+    const down = await startGateway({ JOBS_URL: jobs.url, CONVERSATIONS_URL: await unusedUrl() })
+    try {
+      const merged = (await (
+        await fetch(`${reachable.url}/api/docs/openapi.json`)
+      ).json()) as OpenApiDocument
+      expect(Object.keys(merged.paths ?? {})).toEqual([
+        '/api/analytics/events',
+        '/api/conversations/{id}',
+        '/api/jobs/{id}',
+      ])
+      expect(merged.paths?.['/api/conversations/{id}']?.get).toMatchObject({
+        tags: ['conversations'],
+        security: SECURED,
+      })
+      expect(merged.info['x-unavailable']).toBeUndefined()
+
+      const partial = (await (
+        await fetch(`${down.url}/api/docs/openapi.json`)
+      ).json()) as OpenApiDocument
+      expect(partial.info['x-unavailable']).toEqual(['conversations'])
+      expect(Object.keys(partial.paths ?? {})).toEqual(['/api/analytics/events', '/api/jobs/{id}'])
+    } finally {
+      await reachable.app.close()
+      await down.app.close()
+      await conversations.app.close()
+      await jobs.app.close()
+    }
+  })
+})
+
 describe('merging service documents', () => {
   const doc = (paths: Record<string, Record<string, unknown>>, schemas = {}): OpenApiDocument => ({
     openapi: '3.1.0',
@@ -149,5 +187,7 @@ describe('merging service documents', () => {
     expect(isRouted('auth', '/logout', 'post')).toBe(false)
     expect(isRouted('people', '/api/jobs/{id}', 'get')).toBe(false)
     expect(isRouted('notifications', '/socket.io/', 'get')).toBe(false)
+    expect(isRouted('conversations', '/api/conversations/{id}/messages', 'post')).toBe(true)
+    expect(isRouted('conversations', '/api/reports', 'get')).toBe(false)
   })
 })

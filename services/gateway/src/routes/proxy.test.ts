@@ -7,7 +7,7 @@ import {
   type RunningGateway,
 } from '../test/helpers'
 
-const SERVICES = ['auth', 'people', 'jobs', 'favorites', 'notifications'] as const
+const SERVICES = ['auth', 'people', 'jobs', 'favorites', 'notifications', 'conversations'] as const
 
 describe('proxying to the services', () => {
   const upstreams = {} as Record<(typeof SERVICES)[number], RecordingUpstream>
@@ -21,6 +21,7 @@ describe('proxying to the services', () => {
       JOBS_URL: upstreams.jobs.url,
       FAVORITES_URL: upstreams.favorites.url,
       NOTIFICATIONS_URL: upstreams.notifications.url,
+      CONVERSATIONS_URL: upstreams.conversations.url,
       // Nothing listens there: the service is configured but down.
       MEDIA_URL: await unusedUrl(),
       // REPORTS_URL left out: the service is not deployed.
@@ -44,6 +45,10 @@ describe('proxying to the services', () => {
     ['DELETE', '/api/favorites/posts/42', 'favorites'],
     ['GET', '/api/notifications/unread-count', 'notifications'],
     ['POST', '/api/email/send-email', 'notifications'],
+    ['GET', '/api/conversations?cursor=abc', 'conversations'],
+    ['GET', '/api/conversations/by-request/64b7f0c2a1', 'conversations'],
+    ['POST', '/api/conversations/c1/messages', 'conversations'],
+    ['POST', '/api/conversations/c1/messages/m1/report', 'conversations'],
   ] as const)(
     '%s %s reaches the %s service with its path and query unchanged',
     async (method, path, service) => {
@@ -106,6 +111,7 @@ describe('proxying to the services', () => {
       ['/api/jobs/posts', 'jobs'],
       ['/api/favorites/posts', 'favorites'],
       ['/api/notifications/unread-count', 'notifications'],
+      ['/api/conversations/unread', 'conversations'],
       ['/socket.io/?EIO=4&transport=polling', 'notifications'],
     ] as const)('is removed before %s reaches %s, other cookies kept', async (path, service) => {
       const response = await fetch(`${gateway.url}${path}`, { headers: { cookie: cookies } })
@@ -277,6 +283,21 @@ describe('proxying to the services', () => {
       message: 'The reports service is not available',
       code: 'UPSTREAM_UNAVAILABLE',
     })
+  })
+
+  it('a conversations URL that is not configured answers 503 naming the conversations service', async () => {
+    const gatewayWithout = await startGateway({ JOBS_URL: upstreams.jobs.url })
+    try {
+      const response = await fetch(`${gatewayWithout.url}/api/conversations/unread`)
+
+      expect(response.status).toBe(503)
+      expect(await response.json()).toEqual({
+        message: 'The conversations service is not available',
+        code: 'UPSTREAM_UNAVAILABLE',
+      })
+    } finally {
+      await gatewayWithout.app.close()
+    }
   })
 
   it('a configured service that cannot be reached answers 502 in the JSON error shape', async () => {

@@ -15,6 +15,7 @@ const SERVICES = [
   'favorites',
   'reports',
   'notifications',
+  'conversations',
 ] as const
 type ServiceName = (typeof SERVICES)[number]
 
