@@ -8,7 +8,10 @@ import { createReportsService } from './reports/reports-service'
 import { moderationRoutes } from './reports/moderation-routes'
 import { reportRoutes } from './reports/report-routes'
 
-/** Reports on posts and people and their moderation, from read models of both. */
+/**
+ * Reports on posts and people (read models of both) and on messages (filed in the
+ * conversations service), and their moderation.
+ */
 export function buildReportsApp(config: ReportsConfig) {
   return buildService(config, {
     database: {
@@ -31,7 +34,11 @@ export function buildReportsApp(config: ReportsConfig) {
         reviewHours: config.REPORT_REVIEW_HOURS,
       })
       return {
-        subscriptions: reportsSubscriptions({ catalogs: consumers('reports'), tokenRevocations }),
+        subscriptions: reportsSubscriptions({
+          catalogs: consumers('reports'),
+          reports: service,
+          tokenRevocations,
+        }),
         async routes(app) {
           await app.register(reportRoutes, { service })
           await app.register(moderationRoutes, { service, pageSize: config.QUEUE_PAGE_SIZE })

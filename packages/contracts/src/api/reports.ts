@@ -3,13 +3,20 @@ import { ReportReasonSchema } from '../marketplace/reports'
 import { CatalogPersonViewSchema, CatalogPostViewSchema } from './favorites'
 
 /**
- * The reports service's HTTP contract (spec 1 §5, §7; spec 2 §1; docs/favorites-and-reports.md):
+ * The reports service's HTTP contract (spec 1 §5, §7; spec 2 §1; issue 17 §6;
+ * docs/favorites-and-reports.md):
  * request and response schemas of its routes. Bodies and the queue's query declare their
  * fields' types only: the rules whose messages are the product's copy ("Please select a reason
  * for reporting", "Action must be dismiss or take-down") run in the service, not in Ajv.
  */
 
 const ReportTargetTypeSchema = Type.Union([Type.Literal('post'), Type.Literal('person')])
+/** What the queue holds: reports filed here (posts, people) and, since issue 17, messages. */
+const ModerationTargetTypeSchema = Type.Union([
+  Type.Literal('post'),
+  Type.Literal('person'),
+  Type.Literal('message'),
+])
 const ReportStatusSchema = Type.Union([Type.Literal('open'), Type.Literal('closed')])
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description })
 
@@ -106,7 +113,7 @@ export const ResolveReportBodySchema = Type.Object(
     action: Type.Optional(
       Type.String({
         description:
-          'dismiss (closes this report) or take-down (closes every open report of the content and takes it offline for good); anything else: 400 "Action must be dismiss or take-down"',
+          'dismiss (closes this report) or take-down (closes every open report of the content and takes it offline for good; a message is hidden from both parties and its sender told); anything else: 400 "Action must be dismiss or take-down"',
         examples: ['take-down'],
       }),
     ),
@@ -117,12 +124,49 @@ export type ResolveReportBody = Static<typeof ResolveReportBodySchema>
 
 const TakenDown = Type.Boolean({ description: 'A moderator took it down' })
 
-/** The reported content as the public sees it; null when it is gone. */
+/** One message of a reported message's excerpt, as the parties saw it when it was reported. */
+export const ExcerptMessageSchema = Type.Object(
+  {
+    _id: Type.String({ description: 'The message id' }),
+    senderName: Type.String({ description: 'Who sent it, by name' }),
+    text: Type.String({ description: 'Its text (at most 280 characters of it)' }),
+    sentAt: Timestamp('When it was sent'),
+    reported: Type.Boolean({ description: 'The reported message itself' }),
+  },
+  { title: 'ExcerptMessage' },
+)
+export type ExcerptMessage = Static<typeof ExcerptMessageSchema>
+
+/**
+ * A reported message (issue 17 §6): only what a moderator needs to judge it, the messages
+ * around it in its conversation, oldest first, with the senders' names.
+ */
+export const ReportedMessageViewSchema = Type.Object(
+  {
+    _id: Type.String({ description: 'The reported message' }),
+    conversationId: Type.String(),
+    sender: Type.Object(
+      { _id: Type.String(), name: Type.String() },
+      { description: 'Who sent the reported message' },
+    ),
+    excerpt: Type.Array(ExcerptMessageSchema, {
+      description: 'The conversation around the reported message, oldest first',
+    }),
+  },
+  { title: 'ReportedMessageView' },
+)
+export type ReportedMessageView = Static<typeof ReportedMessageViewSchema>
+
+/** The reported content as the public sees it (a message: as its parties did); null when it is gone. */
 export const ReportedContentSchema = Type.Union([
   Type.Object({ post: CatalogPostViewSchema, takenDown: TakenDown }, { title: 'ReportedPost' }),
   Type.Object(
     { person: CatalogPersonViewSchema, takenDown: TakenDown },
     { title: 'ReportedPerson' },
+  ),
+  Type.Object(
+    { message: ReportedMessageViewSchema, takenDown: TakenDown },
+    { title: 'ReportedMessage' },
   ),
   Type.Null(),
 ])
@@ -132,8 +176,8 @@ export type ReportedContent = Static<typeof ReportedContentSchema>
 export const ModerationReportSchema = Type.Object(
   {
     _id: Type.String({ description: 'The report id' }),
-    targetType: ReportTargetTypeSchema,
-    targetId: Type.String(),
+    targetType: ModerationTargetTypeSchema,
+    targetId: Type.String({ description: 'The reported post, person or message' }),
     type: ReportReasonSchema,
     reasonLabel: Type.String({ examples: ['Scam/Fraud'] }),
     description: Type.String(),

@@ -1,4 +1,8 @@
-import type { ModerationReport, SubmittedReport } from '@marketplace/contracts/api'
+import type {
+  ModerationReport,
+  ReportedMessageView,
+  SubmittedReport,
+} from '@marketplace/contracts/api'
 import { REPORT_REASON_LABELS } from '@marketplace/contracts/marketplace'
 import {
   fullNameOf,
@@ -13,6 +17,8 @@ const HOUR_MS = 60 * 60 * 1000
 
 /** What the reporter gets back after submitting: their own report, nothing of moderation. */
 export function submittedView(report: ReportDocument): SubmittedReport {
+  // Only posts and people are reported through this service's routes.
+  if (report.targetType === 'message') throw new Error('a message report is filed elsewhere')
   return {
     _id: report._id,
     targetType: report.targetType,
@@ -33,25 +39,16 @@ export function moderationView(
   report: ReportDocument,
   context: {
     target: CatalogPost | CatalogPerson | null | undefined
+    /** A message report's sender, as the people catalog knows them. */
+    sender?: CatalogPerson | null | undefined
     reporter: CatalogPerson | null | undefined
     openReportsOnTarget: number
     reviewHours: number
     now: Date
   },
 ): ModerationReport {
-  const { target, reporter, now, reviewHours } = context
+  const { reporter, now, reviewHours } = context
   const dueAt = new Date(report.createdAt.getTime() + reviewHours * HOUR_MS)
-  const content = !target
-    ? null
-    : report.targetType === 'post'
-      ? {
-          post: toPublicPostView(target as CatalogPost),
-          takenDown: (target as CatalogPost).post.takenDown === true,
-        }
-      : {
-          person: toPublicPersonView(target as CatalogPerson, now),
-          takenDown: (target as CatalogPerson).takenDown,
-        }
   return {
     _id: report._id,
     targetType: report.targetType,
@@ -61,7 +58,7 @@ export function moderationView(
     description: report.description,
     status: report.status,
     reporter: { _id: report.reporterId, name: reporter ? fullNameOf(reporter) : 'Unknown User' },
-    target: content,
+    target: reportedContent(report, context),
     openReportsOnTarget: context.openReportsOnTarget,
     createdAt: report.createdAt.toISOString(),
     ageHours: Math.floor((now.getTime() - report.createdAt.getTime()) / HOUR_MS),
@@ -70,5 +67,56 @@ export function moderationView(
     closedAt: report.closedAt?.toISOString() ?? null,
     closedBy: report.closedBy,
     action: report.action,
+  }
+}
+
+/** What was reported: a post or a person as the public sees them now, a message as it was. */
+function reportedContent(
+  report: ReportDocument,
+  context: Pick<Parameters<typeof moderationView>[1], 'target' | 'sender' | 'now'>,
+): ModerationReport['target'] {
+  const { target } = context
+  if (report.targetType === 'message') {
+    return report.message
+      ? { message: messageView(report, context.sender), takenDown: report.message.takenDown }
+      : null
+  }
+  if (!target) return null
+  return report.targetType === 'post'
+    ? {
+        post: toPublicPostView(target as CatalogPost),
+        takenDown: (target as CatalogPost).post.takenDown === true,
+      }
+    : {
+        person: toPublicPersonView(target as CatalogPerson, context.now),
+        takenDown: (target as CatalogPerson).takenDown,
+      }
+}
+
+/**
+ * A reported message as a moderator sees it: the excerpt the report carried, oldest first,
+ * the reported message marked, and its sender by their current name (the excerpt's name
+ * when the people catalog does not know them).
+ */
+function messageView(
+  report: ReportDocument,
+  sender: CatalogPerson | null | undefined,
+): ReportedMessageView {
+  const { conversationId, excerpt } = report.message!
+  const reported = excerpt.find((message) => message.messageId === report.targetId)
+  return {
+    _id: report.targetId,
+    conversationId,
+    sender: {
+      _id: report.targetOwnerId,
+      name: sender ? fullNameOf(sender) : (reported?.senderName ?? 'Unknown User'),
+    },
+    excerpt: excerpt.map((message) => ({
+      _id: message.messageId,
+      senderName: message.senderName,
+      text: message.text,
+      sentAt: message.sentAt.toISOString(),
+      reported: message.messageId === report.targetId,
+    })),
   }
 }

@@ -24,13 +24,14 @@ export const reportIndexes: IndexDefinition[] = [
     keys: { status: 1, createdAt: 1 },
     options: { name: 'queue' },
   },
-  // Other open reports of the same target (closed together by a take-down; counted per row).
+  // Other open reports of the same target (closed together by a take-down; counted per row);
+  // a taken-down message's reports.
   {
     collection: REPORTS_COLLECTION,
     keys: { targetId: 1, status: 1 },
     options: { name: 'by_target' },
   },
-  // user.deleted: reports about the user or their posts.
+  // user.deleted: reports about the user, their posts or their messages.
   {
     collection: REPORTS_COLLECTION,
     keys: { targetOwnerId: 1 },
@@ -68,6 +69,29 @@ export function createReportsRepository(
         throw error
       }
       hooks.notifyOutbox({ collection: REPORTS_COLLECTION, id: report._id, outbox: events })
+    },
+
+    /**
+     * A report filed elsewhere (a message, reported in the conversations service), stored
+     * once: false when it is already here (the event replayed) or the reporter already has
+     * a report of that message.
+     */
+    async insertIfNew(report: ReportDocument): Promise<boolean> {
+      try {
+        await reports.insertOne(report)
+        return true
+      } catch (error) {
+        if (error instanceof MongoServerError && error.code === 11000) return false
+        throw error
+      }
+    },
+
+    /** message.taken-down: every report of the message shows it hidden (index by_target). */
+    markMessageTakenDown: async (messageId: string) => {
+      await reports.updateMany(
+        { targetId: messageId, targetType: 'message' },
+        { $set: { 'message.takenDown': true } },
+      )
     },
 
     findById: (id: string) => reports.findOne({ _id: id }, withoutOutbox),

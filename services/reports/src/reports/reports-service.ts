@@ -5,7 +5,8 @@ import type {
   ReportPostBody,
   ResolveReportBody,
 } from '@marketplace/contracts/api'
-import { ROLES, type ReportReason } from '@marketplace/contracts/marketplace'
+import type { EventData } from '@marketplace/contracts/events'
+import { ROLES, isReportReason, type ReportReason } from '@marketplace/contracts/marketplace'
 import { Messages, validateReport } from '@marketplace/contracts/validation'
 import {
   BadRequestError,
@@ -22,6 +23,7 @@ import {
   type PostCatalog,
 } from '@marketplace/read-models/catalogs'
 import type { ReportDocument, ReportTargetType } from './report-document'
+import { messageReportOf } from './message-reports'
 import { moderationView } from './report-views'
 import { DuplicateReportError, targetKey, type ReportsRepository } from './reports-repository'
 
@@ -42,9 +44,10 @@ export function assertModerator(caller: Caller): void {
 
 /**
  * Reports (spec 1 §5, §8) and their moderation (spec 2 §1: reviewed within 24 hours; the
- * platform may remove content). A user reports a post or a person once; a moderator dismisses
- * a report or takes the content down, which closes every open report of that content and
- * tells jobs or people through report.resolved.
+ * platform may remove content). A user reports a post or a person once here, a message in
+ * the conversations service (message.reported); a moderator dismisses a report or takes the
+ * content down, which closes every open report of that content and tells jobs, people or
+ * conversations through report.resolved.
  */
 export function createReportsService(deps: {
   reports: ReportsRepository
@@ -127,14 +130,22 @@ export function createReportsService(deps: {
   async function views(reports: ReportDocument[], at: Date): Promise<ModerationReport[]> {
     const idsOf = (type: ReportTargetType) =>
       reports.filter((r) => r.targetType === type).map((r) => r.targetId)
+    // A message's sender is named as people know them now (the excerpt's name is a fallback).
+    const senders = reports.filter((r) => r.targetType === 'message').map((r) => r.targetOwnerId)
     const [posts, people, openCounts] = await Promise.all([
       deps.posts.findMany(idsOf('post')),
-      deps.people.findMany([...idsOf('person'), ...reports.map((r) => r.reporterId)]),
+      deps.people.findMany([...idsOf('person'), ...senders, ...reports.map((r) => r.reporterId)]),
       deps.reports.openCountsOf(reports),
     ])
     return reports.map((report) =>
       moderationView(report, {
-        target: (report.targetType === 'post' ? posts : people).get(report.targetId),
+        target:
+          report.targetType === 'post'
+            ? posts.get(report.targetId)
+            : report.targetType === 'person'
+              ? people.get(report.targetId)
+              : null,
+        sender: report.targetType === 'message' ? people.get(report.targetOwnerId) : null,
         reporter: people.get(report.reporterId),
         openReportsOnTarget: openCounts.get(targetKey(report)) ?? 0,
         reviewHours: deps.reviewHours,
@@ -250,6 +261,20 @@ export function createReportsService(deps: {
     },
 
     closeOfDeletedPost: (postId: string) => deps.reports.closeOfDeletedPost(postId, now()),
+
+    /**
+     * message.reported (conversations service, issue 17 §6): the report joins the queue as
+     * filed there, once, whatever the number of deliveries. The conversations service checked
+     * the reporter, the reason and the message; a reason this service does not know is filed
+     * as "other" rather than lost.
+     */
+    async fileMessageReport(data: EventData<'message.reported'>): Promise<void> {
+      const reason = isReportReason(data.reason) ? data.reason : 'other'
+      await deps.reports.insertIfNew(messageReportOf(data, reason))
+    },
+
+    /** message.taken-down: the conversations service hid the message from both parties. */
+    messageTakenDown: (messageId: string) => deps.reports.markMessageTakenDown(messageId),
   }
 }
 

@@ -53,6 +53,50 @@ function report(id: string, title: string, createdAgoHours: number): ModerationR
   }
 }
 
+/** A reported message with the two messages around it (issue 17 §6). */
+function messageReport(id: string, createdAgoHours: number): ModerationReport {
+  const base = report(id, 'unused', createdAgoHours)
+  const at = Date.parse(base.createdAt)
+  const sent = (minutesBefore: number) => new Date(at - minutesBefore * 60_000).toISOString()
+  return {
+    ...base,
+    targetType: 'message',
+    targetId: `m-${id}`,
+    description: 'Wants gift cards',
+    target: {
+      message: {
+        _id: `m-${id}`,
+        conversationId: 'c1',
+        sender: { _id: 's1', name: 'Sam Sender' },
+        excerpt: [
+          {
+            _id: 'm-before',
+            senderName: 'Ray Reporter',
+            text: 'Is the job still open?',
+            sentAt: sent(3),
+            reported: false,
+          },
+          {
+            _id: `m-${id}`,
+            senderName: 'Sam Sender',
+            text: 'Pay me in gift cards first',
+            sentAt: sent(2),
+            reported: true,
+          },
+          {
+            _id: 'm-after',
+            senderName: 'Ray Reporter',
+            text: 'No thanks',
+            sentAt: sent(1),
+            reported: false,
+          },
+        ],
+      },
+      takenDown: false,
+    },
+  }
+}
+
 const queue = (reports: ModerationReport[]): ModerationQueue => ({
   reports,
   pagination: { page: 1, totalPages: 1, total: reports.length },
@@ -119,6 +163,63 @@ describe('ModerationPage', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'This report has already been closed',
     )
+  })
+
+  it('shows a reported message as a small thread with the reported message highlighted', async () => {
+    renderPage(() => jsonResponse(200, queue([messageReport('r1', 2)])))
+    const thread = await screen.findByRole('list', {
+      name: 'Conversation around the reported message',
+    })
+    const messages = within(thread).getAllByRole('listitem')
+    expect(messages.map((message) => message.textContent)).toEqual([
+      expect.stringContaining('Is the job still open?'),
+      expect.stringContaining('Pay me in gift cards first'),
+      expect.stringContaining('No thanks'),
+    ])
+    expect(messages[1]).toHaveAttribute('aria-current', 'true')
+    expect(messages[1]).toHaveClass('moderation-excerpt-reported')
+    expect(messages[1]).toHaveTextContent('Sam Sender')
+    expect(within(messages[1]!).getByText('Reported message')).toBeInTheDocument()
+    expect(messages[0]).toHaveTextContent('Ray Reporter')
+    expect(messages[0]).not.toHaveAttribute('aria-current')
+    expect(within(messages[0]!).queryByText('Reported message')).toBeNull()
+    const item = thread.closest('.moderation-report')
+    expect(item).toHaveTextContent('From Sam Sender')
+    expect(item).toHaveTextContent('Wants gift cards')
+    expect(item).toHaveTextContent('Ray Reporter')
+  })
+
+  it('takes a reported message down after saying what happens to it, or dismisses it', async () => {
+    const user = userEvent.setup()
+    const patches: Array<{ url: string; body: unknown }> = []
+    let reports = [messageReport('r1', 2), messageReport('r2', 1)]
+    renderPage(async (url, req) => {
+      if (req.method === 'PATCH') {
+        const id = url.split('/').at(-1) ?? ''
+        patches.push({ url, body: await req.json() })
+        reports = reports.filter((entry) => entry._id !== id)
+        return jsonResponse(200, { ...messageReport(id, 1), status: 'closed' })
+      }
+      return jsonResponse(200, queue(reports))
+    })
+    const [first] = await screen.findAllByRole('button', { name: 'Take down' })
+    await user.click(first!)
+    const dialog = screen.getByRole('dialog', { name: 'Take down' })
+    expect(dialog).toHaveTextContent(
+      'Take down the message from Sam Sender? It will be hidden from both people in the conversation, its sender will be told, and every open report on it will be closed.',
+    )
+    await user.click(within(dialog).getByRole('button', { name: 'Take down' }))
+    await waitFor(() =>
+      expect(patches).toEqual([{ url: '/api/reports/r1', body: { action: 'take-down' } }]),
+    )
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Dismiss' })).toHaveLength(1))
+    await user.click(screen.getByRole('button', { name: 'Dismiss' }))
+    await waitFor(() =>
+      expect(patches.at(-1)).toEqual({ url: '/api/reports/r2', body: { action: 'dismiss' } }),
+    )
+    expect(
+      await screen.findByText('No open reports. Everything has been reviewed.'),
+    ).toBeInTheDocument()
   })
 
   it('a load failure shows the error state', async () => {

@@ -11,6 +11,7 @@ import {
   useResolveReportMutation,
   type ModerationAction,
 } from './moderation-api'
+import { ReportedMessage } from './ReportedMessage'
 import { reviewDeadline } from './review-deadline'
 import '@/components/ui/list-page.css'
 import './moderation.css'
@@ -21,8 +22,19 @@ const ACTION_FAILED = 'Failed to update the report. Please try again.'
 
 /** The label of what a report is about, for the confirmation. */
 function targetTitle(report: ModerationReport): string {
-  if (!report.target) return report.targetType === 'post' ? 'this post' : 'this person'
-  return 'post' in report.target ? report.target.post.title : personName(report.target.person)
+  const { target } = report
+  if (!target) return `this ${report.targetType}`
+  if ('post' in target) return target.post.title
+  if ('message' in target) return `the message from ${target.message.sender.name}`
+  return personName(target.person)
+}
+
+/** What a take-down does, in the confirmation: a message stays in its conversation, hidden. */
+function takeDownQuestion(report: ModerationReport): string {
+  if (report.targetType === 'message') {
+    return `Take down ${targetTitle(report)}? It will be hidden from both people in the conversation, its sender will be told, and every open report on it will be closed.`
+  }
+  return `Take down "${targetTitle(report)}"? It will be hidden from everyone, and every open report on it will be closed.`
 }
 
 /** The report's age: "5 h ago", or "less than an hour ago". */
@@ -46,6 +58,7 @@ function ReportedContent({ report }: { report: ModerationReport }) {
   if (!target) {
     return <p className="muted">The reported {report.targetType} no longer exists.</p>
   }
+  if ('message' in target) return <ReportedMessage message={target.message} />
   if ('post' in target) {
     const { post } = target
     return (
@@ -92,7 +105,10 @@ function ReportedContent({ report }: { report: ModerationReport }) {
   )
 }
 
-/** Moderation queue: open reports oldest first, each against the 24-hour promise. */
+/**
+ * Moderation queue: open reports of posts, people and messages, oldest first, each against
+ * the 24-hour promise.
+ */
 export default function ModerationPage() {
   const [page, setPage] = useState(1)
   const { data, isLoading, isError, isFetching, refetch } = useGetModerationQueueQuery({ page })
@@ -276,7 +292,7 @@ export default function ModerationPage() {
       {takingDown && (
         <ConfirmModal
           title="Take down"
-          message={`Take down "${targetTitle(takingDown)}"? It will be hidden from everyone, and every open report on it will be closed.`}
+          message={takeDownQuestion(takingDown)}
           confirmLabel="Take down"
           busyLabel="Taking down..."
           busy={resolveState.isLoading}
