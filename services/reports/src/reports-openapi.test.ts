@@ -1,5 +1,10 @@
+import { ObjectId } from 'mongodb'
+import { Topics } from '@marketplace/contracts/events'
+import { newEvent } from '@marketplace/service-kit'
 import {
   documentationProblems,
+  publishEvent,
+  waitFor,
   type OpenApiDocument,
   type PublicRoute,
 } from '@marketplace/service-kit/testing'
@@ -29,14 +34,26 @@ jest.mock('./reports/report-views', () => {
         view.target &&
         ('post' in view.target
           ? { ...view.target, post: { ...view.target.post, hiddenLocation: '12 Secret Street' } }
-          : {
-              ...view.target,
-              person: {
-                ...view.target.person,
-                email: 'secret@example.com',
-                dateOfBirth: '1990-06-15',
-              },
-            })
+          : 'message' in view.target
+            ? {
+                ...view.target,
+                message: {
+                  ...view.target.message,
+                  sender: { ...view.target.message.sender, email: 'secret@example.com' },
+                  excerpt: view.target.message.excerpt.map((entry: object) => ({
+                    ...entry,
+                    senderId: 'the owner',
+                  })),
+                },
+              }
+            : {
+                ...view.target,
+                person: {
+                  ...view.target.person,
+                  email: 'secret@example.com',
+                  dateOfBirth: '1990-06-15',
+                },
+              })
       return {
         ...view,
         reporter: { ...view.reporter, email: 'reporter@example.com' },
@@ -170,6 +187,54 @@ describe('reports service: the API document and the response schemas (real serve
       ]) {
         expect(answer.text).not.toContain(leak)
       }
+    }
+  })
+
+  it('shows moderators a reported message’s listed fields only', async () => {
+    const senderId = await app.registerUser('Sam', 'Sender')
+    const reportId = new ObjectId().toHexString()
+    const conversationId = `pr:${new ObjectId().toHexString()}`
+    const messageId = `${conversationId}:1`
+    const at = new Date().toISOString()
+    await publishEvent(
+      Topics.conversations,
+      newEvent('message.reported', {
+        aggregateId: conversationId,
+        actorId: null,
+        data: {
+          reportId,
+          messageId,
+          conversationId,
+          reporterId: app.newUserId(),
+          senderId,
+          reason: 'scam',
+          description: null,
+          excerpt: [{ messageId, senderName: 'Sam Sender', text: 'Pay me first', sentAt: at }],
+          createdAt: at,
+        },
+      }),
+    )
+    const details = await waitFor(
+      async () => {
+        const answer = await admin.get(`/api/reports/${reportId}`)
+        return answer.status === 200 ? answer : undefined
+      },
+      { timeoutMs: EVENT_WAIT_MS, what: 'the reported message in the queue' },
+    )
+    expect(Object.keys(details.body).sort()).toEqual(MODERATION_FIELDS)
+    expect(Object.keys(details.body.target).sort()).toEqual(['message', 'takenDown'])
+    const { message } = details.body.target
+    expect(Object.keys(message).sort()).toEqual(['_id', 'conversationId', 'excerpt', 'sender'])
+    expect(message.sender).toEqual({ _id: senderId, name: 'Sam Sender' })
+    expect(Object.keys(message.excerpt[0]).sort()).toEqual([
+      '_id',
+      'reported',
+      'senderName',
+      'sentAt',
+      'text',
+    ])
+    for (const leak of ['secret@example.com', 'the owner', 'reporter@example.com']) {
+      expect(details.text).not.toContain(leak)
     }
   })
 })

@@ -7,6 +7,16 @@ import { authOnlyEnv, freePort, siteClient, startService, type RunningService } 
 // the gateway: a member saves and reports a post and a worker; the administrator configured
 // for auth sees both in the queue and takes them down; jobs and people then leave them out
 // of their feeds, and favorites out of the saved lists, while the owners still see their own.
+// Issue 17 §6: a message reported in a request's conversation reaches the same queue with the
+// conversation around it, and its take-down hides it from both parties.
+/** A message report as the queue shows it, the fields read below. */
+interface QueuedReport {
+  _id: string
+  targetType: string
+  targetId: string
+  target: { message: { excerpt: unknown[] } }
+}
+
 describe('favorites, reports and moderation through the gateway', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
@@ -17,6 +27,7 @@ describe('favorites, reports and moderation through the gateway', () => {
     jobs: testMongoUrl('system_moderation_jobs'),
     favorites: testMongoUrl('system_moderation_favorites'),
     reports: testMongoUrl('system_moderation_reports'),
+    conversations: testMongoUrl('system_moderation_conversations'),
   }
   const services: RunningService[] = []
   let site: ReturnType<typeof siteClient>
@@ -183,5 +194,110 @@ describe('favorites, reports and moderation through the gateway', () => {
       'take-down',
       'take-down',
     ])
+  })
+
+  it('takes a reported message down from its conversation, for both parties', async () => {
+    const { call, member, login } = site
+    const [poster, worker] = [await member('Nora', 'Poster'), await member('Walt', 'Messenger')]
+    const profile = await call('PUT', `/api/users/${worker.userId}/worker-profile`, worker.token, {
+      title: 'Mover',
+      skills: ['Lifting'],
+      availability: 'Weekends',
+      paymentType: 'Cash',
+      location: 'Denver CO',
+      contacts: [],
+    })
+    expect(profile.status).toBe(200)
+    const post = await call('POST', '/api/jobs', poster.token, {
+      title: 'Move a piano upstairs',
+      where: 'Denver CO',
+    })
+    expect(post.status).toBe(201)
+    const requestId = await waitFor(
+      async () => {
+        const sent = await call('POST', '/api/jobs/requests', worker.token, {
+          postID: post.body._id,
+        })
+        return sent.status === 201 ? (sent.body._id as string) : undefined
+      },
+      { timeoutMs: 60_000, what: "the worker's profile known to jobs" },
+    )
+
+    // The request opened its conversation; the worker writes, the poster answers.
+    const conversationId = await waitFor(
+      async () => {
+        const found = await call('GET', `/api/conversations/by-request/${requestId}`, worker.token)
+        return found.status === 200 ? (found.body._id as string) : undefined
+      },
+      { timeoutMs: 60_000, what: 'the conversation of the request' },
+    )
+    const messages = `/api/conversations/${conversationId}/messages`
+    expect(
+      (await call('POST', messages, worker.token, { text: 'Hi, is Saturday fine?' })).status,
+    ).toBe(201)
+    const offending = await call('POST', messages, poster.token, {
+      text: 'Only if you pay a deposit in gift cards first',
+    })
+    expect(offending.status).toBe(201)
+    const messageId = offending.body._id as string
+
+    const reported = await call('POST', `${messages}/${messageId}/report`, worker.token, {
+      type: 'scam',
+      description: 'Asks for gift cards',
+    })
+    expect(reported.status).toBe(201)
+
+    // The moderator sees it with the conversation around it and takes it down.
+    const moderator = await login(admin.email, admin.password)
+    const report = await waitFor(
+      async () => {
+        const queue = await call('GET', '/api/reports', moderator.token)
+        return (queue.body.reports as QueuedReport[]).find(
+          (entry) => entry.targetType === 'message' && entry.targetId === messageId,
+        )
+      },
+      { timeoutMs: 60_000, what: 'the reported message in the queue' },
+    )
+    expect(report).toMatchObject({
+      reporter: { _id: worker.userId, name: 'Walt Messenger' },
+      description: 'Asks for gift cards',
+      target: {
+        message: { _id: messageId, sender: { _id: poster.userId, name: 'Nora Poster' } },
+        takenDown: false,
+      },
+    })
+    expect(report.target.message.excerpt).toEqual([
+      expect.objectContaining({ text: 'Hi, is Saturday fine?', reported: false }),
+      expect.objectContaining({
+        _id: messageId,
+        senderName: 'Nora Poster',
+        text: 'Only if you pay a deposit in gift cards first',
+        reported: true,
+      }),
+    ])
+    const taken = await call('PATCH', `/api/reports/${report._id}`, moderator.token, {
+      action: 'take-down',
+    })
+    expect(taken.status).toBe(200)
+
+    // Hidden from both parties; the queue then shows it taken down.
+    for (const party of [poster, worker]) {
+      await waitFor(
+        async () => {
+          const history = await call('GET', messages, party.token)
+          const shown = (
+            history.body.items as Array<{ _id: string; text: string; takenDown: boolean }>
+          ).find((message) => message._id === messageId)
+          return shown?.takenDown === true && shown.text === ''
+        },
+        { timeoutMs: 60_000, what: 'the message hidden from both parties' },
+      )
+    }
+    await waitFor(
+      async () =>
+        (await call('GET', `/api/reports/${report._id}`, moderator.token)).body.target.takenDown ===
+        true,
+      { timeoutMs: 60_000, what: 'the queue showing the message taken down' },
+    )
   })
 })
