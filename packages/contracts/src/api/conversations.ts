@@ -1,5 +1,4 @@
 import { Type, type Static } from '@sinclair/typebox'
-import { ReportReasonSchema } from '../marketplace/reports'
 import { CONVERSATION_LIMITS } from '../marketplace/conversations'
 
 /**
@@ -186,9 +185,10 @@ export const SendMessageBodySchema = Type.Object(
     ),
     clientId: Type.Optional(
       Type.String({
+        minLength: 1,
         maxLength: 64,
         description:
-          'An id the client chose; sending the same clientId again returns the stored message instead of a second one (safe retries)',
+          'An id the client chose; sending the same clientId again answers 200 with the stored message instead of storing a second one (safe retries)',
       }),
     ),
   },
@@ -206,11 +206,25 @@ export const ConversationReadSchema = Type.Object(
 )
 export type ConversationRead = Static<typeof ConversationReadSchema>
 
-/** POST /api/conversations/:id/messages/:messageId/report (the post reasons). */
+/**
+ * POST /api/conversations/:id/messages/:messageId/report (the post reasons). `type` is typed
+ * a string, as in the reports service's bodies: a missing or unknown reason is the service's
+ * 400 "Please select a reason for reporting", not a schema error.
+ */
 export const ReportMessageBodySchema = Type.Object(
   {
-    type: Type.Optional(ReportReasonSchema),
-    description: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    type: Type.Optional(
+      Type.String({
+        description:
+          'scam, inappropriate or other; anything else: 400 "Please select a reason for reporting"',
+        examples: ['scam'],
+      }),
+    ),
+    description: Type.Optional(
+      Type.Union([Type.String(), Type.Null()], {
+        description: 'Optional details, trimmed, at most 1000 characters',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -23,5 +23,23 @@ export const READ_ONLY_MESSAGES = {
 export const DELETED_USER_NAME = 'Deleted user'
 export const TAKEN_DOWN_MESSAGE_TEXT = 'This message was removed by a moderator'
 
+/** The service's answers that are the product's copy (docs/conversations.md). */
+export const CONVERSATION_MESSAGES = {
+  notFound: 'Conversation not found',
+  messageNotFound: 'Message not found',
+  textLength: `Message must be between 1 and ${CONVERSATION_LIMITS.messageMaxLength} characters`,
+  tooManyMessages: (retryAfterSeconds: number) =>
+    `You are sending messages too fast (at most ${CONVERSATION_LIMITS.messagesPerMinute} a minute). Try again in ${retryAfterSeconds} second${retryAfterSeconds === 1 ? '' : 's'}.`,
+  invalidCursor: 'Invalid cursor: pass the nextCursor of the previous page',
+  sendInProgress: 'This message is still being sent; try again in a moment',
+  alreadyReported: 'You have already submitted a report for this message',
+  reported: 'Thank you: a moderator will review this message',
+} as const
+
+/** Characters of each message in a report's excerpt (moderation queue). */
+export const REPORT_EXCERPT_TEXT_LENGTH = 280
+/** Messages before and after the reported one in the excerpt. */
+export const REPORT_EXCERPT_CONTEXT = 3
+
 /** The notification a participant without an open socket gets, once per conversation until read. */
 export const newMessageNotice = (senderName: string) => `New message from ${senderName}`

@@ -1,0 +1,79 @@
+import { buildService } from '@marketplace/service-kit'
+import type { ConversationsConfig } from './config'
+import { CONVERSATIONS_COLLECTION } from './conversations/conversation-document'
+import {
+  conversationIndexes,
+  createConversationsRepository,
+} from './conversations/conversations-repository'
+import { conversationsRoutes } from './conversations/conversations-routes'
+import { createConversationsService } from './conversations/conversations-service'
+import { conversationsSubscriptions } from './events/subscriptions'
+import { createInboxRepository, inboxIndexes } from './inbox/inbox-repository'
+import { MESSAGE_BUCKETS_COLLECTION } from './messages/message-document'
+import { createMessagesRepository, messageIndexes } from './messages/messages-repository'
+import { messagesRoutes } from './messages/messages-routes'
+import { createMessagesService } from './messages/messages-service'
+import { createSendRateLimit } from './messages/send-rate-limit'
+import { MESSAGE_REPORTS_COLLECTION } from './reports/message-report-document'
+import {
+  createMessageReportsRepository,
+  messageReportIndexes,
+} from './reports/message-reports-repository'
+import { messageReportsRoutes } from './reports/message-reports-routes'
+import { createMessageReportsService } from './reports/message-reports-service'
+import { createUserDirectory } from './users/user-directory'
+
+/**
+ * One private conversation per request (issue 17, docs/conversations.md): opened by the
+ * request events, closed by their end and by the accounts' deletion, messages in buckets,
+ * each party's inbox with its unread counts, and reports of messages for the moderators.
+ */
+export function buildConversationsApp(config: ConversationsConfig) {
+  return buildService(config, {
+    database: {
+      indexes: [
+        ...conversationIndexes,
+        ...inboxIndexes,
+        ...messageIndexes,
+        ...messageReportIndexes,
+      ],
+      outbox: [CONVERSATIONS_COLLECTION, MESSAGE_BUCKETS_COLLECTION, MESSAGE_REPORTS_COLLECTION],
+    },
+    tokenRevocations: true,
+    compose({ db, notifyOutbox, tokenRevocations }) {
+      const users = createUserDirectory(db)
+      const inbox = createInboxRepository(db)
+      const conversations = createConversationsRepository(db, { notifyOutbox })
+      const messages = createMessagesRepository(db, { notifyOutbox })
+      const conversationsService = createConversationsService({ conversations, inbox, users })
+      const messagesService = createMessagesService({
+        messages,
+        conversations,
+        conversationsService,
+        inbox,
+        users,
+        rateLimit: createSendRateLimit(db, { perMinute: config.MESSAGES_PER_MINUTE }),
+      })
+      const reportsService = createMessageReportsService({
+        reports: createMessageReportsRepository(db, { notifyOutbox }),
+        messages,
+        conversationsService,
+        users,
+      })
+      return {
+        subscriptions: conversationsSubscriptions({
+          conversations: conversationsService,
+          messages: messagesService,
+          reports: reportsService,
+          users,
+          tokenRevocations,
+        }),
+        async routes(app) {
+          await app.register(conversationsRoutes, { service: conversationsService })
+          await app.register(messagesRoutes, { service: messagesService })
+          await app.register(messageReportsRoutes, { service: reportsService })
+        },
+      }
+    },
+  })
+}

@@ -1,0 +1,20 @@
+export const INBOXES_COLLECTION = 'inboxes'
+
+export interface InboxEntry {
+  /** Messages from the other party the owner has not read. */
+  unread: number
+  lastActivityAt: Date
+}
+
+/**
+ * One per user (`_id` is the user id): every conversation the user is a party of, with its
+ * unread count and last activity, and the total of the counts. The list, the badge and a
+ * read are each one read or write of this document, whatever the number of messages; the
+ * counts and their total change in the same single-document write, so they always agree.
+ * Keys of `conversations` are conversation ids (`jr:<id>`: no dots, no leading `$`).
+ */
+export interface InboxDocument {
+  _id: string
+  unreadTotal: number
+  conversations: Record<string, InboxEntry>
+}

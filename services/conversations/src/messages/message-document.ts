@@ -1,0 +1,57 @@
+import { CONVERSATION_LIMITS } from '@marketplace/contracts/marketplace'
+import type { OutboxFields } from '@marketplace/service-kit'
+
+export const MESSAGE_BUCKETS_COLLECTION = 'message_buckets'
+/** Which message a sender's `clientId` became: a retried send finds it by `_id`. */
+export const CLIENT_IDS_COLLECTION = 'message_client_ids'
+
+/** Messages per bucket: one page, so a page is at most two bucket reads. */
+export const BUCKET_SIZE = CONVERSATION_LIMITS.pageSize
+
+export interface StoredMessage {
+  seq: number
+  senderId: string
+  /** Emptied when the sender's account is purged; kept (never shown) when taken down. */
+  text: string
+  sentAt: Date
+  clientId: string | null
+  takenDown: boolean
+}
+
+/**
+ * Messages `BUCKET_SIZE * bucket + 1` to `BUCKET_SIZE * (bucket + 1)` of one conversation,
+ * keyed `m<seq>` (an object rather than an array: a message is set, taken down or emptied by
+ * its path, with no positional operator, and parallel sends land in any order).
+ */
+export interface MessageBucketDocument extends OutboxFields {
+  /** `<conversationId>:b<bucket>` */
+  _id: string
+  conversationId: string
+  bucket: number
+  messages: Record<string, StoredMessage>
+}
+
+export interface ClientIdDocument {
+  /** `<conversationId>:<senderId>:<clientId>` */
+  _id: string
+  conversationId: string
+  senderId: string
+  /** Null while the send that claimed the id has not taken its number yet. */
+  seq: number | null
+  claimedAt: Date
+}
+
+export const bucketOf = (seq: number) => Math.floor((seq - 1) / BUCKET_SIZE)
+export const bucketId = (conversationId: string, bucket: number) => `${conversationId}:b${bucket}`
+export const messageKey = (seq: number) => `m${seq}`
+export const messageIdOf = (conversationId: string, seq: number) => `${conversationId}:${seq}`
+export const clientIdKey = (conversationId: string, senderId: string, clientId: string) =>
+  `${conversationId}:${senderId}:${clientId}`
+
+const MESSAGE_ID = /^((?:jr|pr):[0-9A-Za-z_-]{1,40}):([1-9]\d{0,8})$/
+
+/** The conversation and number a message id names, or null for anything else. */
+export function parseMessageId(messageId: string): { conversationId: string; seq: number } | null {
+  const match = MESSAGE_ID.exec(messageId)
+  return match ? { conversationId: match[1]!, seq: Number(match[2]) } : null
+}

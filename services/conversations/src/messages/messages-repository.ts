@@ -1,0 +1,170 @@
+import { MongoServerError, type Db } from 'mongodb'
+import type { DomainEvent } from '@marketplace/contracts/events'
+import {
+  OUTBOX_PENDING_INDEX,
+  updateWithEvents,
+  type IndexDefinition,
+} from '@marketplace/service-kit'
+import {
+  CLIENT_IDS_COLLECTION,
+  MESSAGE_BUCKETS_COLLECTION,
+  bucketId,
+  bucketOf,
+  messageKey,
+  type ClientIdDocument,
+  type MessageBucketDocument,
+  type StoredMessage,
+} from './message-document'
+
+/**
+ * Buckets and client ids are read and written by `_id`; the purge of a user's client ids is
+ * the one query by other fields (docs/conversations.md).
+ */
+export const messageIndexes: IndexDefinition[] = [
+  {
+    collection: MESSAGE_BUCKETS_COLLECTION,
+    keys: OUTBOX_PENDING_INDEX.keys,
+    options: { name: OUTBOX_PENDING_INDEX.name },
+  },
+  // user.deleted: the purged sender's client ids in one conversation.
+  {
+    collection: CLIENT_IDS_COLLECTION,
+    keys: { conversationId: 1, senderId: 1 },
+    options: { name: 'by_conversation_sender' },
+  },
+]
+
+const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000
+
+export function createMessagesRepository(
+  db: Db,
+  hooks: { notifyOutbox(target: { collection: string; id: string }): void },
+) {
+  const buckets = db.collection<MessageBucketDocument>(MESSAGE_BUCKETS_COLLECTION)
+  const clientIds = db.collection<ClientIdDocument>(CLIENT_IDS_COLLECTION)
+  const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
+
+  const messagesOf = (bucket: MessageBucketDocument | null): StoredMessage[] =>
+    Object.values(bucket?.messages ?? {})
+
+  /** Messages `from` to `to` (numbers, both included), oldest first: one read per bucket. */
+  async function range(conversationId: string, from: number, to: number): Promise<StoredMessage[]> {
+    if (to < 1 || to < from) return []
+    const numbers: number[] = []
+    for (let bucket = bucketOf(Math.max(from, 1)); bucket <= bucketOf(to); bucket += 1) {
+      numbers.push(bucket)
+    }
+    const found = await Promise.all(
+      numbers.map((bucket) =>
+        buckets.findOne({ _id: bucketId(conversationId, bucket) }, withoutOutbox),
+      ),
+    )
+    return found
+      .flatMap(messagesOf)
+      .filter((message) => message.seq >= from && message.seq <= to)
+      .sort((a, b) => a.seq - b.seq)
+  }
+
+  return {
+    range,
+
+    async find(conversationId: string, seq: number): Promise<StoredMessage | null> {
+      const bucket = await buckets.findOne(
+        { _id: bucketId(conversationId, bucketOf(seq)) },
+        withoutOutbox,
+      )
+      return bucket?.messages?.[messageKey(seq)] ?? null
+    },
+
+    /** Stores message `seq` with its events in its bucket (made by the first message). */
+    async store(conversationId: string, message: StoredMessage, events: DomainEvent[]) {
+      const bucket = bucketOf(message.seq)
+      const id = bucketId(conversationId, bucket)
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          await buckets.updateOne(
+            { _id: id },
+            updateWithEvents<MessageBucketDocument>(
+              {
+                $set: { [`messages.${messageKey(message.seq)}`]: message },
+                $setOnInsert: { conversationId, bucket },
+              },
+              events,
+            ),
+            { upsert: true },
+          )
+          break
+        } catch (error) {
+          // Two first messages of a bucket at once: the loser updates the winner's bucket.
+          if (attempt < 2 && isDuplicateKey(error)) continue
+          throw error
+        }
+      }
+      hooks.notifyOutbox({ collection: MESSAGE_BUCKETS_COLLECTION, id })
+    },
+
+    /** Hides message `seq` for good; false when it was hidden already (nothing announced). */
+    async takeDown(conversationId: string, seq: number, events: DomainEvent[]): Promise<boolean> {
+      const id = bucketId(conversationId, bucketOf(seq))
+      const path = `messages.${messageKey(seq)}.takenDown`
+      const { modifiedCount } = await buckets.updateOne(
+        { _id: id, [path]: false },
+        updateWithEvents<MessageBucketDocument>({ $set: { [path]: true } }, events),
+      )
+      if (modifiedCount === 1) hooks.notifyOutbox({ collection: MESSAGE_BUCKETS_COLLECTION, id })
+      return modifiedCount === 1
+    },
+
+    /** user.deleted: the sender's texts and client ids in messages 1 to `lastSeq` are emptied. */
+    async forgetSender(conversationId: string, senderId: string, lastSeq: number): Promise<void> {
+      for (let bucket = 0; bucket <= bucketOf(lastSeq); bucket += 1) {
+        const id = bucketId(conversationId, bucket)
+        const found = await buckets.findOne({ _id: id }, withoutOutbox)
+        const theirs = messagesOf(found).filter((message) => message.senderId === senderId)
+        if (theirs.length === 0) continue
+        const blanked = Object.fromEntries(
+          theirs.flatMap((message) => [
+            [`messages.${messageKey(message.seq)}.text`, ''],
+            [`messages.${messageKey(message.seq)}.clientId`, null],
+          ]),
+        )
+        await buckets.updateOne({ _id: id }, { $set: blanked })
+      }
+      await clientIds.deleteMany({ conversationId, senderId })
+    },
+
+    clientIds: {
+      find: (key: string) => clientIds.findOne({ _id: key }),
+
+      /** Claims the client id for a send; false when another send holds it. */
+      async claim(claim: ClientIdDocument): Promise<boolean> {
+        try {
+          await clientIds.insertOne(claim)
+          return true
+        } catch (error) {
+          if (isDuplicateKey(error)) return false
+          throw error
+        }
+      },
+
+      /** Takes over a claim whose send died before taking a number; false if someone else did. */
+      async takeOver(key: string, claimedAt: Date, now: Date): Promise<boolean> {
+        const { modifiedCount } = await clientIds.updateOne(
+          { _id: key, seq: null, claimedAt },
+          { $set: { claimedAt: now } },
+        )
+        return modifiedCount === 1
+      },
+
+      settle: async (key: string, seq: number) => {
+        await clientIds.updateOne({ _id: key }, { $set: { seq } })
+      },
+
+      release: async (key: string) => {
+        await clientIds.deleteOne({ _id: key, seq: null })
+      },
+    },
+  }
+}
+
+export type MessagesRepository = ReturnType<typeof createMessagesRepository>
