@@ -228,7 +228,21 @@ start_one() {
   esac
 }
 
+# One data directory, one set of ports: `up` with another offset over running servers would
+# rewrite infra.env with ports nothing listens on (and a second set needs its own data).
+check_offset() {
+  local recorded=$DATA/port-offset name
+  if [[ -f $recorded && $(cat "$recorded") != "$OFFSET" ]]; then
+    for name in mongo kafka s3 mail; do
+      is_running "$name" && die "the servers of $DATA run with MARKETPLACE_PORT_OFFSET=$(cat "$recorded"), not $OFFSET: use that offset, or another MARKETPLACE_DATA"
+    done
+  fi
+  mkdir -p "$DATA"
+  echo "$OFFSET" >"$recorded"
+}
+
 cmd_up() {
+  check_offset
   cmd_install
   mkdir -p "$DATA" "$PIDS" "$LOGS"
   start_mongo
@@ -256,6 +270,6 @@ case ${1:-} in
   down) cmd_down ;;
   status) cmd_status ;;
   stop) stop_one "${2:?name}" ;;
-  start) start_one "${2:?name}" ;;
+  start) check_offset && start_one "${2:?name}" ;;
   *) echo "usage: $0 install|install-servers|up|down|status|stop NAME|start NAME" >&2; exit 2 ;;
 esac
