@@ -36,6 +36,30 @@ const nullableString = (options: { description: string; examples?: unknown[]; fo
 // A post, as every route and the feed answer it
 // ---------------------------------------------------------------------------------------
 
+/**
+ * How to reach the poster by the contact method (issue 17 §1), private like the location:
+ * the owner and authorized users always get it; anyone else only when displayContact is
+ * true, and otherwise the method's fixed mask. Optional in the type only so that answers
+ * of other services (favorites, reports: the guest view of post events, which never carry
+ * the value) fit; the jobs service always sends both.
+ */
+const contactValueFields = {
+  contactValue: Type.Optional(
+    nullableString({
+      description:
+        'An e-mail address, the 10 digits of a phone number, a handle without its @, or text (Others). null when hidden from this viewer or when the post has none (posts from before contact values)',
+      examples: ['5551234567'],
+    }),
+  ),
+  contactValueMasked: Type.Optional(
+    nullableString({
+      description:
+        "The method's fixed mask when the value exists but is hidden from this viewer (visible once accepted); null otherwise",
+      examples: ['(•••) •••-••••'],
+    }),
+  ),
+}
+
 export const JobPostSchema = Type.Object(
   {
     _id: Type.String({ description: 'The post id', examples: [OBJECT_ID_EXAMPLE] }),
@@ -55,15 +79,17 @@ export const JobPostSchema = Type.Object(
     paymentType: Type.Array(Type.String(), { examples: [['Cash', 'Zelle']] }),
     contact: nullableString({
       description:
-        'null when the owner hid it (displayContact false) and the viewer is neither the owner nor authorized',
+        'The contact method, an option of the contact list or empty; shown to everyone (issue 17: what stays private is contactValue). null only in answers from before contact values',
       examples: ['WhatsApp'],
     }),
+    ...contactValueFields,
     infos: Type.String({ examples: ['Third floor, no elevator'] }),
     displayLocation: Type.Boolean({
       description: 'false: the location is shown only after acceptance',
     }),
     displayContact: Type.Boolean({
-      description: 'false: the contact is shown only after acceptance',
+      description:
+        'false: the contact value is shown only to the owner and after acceptance (the method stays visible)',
     }),
     jobPicture: nullableString({
       description: 'Object key of the uploaded picture (jobImages/{userID}/...), or null',
@@ -250,6 +276,13 @@ const postFields = {
       examples: ['WhatsApp'],
     }),
   ),
+  contactValue: Type.Optional(
+    Type.String({
+      description:
+        'How to reach you by contact, required with it: an e-mail address (Email); a 10-digit phone number, spaces, dashes, dots and parentheses allowed (Phone, WhatsApp, Telegram); a handle of 2 to 32 letters, digits, _ or ., an @ allowed (Discord, Instagram, X(Twitter)); at most 100 characters (Others). On an edit, a post from before contact values may keep none while its contact is unchanged',
+      examples: ['(555) 123-4567'],
+    }),
+  ),
   infos: Type.Optional(
     Type.String({
       description: limited('Free text', POST_INFOS_MAX_LENGTH),
@@ -257,7 +290,7 @@ const postFields = {
     }),
   ),
   displayLocation: flag('Show the location to everyone (default true)'),
-  displayContact: flag('Show the contact to everyone (default true)'),
+  displayContact: flag('Show the contact value to everyone (default true)'),
   jobPicture: Type.Optional(
     nullableString({
       description:
@@ -302,7 +335,7 @@ export const JobPostCreateBodySchema = Type.Union(
   ],
   {
     description:
-      'The API names (spec 1 §7) or the creation form names (where, when, howmuch, payment); only title and location are required',
+      'The API names (spec 1 §7) or the creation form names (where, when, howmuch, payment); title and location are required, and contactValue with a contact',
   },
 )
 export type JobPostCreateBody = NonNullable<Static<typeof JobPostCreateBodySchema>>
@@ -451,8 +484,9 @@ export const SentJobRequestSchema = Type.Object(
         displayLocation: Type.Boolean(),
         displayContact: Type.Boolean(),
         contact: nullableString({
-          description: 'null while hidden from the requester (until accepted)',
+          description: 'The contact method (shown to everyone)',
         }),
+        ...contactValueFields,
         infos: Type.String(),
         owner: Type.Object(
           { _id: Type.String(), name: Type.String({ examples: ['Olga Owner'] }) },

@@ -1,5 +1,6 @@
 export * from './account'
 export * from './calendar-date'
+export * from './contact-value'
 export * from './date-of-birth'
 export * from './email'
 export * from './messages'

@@ -71,6 +71,17 @@ export const Messages = {
     invalidContact: 'Please choose a contact option from the list',
     titleUnchangeable: 'The title of a post cannot be changed',
   },
+  /** ours: a post's contact value, one message per kind of method (issue 17 §1). */
+  contactValue: {
+    email: 'Enter an e-mail address for Email, like name@example.com',
+    phone: (method: string) => `Enter a 10-digit phone number for ${method}`,
+    handle: (method: string, min: number, max: number) =>
+      `Enter your ${method} handle: ${min} to ${max} letters, digits, _ or .`,
+    text: (max: number) => `Say how to reach you, in at most ${max} characters`,
+    withoutMethod: 'Choose a contact method for this contact',
+    /** Shown where a post from before contact values has none. */
+    notShared: 'The poster will share it in the conversation',
+  },
   /** Picture uploads (spec 1 §4, §5, §8). */
   upload: {
     invalidType: 'Error: Only .png, .jpg, and .jpeg formats allowed!',

@@ -24,6 +24,7 @@ const valid: PostForm = {
   howmuch: '$50',
   payment: ['Cash', 'Venmo'],
   contact: 'Phone',
+  contactValue: '5551234567',
   infos: 'Third floor, no elevator.',
   expirationDate: '2024-06-20',
 }
@@ -150,7 +151,7 @@ describe('validatePostForm (spec 1 §5)', () => {
       Messages.post.invalidContact,
     )
     expect(validatePostForm({ ...valid, contact: 'X(Twitter)' }, today)).toBeNull()
-    expect(validatePostForm({ ...valid, contact: '' }, today)).toBeNull()
+    expect(validatePostForm({ ...valid, contact: '', contactValue: '' }, today)).toBeNull()
   })
 
   it('reports the first failed rule only', () => {
@@ -169,6 +170,7 @@ describe('validatePostPayload', () => {
       salary: '$50',
       paymentType: ['Cash'],
       contact: 'Email',
+      contactValue: 'ava@example.com',
       infos: '',
     }
     expect(validatePostPayload(payload, today)).toBeNull()

@@ -7,6 +7,7 @@ import {
   POST_WHEN_MAX_LENGTH,
 } from '../marketplace/limits'
 import { isContactOption, isPaymentOption } from '../marketplace/options'
+import { checkContactValue } from './contact-value'
 import { calendarDateOf, compareCalendarDates, parseCalendarDate } from './calendar-date'
 import { Messages } from './messages'
 import { exceeds, isBlank } from './text'
@@ -21,6 +22,13 @@ export interface PostForm {
   payment?: readonly string[]
   /** A contact option; empty for none, else one of CONTACT_OPTIONS. */
   contact?: string
+  /** How to reach the poster by `contact` (contact-value.ts); required with a method. */
+  contactValue?: string
+  /**
+   * Only for a post published before contact values, edited without touching its contact:
+   * its missing value is not re-judged (as an untouched past expiration date is not).
+   */
+  contactValueMayStayEmpty?: boolean
   infos?: string
   /** 'YYYY-MM-DD', or empty/absent when cleared. */
   expirationDate?: string | null
@@ -61,7 +69,8 @@ const BOUNDED_FIELDS = [
 /**
  * First failed rule's message or null (spec 1 §5): title and where required, text lengths
  * bounded, expiration date not before today, payment values from the payment list, contact
- * from the contact list. Only title and where are required.
+ * from the contact list with a value that suits it. Only title and where are required, and
+ * the contact value once a contact method is chosen.
  */
 export function validatePostForm(form: PostForm, today: Date = new Date()): string | null {
   if (!canPreviewPost(form)) return Messages.post.titleAndLocationRequired
@@ -72,7 +81,7 @@ export function validatePostForm(form: PostForm, today: Date = new Date()): stri
   if (expiration) return expiration
   if (form.payment && !form.payment.every(isPaymentOption)) return Messages.post.invalidPayment
   if (!isBlank(form.contact) && !isContactOption(form.contact)) return Messages.post.invalidContact
-  return null
+  return checkContactValue(form.contact, form.contactValue, form.contactValueMayStayEmpty !== true)
 }
 
 /** Body of POST /api/jobs, with the API's field names (spec 1 §7). */
@@ -83,6 +92,8 @@ export interface PostPayload {
   salary?: string
   paymentType?: readonly string[]
   contact?: string
+  contactValue?: string
+  contactValueMayStayEmpty?: boolean
   infos?: string
   expirationDate?: string | null
 }
@@ -97,6 +108,8 @@ export function validatePostPayload(payload: PostPayload, today: Date = new Date
       howmuch: payload.salary,
       payment: payload.paymentType,
       contact: payload.contact,
+      contactValue: payload.contactValue,
+      contactValueMayStayEmpty: payload.contactValueMayStayEmpty,
       infos: payload.infos,
       expirationDate: payload.expirationDate,
     },

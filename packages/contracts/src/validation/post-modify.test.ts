@@ -61,6 +61,7 @@ describe('validatePostModifyForm', () => {
     howmuch: '$60',
     payment: 'Cash - Venmo',
     contact: 'Email',
+    contactValue: 'ava@example.com',
     infos: '',
   }
 

@@ -6,6 +6,7 @@ import {
   POST_WHEN_MAX_LENGTH,
 } from '../marketplace/limits'
 import { isContactOption, isPaymentOption } from '../marketplace/options'
+import { checkContactValue } from './contact-value'
 import { Messages } from './messages'
 import { exceeds, isBlank } from './text'
 
@@ -51,6 +52,13 @@ export interface PostModifyForm {
   /** Free text, split with `parsePaymentText`. */
   payment?: string
   contact?: string
+  /** How to reach the poster by `contact` (contact-value.ts). */
+  contactValue?: string
+  /**
+   * True for a post published before contact values whose contact the form leaves as it was:
+   * the owner may add the value, and is not forced to before changing anything else.
+   */
+  contactValueMayStayEmpty?: boolean
   infos?: string
 }
 
@@ -76,5 +84,5 @@ export function validatePostModifyForm(form: PostModifyForm): string | null {
     return Messages.post.invalidPayment
   }
   if (!isBlank(form.contact) && !isContactOption(form.contact)) return Messages.post.invalidContact
-  return null
+  return checkContactValue(form.contact, form.contactValue, form.contactValueMayStayEmpty !== true)
 }

@@ -83,7 +83,7 @@ describe('FeedIndex', () => {
     expect(index.page({ location: 'Nowhere', page: 1, pageSize: 12, sort: 'desc' }).total).toBe(0)
   })
 
-  it('never matches a location or contact filter on a post that hides it', () => {
+  it('never matches a location filter on a post that hides it', () => {
     const index = new FeedIndex()
     index.load([
       post({
@@ -98,10 +98,25 @@ describe('FeedIndex', () => {
     expect(
       ids(index.page({ location: 'Miami FL', page: 1, pageSize: 12, sort: 'desc' }).posts),
     ).toEqual(['Open place'])
-    expect(
-      ids(index.page({ contact: 'Phone', page: 1, pageSize: 12, sort: 'desc' }).posts),
-    ).toEqual(['Open place'])
     expect(index.page({ page: 1, pageSize: 12, sort: 'desc' }).total).toBe(2)
+  })
+
+  it('matches the contact filter on the method, which everyone sees, never on the value', () => {
+    const index = new FeedIndex()
+    index.load([
+      post({
+        title: 'Private number',
+        contact: 'WhatsApp',
+        contactValue: '5551234567',
+        displayContact: false,
+      }),
+      post({ title: 'Public number', contact: 'WhatsApp', contactValue: '5559876543' }),
+      post({ title: 'By mail', contact: 'Email', contactValue: 'ava@example.com' }),
+    ])
+    expect(
+      ids(index.page({ contact: 'WhatsApp', page: 1, pageSize: 12, sort: 'desc' }).posts),
+    ).toEqual(['Public number', 'Private number'])
+    expect(index.page({ contact: '5551234567', page: 1, pageSize: 12, sort: 'desc' }).total).toBe(0)
   })
 
   it('keeps offline, taken-down and expired posts out, and lets an expired post leave at its expiry', () => {

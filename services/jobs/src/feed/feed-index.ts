@@ -21,15 +21,17 @@ export interface FeedPage {
 }
 
 /**
- * What a post answers to in the feed. A filter on location or contact never matches a post
- * whose owner hid that field: the answer would reveal the hidden value.
+ * What a post answers to in the feed. A filter on location never matches a post whose owner
+ * hid it: the answer would reveal the hidden value. The contact filter is on the method,
+ * which everyone sees (issue 17 §1: the private part is the contact value, never indexed),
+ * so it matches whatever displayContact says, as the post's card shows the method.
  */
 const postFeedSchema: FeedSchema<PostDocument> = {
   isLive,
   filterValues(post) {
     const values: Array<[string, string]> = [['category', post.category]]
     if (post.displayLocation && post.location) values.push(['location', post.location])
-    if (post.displayContact && post.contact) values.push(['contact', post.contact])
+    if (post.contact) values.push(['contact', post.contact])
     for (const payment of post.paymentType) values.push(['payment', payment])
     return values
   },

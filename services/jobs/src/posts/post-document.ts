@@ -18,11 +18,17 @@ export interface PostDocument extends OutboxFields {
   /** Free text "how much" (the form's `howmuch`). */
   salary: string
   paymentType: string[]
+  /** The contact method: an option of the contact list, or '' for none. Public. */
   contact: string
+  /**
+   * How to reach the owner by `contact`, normalized (contracts' contact-value.ts): '' for
+   * none. Absent on posts created before contact values (issue 17); read as ''.
+   */
+  contactValue?: string
   infos: string
   /** false: location is only for the owner and authorized users. */
   displayLocation: boolean
-  /** false: contact is only for the owner and authorized users. */
+  /** false: the contact value is only for the owner and authorized users. */
   displayContact: boolean
   /** Object key under jobImages/{userID}/, or null. */
   jobPicture: string | null

@@ -1,5 +1,10 @@
 import type { JobPostCreateBody, JobPostUpdateBody } from '@marketplace/contracts/api'
-import { Messages, validatePostPayload } from '@marketplace/contracts/validation'
+import {
+  Messages,
+  contactValueKind,
+  normalizeContactValue,
+  validatePostPayload,
+} from '@marketplace/contracts/validation'
 import { BadRequestError, ForbiddenError } from '@marketplace/service-kit'
 import {
   deriveCategory,
@@ -18,6 +23,7 @@ export type PostFields = Pick<
   | 'salary'
   | 'paymentType'
   | 'contact'
+  | 'contactValue'
   | 'infos'
   | 'displayLocation'
   | 'displayContact'
@@ -87,6 +93,7 @@ export function readNewPost(
     salary: text(first(body, 'salary', 'howmuch')) ?? '',
     paymentType: paymentList(first(body, 'paymentType', 'payment')) ?? [],
     contact: text(body.contact) ?? '',
+    contactValue: text(body.contactValue) ?? '',
     infos: text(body.infos) ?? '',
     displayLocation: flag(body.displayLocation, 'displayLocation') ?? true,
     displayContact: flag(body.displayContact, 'displayContact') ?? true,
@@ -95,12 +102,30 @@ export function readNewPost(
   }
   const problem = validatePostPayload(fields, today)
   if (problem) throw new BadRequestError(problem, 'INVALID_POST')
+  fields.contactValue = normalizeContactValue(fields.contact, fields.contactValue)
   if (body.category !== undefined && body.category !== '') {
     if (!isCategory(body.category))
       throw new BadRequestError('Please choose a category from the list', 'INVALID_CATEGORY')
     fields.category = body.category
   }
   return fields
+}
+
+/**
+ * The contact value an edit leads to. A new method without a value keeps the old value only
+ * when it is of the same kind (WhatsApp to Phone keeps the number; to Email it must come
+ * anew), and no method means no value.
+ */
+function contactValueChange(
+  body: JobPostUpdateBody,
+  current: PostDocument,
+  contact: string | undefined,
+): string | undefined {
+  const sent = text(body.contactValue)
+  if (sent !== undefined) return sent
+  if (contact === undefined || contact === current.contact) return undefined
+  if (contact === '') return ''
+  return contactValueKind(contact) === contactValueKind(current.contact) ? undefined : ''
 }
 
 /** What PUT /api/jobs/{id} changes: a partial set of fields, checked as a whole post. */
@@ -123,6 +148,7 @@ export function readPostChanges(
   set('salary', text(first(body, 'salary', 'howmuch')))
   set('paymentType', paymentList(first(body, 'paymentType', 'payment')))
   set('contact', text(body.contact))
+  set('contactValue', contactValueChange(body, current, changes.contact))
   set('infos', text(body.infos))
   set('displayLocation', flag(body.displayLocation, 'displayLocation'))
   set('displayContact', flag(body.displayContact, 'displayContact'))
@@ -141,16 +167,25 @@ export function readPostChanges(
     throw new BadRequestError(Messages.post.missingUpdateData, 'NOTHING_TO_UPDATE')
   }
   // The result must be a post that could have been created as it is; an unchanged past
-  // expiration date is not re-judged (the post has simply expired).
+  // expiration date is not re-judged (the post has simply expired), nor the missing contact
+  // value of a post from before contact values while its contact is left alone (issue 17 §1:
+  // its owner may add one, and is not made to before toggling it or changing anything else).
   const merged = { ...current, ...changes }
+  const contactUntouched =
+    changes.contactValue === undefined &&
+    (changes.contact === undefined || changes.contact === current.contact)
   const problem = validatePostPayload(
     {
       ...merged,
+      contactValue: merged.contactValue ?? '',
+      contactValueMayStayEmpty: contactUntouched,
       expirationDate: changes.expirationDate !== undefined ? merged.expirationDate : null,
     },
     today,
   )
   if (problem) throw new BadRequestError(problem, 'INVALID_POST')
+  if (changes.contactValue !== undefined)
+    changes.contactValue = normalizeContactValue(merged.contact, changes.contactValue)
   return changes
 }
 

@@ -9,7 +9,10 @@ import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 const EVENT_WAIT_MS = 60_000
 
 const SECRET_PLACE = 'Harbor Lane 17 Boston MA'
-const SECRET_CONTACT = 'WhatsApp'
+// The method is public (issue 17 §1); the value is the secret.
+const CONTACT_METHOD = 'WhatsApp'
+const SECRET_NUMBER = '6175550199'
+const PHONE_MASK = '(•••) •••-••••'
 
 function futureDate(days: number): string {
   const date = new Date()
@@ -40,7 +43,8 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
       when: 'Saturday morning',
       howmuch: '$80',
       payment: ['Cash', 'Zelle'],
-      contact: SECRET_CONTACT,
+      contact: CONTACT_METHOD,
+      contactValue: '(617) 555-0199',
       infos: 'Third floor, no elevator',
       displayLocation: false,
       displayContact: false,
@@ -57,7 +61,9 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
         jobStartEnd: 'Saturday morning',
         salary: '$80',
         paymentType: ['Cash', 'Zelle'],
-        contact: SECRET_CONTACT,
+        contact: CONTACT_METHOD,
+        contactValue: SECRET_NUMBER,
+        contactValueMasked: null,
         category: 'Moving',
         isOnline: true,
         authorizedUsers: [],
@@ -153,7 +159,7 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
   })
 
   describe('privacy on the server', () => {
-    it('never sends a hidden location or contact to a stranger or a guest, in any response', async () => {
+    it('never sends a hidden location or contact value to a stranger or a guest, in any response', async () => {
       const { body: post } = await createPrivatePost('Carry a wardrobe upstairs')
       for (const client of [stranger, guest]) {
         const answers = [
@@ -165,13 +171,24 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
           expect(answer.status).toBe(200)
           expect(answer.text).toContain('Carry a wardrobe upstairs')
           expect(answer.text).not.toContain(SECRET_PLACE)
-          expect(answer.text).not.toContain(SECRET_CONTACT)
+          expect(answer.text).not.toContain(SECRET_NUMBER)
         }
       }
       const details = await stranger.get(`/api/jobs/${post._id}`)
-      expect(details.body).toMatchObject({ location: null, contact: null, authorizedUsers: [] })
+      expect(details.body).toMatchObject({
+        location: null,
+        contact: CONTACT_METHOD,
+        contactValue: null,
+        contactValueMasked: PHONE_MASK,
+        authorizedUsers: [],
+      })
       const mine = await owner.get(`/api/jobs/${post._id}`)
-      expect(mine.body).toMatchObject({ location: SECRET_PLACE, contact: SECRET_CONTACT })
+      expect(mine.body).toMatchObject({
+        location: SECRET_PLACE,
+        contact: CONTACT_METHOD,
+        contactValue: SECRET_NUMBER,
+        contactValueMasked: null,
+      })
     })
 
     it('shows the hidden fields to a worker the owner asked who accepted, and takes them back', async () => {
@@ -233,10 +250,12 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
           postId: post._id,
           ownerId,
           location: null,
-          contact: null,
+          contact: CONTACT_METHOD,
         })
         expect(JSON.stringify(event)).not.toContain(SECRET_PLACE)
         expect(JSON.stringify(event)).not.toContain('authorizedUsers')
+        expect(JSON.stringify(event)).not.toContain(SECRET_NUMBER)
+        expect(JSON.stringify(event)).not.toContain('contactValue')
       } finally {
         await probe.stop()
       }

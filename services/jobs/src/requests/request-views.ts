@@ -79,6 +79,8 @@ export async function sentRequestsView(
           displayLocation: view.displayLocation,
           displayContact: view.displayContact,
           contact: view.contact,
+          contactValue: view.contactValue ?? null,
+          contactValueMasked: view.contactValueMasked ?? null,
           infos: view.infos,
           owner: { _id: post.userID, name: displayName(owners.get(post.userID)) },
         },

@@ -10,6 +10,7 @@ import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 const EVENT_WAIT_MS = 60_000
 
 const HIDDEN_PLACE = 'Maple Court 4 Denver CO'
+const HIDDEN_NUMBER = '3035550142'
 
 describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
   let jobs: JobsTestApp
@@ -69,6 +70,7 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
         title,
         where: HIDDEN_PLACE,
         contact: 'Phone',
+        contactValue: HIDDEN_NUMBER,
         displayLocation: false,
         displayContact: false,
       })
@@ -149,9 +151,13 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
       )
     const before = await worker.get(`/api/jobs/user/${workerId}/sent-requests`)
     expect(before.text).not.toContain(HIDDEN_PLACE)
+    expect(before.text).not.toContain(HIDDEN_NUMBER)
+    // The method is public (issue 17 §1); the value waits for acceptance.
     expect((await sentEntry()).post).toMatchObject({
       location: null,
-      contact: null,
+      contact: 'Phone',
+      contactValue: null,
+      contactValueMasked: '(•••) •••-••••',
       title: 'Privacy through acceptance',
     })
 
@@ -172,6 +178,8 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
     expect((await sentEntry()).post).toMatchObject({
       location: HIDDEN_PLACE,
       contact: 'Phone',
+      contactValue: HIDDEN_NUMBER,
+      contactValueMasked: null,
       owner: { _id: owner.userId },
     })
     expect((await worker.get(`/api/jobs/${post._id}`)).body.location).toBe(HIDDEN_PLACE)
@@ -180,6 +188,9 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
     expect(undone.body.status).toBe('pending')
     expect((await worker.get(`/api/jobs/user/${workerId}/sent-requests`)).text).not.toContain(
       HIDDEN_PLACE,
+    )
+    expect((await worker.get(`/api/jobs/user/${workerId}/sent-requests`)).text).not.toContain(
+      HIDDEN_NUMBER,
     )
     expect((await worker.get(`/api/jobs/${post._id}`)).body.location).toBeNull()
   })

@@ -1,0 +1,148 @@
+import { CatalogPostViewSchema } from '../api/favorites'
+import { JobPostSchema, SentJobRequestSchema } from '../api/jobs'
+import { Events } from '../events/registry'
+import { CONTACT_OPTIONS } from '../marketplace/options'
+import {
+  checkContactValue,
+  contactValueField,
+  contactValueKind,
+  formatContactValue,
+  maskedContactValue,
+  normalizeContactValue,
+  phoneDigits,
+} from './contact-value'
+import { Messages } from './messages'
+import { validatePostForm } from './post-form'
+import { validatePostModifyForm } from './post-modify'
+
+describe('contact values (issue 17 §1)', () => {
+  it('gives every contact option a kind of value', () => {
+    for (const method of CONTACT_OPTIONS) expect(contactValueKind(method)).not.toBeNull()
+    expect(contactValueKind('')).toBeNull()
+    expect(contactValueKind('Carrier pigeon')).toBeNull()
+  })
+
+  describe('Email', () => {
+    it.each(['ava@example.com', ' Ava.Turner@Example.COM '])('accepts %p', (value) => {
+      expect(checkContactValue('Email', value)).toBeNull()
+    })
+    it.each(['ava', 'ava@', '@example.com', 'ava@example'])('refuses %p', (value) => {
+      expect(checkContactValue('Email', value)).toBe(Messages.contactValue.email)
+    })
+    it('stores the address in lower case', () => {
+      expect(normalizeContactValue('Email', ' Ava@Example.COM ')).toBe('ava@example.com')
+    })
+  })
+
+  describe.each(['Phone', 'WhatsApp', 'Telegram'])('%s', (method) => {
+    it.each([
+      '5551234567',
+      '555 123 4567',
+      '555-123-4567',
+      '555.123.4567',
+      '(555) 123-4567',
+      '+1 (555) 123-4567',
+      '1-555-123-4567',
+    ])('accepts %p and stores its 10 digits', (value) => {
+      expect(checkContactValue(method, value)).toBeNull()
+      expect(normalizeContactValue(method, value)).toBe('5551234567')
+    })
+    it.each(['555123456', '55512345678', '+44 20 7946 0958', '555-123-456a', 'call me'])(
+      'refuses %p with the message naming the method',
+      (value) => {
+        expect(checkContactValue(method, value)).toBe(`Enter a 10-digit phone number for ${method}`)
+      },
+    )
+  })
+
+  describe.each(['Discord', 'Instagram', 'X(Twitter)'])('%s', (method) => {
+    it.each(['ava_turner', '@ava.turner', 'at', 'a'.repeat(32)])('accepts %p', (value) => {
+      expect(checkContactValue(method, value)).toBeNull()
+    })
+    it.each(['a', '@', 'a'.repeat(33), 'ava turner', 'ava-turner', 'https://x.com/ava'])(
+      'refuses %p',
+      (value) => {
+        expect(checkContactValue(method, value)).toBe(Messages.contactValue.handle(method, 2, 32))
+      },
+    )
+    it('stores the handle without its @ and shows it with one', () => {
+      expect(normalizeContactValue(method, ' @ava.turner ')).toBe('ava.turner')
+      expect(formatContactValue(method, 'ava.turner')).toBe('@ava.turner')
+    })
+  })
+
+  describe('Others', () => {
+    it('takes free text of at most 100 characters', () => {
+      expect(checkContactValue('Others', 'Signal: ask for Ava')).toBeNull()
+      expect(checkContactValue('Others', 'x'.repeat(100))).toBeNull()
+      expect(checkContactValue('Others', 'x'.repeat(101))).toBe(Messages.contactValue.text(100))
+    })
+  })
+
+  it('requires a value once a method is chosen, unless told it may stay empty', () => {
+    expect(checkContactValue('WhatsApp', '')).toBe('Enter a 10-digit phone number for WhatsApp')
+    expect(checkContactValue('WhatsApp', '   ')).toBe('Enter a 10-digit phone number for WhatsApp')
+    expect(checkContactValue('WhatsApp', '', false)).toBeNull()
+    expect(checkContactValue('WhatsApp', 'nope', false)).toBe(
+      'Enter a 10-digit phone number for WhatsApp',
+    )
+  })
+
+  it('refuses a value without a method, and leaves an unknown method to the option rule', () => {
+    expect(checkContactValue('', 'ava@example.com')).toBe(Messages.contactValue.withoutMethod)
+    expect(checkContactValue('', '')).toBeNull()
+    expect(checkContactValue('Carrier pigeon', 'coo')).toBeNull()
+  })
+
+  it('masks a value the same way for every post of a kind, revealing nothing of it', () => {
+    expect(maskedContactValue('Email')).toBe('•••••@•••••')
+    expect(maskedContactValue('WhatsApp')).toBe(maskedContactValue('Phone'))
+    expect(maskedContactValue('Instagram')).toBe('@••••••')
+    for (const method of CONTACT_OPTIONS) expect(maskedContactValue(method)).not.toMatch(/\w/)
+  })
+
+  it('formats phone numbers for reading', () => {
+    expect(formatContactValue('Telegram', '5551234567')).toBe('(555) 123-4567')
+    expect(phoneDigits('(555) 123-4567')).toBe('5551234567')
+  })
+
+  it('labels the form field after the method', () => {
+    expect(contactValueField('WhatsApp')).toMatchObject({
+      label: 'WhatsApp number',
+      inputMode: 'tel',
+    })
+    expect(contactValueField('Email').label).toBe('E-mail address')
+    expect(contactValueField('Discord').label).toBe('Discord handle')
+    expect(contactValueField('Others').label).toBe('How to reach you')
+  })
+
+  it('is part of the add and modify forms rules', () => {
+    const post = { title: 'Paint a fence', where: 'Boston MA', contact: 'Phone' }
+    expect(validatePostForm(post)).toBe('Enter a 10-digit phone number for Phone')
+    expect(validatePostForm({ ...post, contactValue: '555-123-4567' })).toBeNull()
+    expect(validatePostModifyForm({ where: 'Boston MA', contact: 'Instagram' })).toBe(
+      Messages.contactValue.handle('Instagram', 2, 32),
+    )
+    expect(
+      validatePostModifyForm({
+        where: 'Boston MA',
+        contact: 'Instagram',
+        contactValueMayStayEmpty: true,
+      }),
+    ).toBeNull()
+    expect(validatePostForm({ title: 'Paint', where: 'Boston MA' })).toBeNull()
+  })
+
+  it('has no field in the post events nor in the catalog view favorites and reports answer', () => {
+    // Those are built from the events: without a field there, the value cannot reach them.
+    for (const schema of [
+      Events.postCreated.schema,
+      Events.postUpdated.schema,
+      CatalogPostViewSchema,
+    ]) {
+      expect(Object.keys(schema.properties)).not.toContain('contactValue')
+    }
+    expect(Object.keys(JobPostSchema.properties)).toContain('contactValue')
+    expect(Object.keys(SentJobRequestSchema.properties.post.properties)).toContain('contactValue')
+  })
+})
