@@ -62,7 +62,36 @@ export const COLOURS = {
 
 export const LOCATIONS = ['Remote', 'New York NY', 'Los Angeles CA', 'Chicago IL', 'San Francisco CA', 'Boston MA', 'Seattle WA', 'Austin TX', 'Atlanta GA', 'Miami FL', 'Washington DC', 'Denver CO', 'Portland OR', 'Nashville TN']
 export const PAYMENTS = ['Zelle', 'Cash App', 'Venmo', 'Cash', 'PayPal', 'Bank Transfer', 'Check']
-export const CONTACTS = ['Email', 'Phone', 'WhatsApp', 'Telegram', 'Instagram']
+export const CONTACTS = ['Email', 'Phone', 'WhatsApp', 'Telegram', 'Instagram', 'Discord', 'X(Twitter)', 'Others']
+const OTHER_WAYS = ['Signal, same number as my phone', 'Knock at the blue door, ask for me', 'Facebook Messenger: my full name', 'Leave a note at the front desk']
+
+/**
+ * How a demo user is reached by `method` (issue 17 §1), typed as people type it: their demo
+ * address, their phone number with separators, a handle from their name, or a short text.
+ */
+export function contactValueOf(userIndex, method) {
+  const user = DEMO_USERS[userIndex]
+  const digits = user.phoneNumber
+  const handle = `${user.firstname}.${user.lastname}`.toLowerCase()
+  switch (method) {
+    case 'Email':
+      return user.email
+    case 'Phone':
+    case 'WhatsApp':
+    case 'Telegram':
+      return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`
+    case 'Instagram':
+      return `@${handle}`
+    case 'Discord':
+      return `${handle.replace('.', '_')}`
+    case 'X(Twitter)':
+      return `@${user.firstname}${user.lastname}`.slice(0, 16)
+    case 'Others':
+      return OTHER_WAYS[userIndex % OTHER_WAYS.length]
+    default:
+      return ''
+  }
+}
 // Repeated jobs get a qualifier, so one owner's titles stay distinct and read naturally.
 const QUALIFIERS = ['- urgent', 'this weekend', '(about 2 hours)', '- repeat job', 'next week', '(flexible time)', 'ASAP', '(evenings)']
 const WHEN = ['This Saturday morning', 'Weekday evenings', 'Tomorrow, 2pm to 5pm', 'Next weekend', 'Flexible', 'Every Friday']
@@ -84,6 +113,7 @@ export function postsOf(userIndex) {
         salary: PAY[n % PAY.length],
         paymentType: [PAYMENTS[n % PAYMENTS.length], PAYMENTS[(n + 3) % PAYMENTS.length]],
         contact: CONTACTS[n % CONTACTS.length],
+        contactValue: contactValueOf(userIndex, CONTACTS[n % CONTACTS.length]),
         infos,
         displayLocation: n % 6 !== 0,
         displayContact: n % 4 !== 0,
