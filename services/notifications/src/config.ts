@@ -27,6 +27,13 @@ const NotificationsConfigSchema = Type.Composite([
     /** Support messages one address (IP) may send per window. */
     SUPPORT_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 5 }),
     SUPPORT_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 15 * 60 * 1000 }),
+    /**
+     * Presence across instances (docs/notifications.md, "Presence"): each instance proves it
+     * is alive this often, and its users' sockets count as open until its last proof is this
+     * old (a crashed instance's users then count as away).
+     */
+    PRESENCE_HEARTBEAT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+    PRESENCE_TTL_MS: Type.Integer({ minimum: 300, default: 30_000 }),
   }),
 ])
 

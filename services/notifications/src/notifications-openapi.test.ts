@@ -129,7 +129,7 @@ describe('the notifications API, described and guarded by its schemas', () => {
     ])
   })
 
-  it('sends the five preferences only, whatever else is stored with them', async () => {
+  it('sends the six preferences only, whatever else is stored with them', async () => {
     const userId = app.newUserId()
     await app.db.collection(RECIPIENTS_COLLECTION).insertOne({
       _id: userId as never,
@@ -152,6 +152,7 @@ describe('the notifications API, described and guarded by its schemas', () => {
       postRequestsEnabled: true,
       postFavoritesEnabled: true,
       requestStatusEnabled: true,
+      messagesEnabled: true,
     })
   })
 

@@ -31,10 +31,23 @@ export const NotificationIdParamsSchema = Type.Object({
 })
 export type NotificationIdParams = Static<typeof NotificationIdParamsSchema>
 
-/** The three kinds of spec 2 §2.5, each switched by its own preference. */
+/**
+ * The three kinds of spec 2 §2.5, each switched by its own preference, and the two of
+ * conversations (issue 17): a new message while away (switched by messagesEnabled) and a
+ * moderator's take-down of one of the user's messages (always told).
+ */
 export const NotificationKindSchema = Type.Union(
-  [Type.Literal('post-request'), Type.Literal('request-status'), Type.Literal('post-favorite')],
-  { description: 'post-request, request-status or post-favorite (spec 2 §2.5)' },
+  [
+    Type.Literal('post-request'),
+    Type.Literal('request-status'),
+    Type.Literal('post-favorite'),
+    Type.Literal('new-message'),
+    Type.Literal('message-taken-down'),
+  ],
+  {
+    description:
+      'post-request, request-status or post-favorite (spec 2 §2.5); new-message or message-taken-down (issue 17)',
+  },
 )
 
 /** One notification as the dropdown reads it (spec 1 §3 "Notification"). */
@@ -47,7 +60,8 @@ export const NotificationViewSchema = Type.Object(
       examples: ['Wanda Worker sent a request for your post "Move a piano"'],
     }),
     link: Type.String({
-      description: 'The settings page the notification leads to',
+      description:
+        'The page the notification leads to: a settings page, or a conversation (/messages/{id})',
       examples: ['/settings-employer-requests'],
     }),
     isRead: Type.Boolean(),
@@ -108,9 +122,14 @@ const PREFERENCE_DESCRIPTIONS = {
   postRequestsEnabled: 'Post Requests: someone requests on your post (default true)',
   postFavoritesEnabled: 'Post Favorites: someone favorites your post (default true)',
   requestStatusEnabled: 'Request Status: your request is accepted or declined (default true)',
+  messagesEnabled:
+    'Messages: a new message while you are away is noticed and mailed, once per conversation until read (default true)',
 } as const
 
-/** The five flags of spec 2 §2.5 and §3 "Notification preferences", all of them, as saved. */
+/**
+ * The five flags of spec 2 §2.5 and §3 "Notification preferences" and the Messages flag of
+ * issue 17, all of them, as saved.
+ */
 export const NotificationPreferencesSchema = Type.Object(
   {
     emailEnabled: Type.Boolean({ description: PREFERENCE_DESCRIPTIONS.emailEnabled }),
@@ -122,6 +141,7 @@ export const NotificationPreferencesSchema = Type.Object(
     requestStatusEnabled: Type.Boolean({
       description: PREFERENCE_DESCRIPTIONS.requestStatusEnabled,
     }),
+    messagesEnabled: Type.Boolean({ description: PREFERENCE_DESCRIPTIONS.messagesEnabled }),
   },
   { additionalProperties: false },
 )
@@ -141,7 +161,7 @@ const preferenceFlag = (flag: keyof typeof PREFERENCE_DESCRIPTIONS) =>
   )
 
 /**
- * PUT /api/notifications/preferences: the screen sends all five flags; a client may send only
+ * PUT /api/notifications/preferences: the screen sends all six flags; a client may send only
  * what changed, and the others keep their value.
  */
 export const NotificationPreferencesChangeSchema = Type.Object(
@@ -151,6 +171,7 @@ export const NotificationPreferencesChangeSchema = Type.Object(
     postRequestsEnabled: preferenceFlag('postRequestsEnabled'),
     postFavoritesEnabled: preferenceFlag('postFavoritesEnabled'),
     requestStatusEnabled: preferenceFlag('requestStatusEnabled'),
+    messagesEnabled: preferenceFlag('messagesEnabled'),
   },
   { additionalProperties: false },
 )

@@ -1,5 +1,7 @@
 /**
  * Notification preference flags and their defaults: all on except mobile (spec 2 §3).
+ * `messagesEnabled` ("Messages", issue 17): the notice and e-mail of a new message for a user
+ * with no open socket (docs/notifications.md).
  */
 export const NOTIFICATION_PREFERENCE_DEFAULTS = {
   emailEnabled: true,
@@ -7,6 +9,7 @@ export const NOTIFICATION_PREFERENCE_DEFAULTS = {
   postRequestsEnabled: true,
   postFavoritesEnabled: true,
   requestStatusEnabled: true,
+  messagesEnabled: true,
 } as const
 
 export type NotificationPreferences = {

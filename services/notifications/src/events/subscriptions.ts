@@ -2,10 +2,17 @@ import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
+import type { MessageNotices } from '../conversations/message-notices'
+import {
+  deliveriesOfMessageRead,
+  deliveriesOfMessageSent,
+  deliveriesOfMessageTakenDown,
+} from '../live/live-payloads'
 import type { LiveServer } from '../live/live-server'
 import type { NotificationsRepository } from '../notifications/notifications-repository'
 import type { NotificationsService } from '../notifications/notifications-service'
 import type { createNotificationMailer } from '../notifications/notification-mail'
+import type { PresenceTracker } from '../presence/presence-tracker'
 import type { Recipients } from '../recipients/recipients-repository'
 
 /** Every event the notifications service reacts to, in one place. */
@@ -13,17 +20,22 @@ export function notificationsSubscriptions(deps: {
   service: NotificationsService
   notifications: NotificationsRepository
   recipients: Recipients
+  messageNotices: MessageNotices
+  presence: PresenceTracker
   live: LiveServer
   mail: ReturnType<typeof createNotificationMailer>
   tokenRevocations: TokenRevocations
 }): ConsumerDefinition[] {
-  const record = (event: DomainEvent) => deps.service.record(event)
+  const record = async (event: DomainEvent) => {
+    await deps.service.record(event)
+  }
   return [
     {
       // One group for all instances: each event is turned into notifications exactly once.
       // No ledger: every handler is idempotent by itself (a notification's id is its event's
-      // and recipient's, recipients are upserts, deletions repeat harmlessly), which saves two
-      // database operations per event on the path the latency target measures.
+      // and recipient's, a conversation's notice is claimed by its event, recipients are
+      // upserts, deletions repeat harmlessly), which saves two database operations per event
+      // on the path the latency target measures.
       groupId: 'notifications',
       useLedger: false,
       handlers: {
@@ -32,11 +44,18 @@ export function notificationsSubscriptions(deps: {
         'people-request.created': record,
         'people-request.decided': record,
         'favorite.added': record,
+        // Told when away: once per conversation until read (docs/notifications.md).
+        'message.sent': (event) => deps.messageNotices.messageSent(event),
+        'message.read': (event) => deps.messageNotices.messageRead(event),
+        'message.taken-down': record,
         ...deps.recipients.handlers,
-        // The grace period ended: the user's notifications, preferences and address go.
+        // The grace period ended: the user's notifications, preferences, address and the
+        // traces of their sockets and conversations go.
         'user.deleted': async ({ data }) => {
           await deps.notifications.deleteOfUser(data.userId)
           await deps.recipients.deleteOfUser(data.userId)
+          await deps.messageNotices.deleteOfUser(data.userId)
+          await deps.presence.deleteOfUser(data.userId)
         },
       },
     },
@@ -48,8 +67,9 @@ export function notificationsSubscriptions(deps: {
       handlers: { 'notification.created': async ({ data }) => deps.mail(data) },
     },
     // The push fan-out: a group per instance, so every instance sees every notification and
-    // the one holding the user's sockets pushes it. Only new ones matter (no replay, no
-    // ledger: pushing is per instance and a repeat would only repeat a toast).
+    // message event, and the one holding the parties' sockets pushes it. Only new ones
+    // matter (no replay, no ledger: pushing is per instance, and the live server skips a
+    // repeated event id).
     {
       groupId: `notifications-live.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
       useLedger: false,
@@ -57,6 +77,15 @@ export function notificationsSubscriptions(deps: {
       handlers: {
         'notification.created': async ({ data }) => {
           await deps.live.push(data)
+        },
+        'message.sent': async ({ id, data }) => {
+          deps.live.deliverOnce(id, deliveriesOfMessageSent(data))
+        },
+        'message.read': async ({ id, data }) => {
+          deps.live.deliverOnce(id, deliveriesOfMessageRead(data))
+        },
+        'message.taken-down': async ({ id, data }) => {
+          deps.live.deliverOnce(id, deliveriesOfMessageTakenDown(data))
         },
       },
     },

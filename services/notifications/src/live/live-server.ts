@@ -4,14 +4,17 @@ import { Server, type Socket } from 'socket.io'
 import type { EventData } from '@marketplace/contracts/events'
 import { LIVE_EVENTS } from '@marketplace/contracts/marketplace'
 import { viewOfCreatedEvent } from '../notifications/notification-view'
+import type { PresenceTracker } from '../presence/presence-tracker'
+import type { LiveDelivery } from './live-payloads'
 
 const roomOf = (userId: string) => `user:${userId}`
 
 /**
- * How many pushed notification ids an instance remembers, and for how long. The outbox
- * publishes at least once: two replicas' relays can both publish one notification (the
- * writer's relay, and another's sweep that found it still pending), and a crash between
- * publishing and clearing publishes it again. Repeats arrive within seconds of the first.
+ * How many pushed notification and message event ids an instance remembers, and for how
+ * long. The outbox publishes at least once: two replicas' relays can both publish one
+ * notification (the writer's relay, and another's sweep that found it still pending), and a
+ * crash between publishing and clearing publishes it again. Repeats arrive within seconds
+ * of the first.
  */
 const RECENT_PUSHES = { max: 20_000, ttl: 10 * 60_000 }
 
@@ -28,11 +31,13 @@ function tokenOf(socket: Socket): string | null {
  * through the gateway's tunnel. WebSocket transport only: a connection then lives on one
  * instance for its whole life, so several instances need no sticky sessions
  * (docs/notifications.md). The handshake must carry a valid access token; `authenticate`
- * with a user id succeeds only for the token's own user and joins that user's room.
+ * with a user id succeeds only for the token's own user and joins that user's room; the
+ * presence tracker then records that this instance holds a socket of theirs (answered only
+ * once recorded, so a message sent after `authenticated` finds the user present).
  */
 export function attachLiveServer(
   app: FastifyInstance,
-  deps: { unreadCount(userId: string): Promise<number> },
+  deps: { unreadCount(userId: string): Promise<number>; presence: PresenceTracker },
 ) {
   const io = new Server(app.server, {
     path: '/socket.io',
@@ -53,24 +58,50 @@ export function attachLiveServer(
       .catch(() => next(new Error('Authentication required')))
   })
 
+  const holdsSocketOf = (userId: string) =>
+    (io.sockets.adapter.rooms.get(roomOf(userId))?.size ?? 0) > 0
+  deps.presence.readRoomsWith(holdsSocketOf)
+
   io.on('connection', (socket) => {
     socket.on(LIVE_EVENTS.authenticate, async (userId: unknown) => {
       const success = typeof userId === 'string' && userId === socket.data.userId
-      if (success) await socket.join(roomOf(userId))
+      if (success) {
+        await socket.join(roomOf(userId))
+        socket.data.joined = true
+        await deps.presence.sync(userId)
+      }
       socket.emit(LIVE_EVENTS.authenticated, { success })
+    })
+    // The socket has left its rooms by now: the last one of a user here takes presence back.
+    socket.on('disconnect', () => {
+      if (socket.data.joined) void deps.presence.sync(socket.data.userId as string)
     })
   })
 
   // Before Fastify closes its server: open WebSockets would otherwise keep it waiting.
   // Closing the transports (not a Socket.IO "server disconnect") lets clients reconnect on
-  // their own, to another instance during a rolling deploy.
+  // their own, to another instance during a rolling deploy. Presence stops writing first:
+  // the instance's record is dropped as a whole when it closes.
   app.addHook('preClose', async () => {
+    deps.presence.halt()
     io.engine.close()
   })
 
   // A repeated notification.created must not push again: the toast would show twice and the
   // repeat's count, taken when it was stored, would set the badge back after newer pushes.
   const pushed = new LRUCache<string, true>(RECENT_PUSHES)
+
+  /**
+   * A message event's pushes, to the parties' sockets on this instance, once per event id
+   * (a repeat would show a message twice or move a badge back).
+   */
+  function deliverOnce(eventId: string, deliveries: LiveDelivery[]): boolean {
+    const here = deliveries.filter(({ userId }) => holdsSocketOf(userId))
+    if (here.length === 0 || pushed.has(eventId)) return false
+    pushed.set(eventId, true)
+    for (const { userId, name, payload } of here) io.to(roomOf(userId)).emit(name, payload)
+    return true
+  }
 
   return {
     /**
@@ -91,6 +122,7 @@ export function attachLiveServer(
       })
       return true
     },
+    deliverOnce,
     connectedSockets: () => io.engine.clientsCount,
   }
 }

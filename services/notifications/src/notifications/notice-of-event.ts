@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
+import { newMessageNotice } from '@marketplace/contracts/marketplace'
 import type { NotificationKind } from './notification-document'
 
 /** What one event tells one person: who, which preference switches it, what it says, where it leads. */
@@ -18,12 +19,21 @@ export const NOTICE_LINKS = {
   myPosts: '/settings-employer-jobs',
 } as const
 
+/** The thread of a conversation in the web app (ids are `jr:<id>`, `pr:<id>`: path-safe). */
+export const conversationLink = (conversationId: string) => `/messages/${conversationId}`
+
+/** What the author of a message a moderator took down is told. */
+export const takenDownNotice = (postTitle: string) =>
+  `A moderator removed one of your messages in the conversation about "${postTitle}"`
+
 const decided = (status: string) => (status === 'accepted' ? 'accepted' : 'declined')
 
 /**
  * The notices of spec 2 §2.5, as short sentences read at a glance, with names and the post
  * title. Pure: the event carries everything (names, title), so no lookup is needed. Answers
  * null for events that tell nobody (a decision taken back to pending, a favorite of a person).
+ * A message.sent's notice is what the recipient is told when away; whether they are is
+ * decided before (conversations/message-notices.ts), never here.
  */
 export function noticeOf(event: DomainEvent): Notice | null {
   switch (event.type) {
@@ -73,6 +83,24 @@ export function noticeOf(event: DomainEvent): Notice | null {
         kind: 'post-favorite',
         message: `${data.userName} saved your post "${data.targetTitle}" to their favorites`,
         link: NOTICE_LINKS.myPosts,
+      }
+    }
+    case 'message.sent': {
+      const { data } = event as DomainEvent<'message.sent'>
+      return {
+        recipientId: data.recipientId,
+        kind: 'new-message',
+        message: newMessageNotice(data.senderName),
+        link: conversationLink(data.conversationId),
+      }
+    }
+    case 'message.taken-down': {
+      const { data } = event as DomainEvent<'message.taken-down'>
+      return {
+        recipientId: data.senderId,
+        kind: 'message-taken-down',
+        message: takenDownNotice(data.postTitle),
+        link: conversationLink(data.conversationId),
       }
     }
     default:

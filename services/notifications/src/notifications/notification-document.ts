@@ -1,10 +1,30 @@
 import type { EventData } from '@marketplace/contracts/events'
+import type { NotificationPreferences } from '@marketplace/contracts/marketplace'
 import type { OutboxFields } from '@marketplace/service-kit'
 
 export const NOTIFICATIONS_COLLECTION = 'notifications'
 
-/** The three types of spec 2 §2.5, each switched by its own preference. */
+/** The three types of spec 2 §2.5 and the two of conversations (issue 17). */
 export type NotificationKind = EventData<'notification.created'>['kind']
+
+/**
+ * The preference that switches each kind off (spec 2 §2.5, §3; issue 17's "Messages"), both
+ * its notification and its mail. A take-down is a moderator's word to the author and is
+ * always told (docs/notifications.md).
+ */
+export const PREFERENCE_OF_KIND: Record<NotificationKind, keyof NotificationPreferences | null> = {
+  'post-request': 'postRequestsEnabled',
+  'request-status': 'requestStatusEnabled',
+  'post-favorite': 'postFavoritesEnabled',
+  'new-message': 'messagesEnabled',
+  'message-taken-down': null,
+}
+
+/** Whether the preferences let a notification of this kind be stored (and mailed). */
+export function kindAllowed(kind: NotificationKind, preferences: NotificationPreferences): boolean {
+  const flag = PREFERENCE_OF_KIND[kind]
+  return flag === null || preferences[flag]
+}
 
 /**
  * One notice to one user (spec 1 §3 "Notification"). The id is the causing event's id and the

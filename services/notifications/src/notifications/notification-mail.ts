@@ -1,6 +1,7 @@
 import type { EventData } from '@marketplace/contracts/events'
 import { appLink, escapeHtml, type MailTransport } from '@marketplace/service-kit/mail'
 import { preferencesOfRecipient, type Recipients } from '../recipients/recipients-repository'
+import { kindAllowed } from './notification-document'
 
 const PREFERENCES_PATH = '/settings-notifications'
 
@@ -30,7 +31,8 @@ export function notificationMail(input: {
 
 /**
  * Group "notifications-mail": each stored notification is e-mailed once when its recipient
- * has emailEnabled (read at sending time, so switching mails off stops the next one). A
+ * has emailEnabled and its kind still switched on (both read at sending time, so switching
+ * mails or Messages off stops the next one). A
  * failed send throws, so the consumer retries it; the ledger keeps a redelivery from mailing
  * twice once it was sent.
  */
@@ -45,7 +47,8 @@ export function createNotificationMailer(deps: {
     if (Date.now() - Date.parse(data.createdAt) > deps.maxAgeMs) return
     const recipient = await deps.recipients.findById(data.userId)
     if (!recipient?.email) return
-    if (!preferencesOfRecipient(recipient).emailEnabled) return
+    const preferences = preferencesOfRecipient(recipient)
+    if (!preferences.emailEnabled || !kindAllowed(data.kind, preferences)) return
     await deps.transport.sendMail({
       to: recipient.email,
       ...notificationMail({

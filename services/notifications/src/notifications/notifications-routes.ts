@@ -100,7 +100,7 @@ export async function notificationsRoutes(
     {
       schema: {
         tags,
-        summary: "The caller's five notification preferences",
+        summary: "The caller's six notification preferences",
         security: SECURED,
         response: { 200: NotificationPreferencesSchema, ...errorResponses(401) },
       },
@@ -115,7 +115,7 @@ export async function notificationsRoutes(
       attachValidation: true,
       schema: {
         tags,
-        summary: 'Saves the flags sent; the others keep their value. Answers all five',
+        summary: 'Saves the flags sent; the others keep their value. Answers all six',
         security: SECURED,
         body: NotificationPreferencesChangeSchema,
         response: { 200: NotificationPreferencesSchema, ...errorResponses(400, 401) },

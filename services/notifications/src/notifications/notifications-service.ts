@@ -1,24 +1,18 @@
 import type { NotificationsPage } from '@marketplace/contracts/api'
 import type { DomainEvent } from '@marketplace/contracts/events'
-import type { NotificationPreferences } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
 import { NotFoundError, newEvent } from '@marketplace/service-kit'
 import type { Recipients } from '../recipients/recipients-repository'
-import {
-  notificationId,
-  type NotificationDocument,
-  type NotificationKind,
-} from './notification-document'
+import { kindAllowed, notificationId, type NotificationDocument } from './notification-document'
 import { notificationView } from './notification-view'
 import type { NotificationsRepository } from './notifications-repository'
 import { noticeOf } from './notice-of-event'
 
-/** The preference that switches each kind (spec 2 §2.5, §3). */
-export const PREFERENCE_OF_KIND: Record<NotificationKind, keyof NotificationPreferences> = {
-  'post-request': 'postRequestsEnabled',
-  'request-status': 'requestStatusEnabled',
-  'post-favorite': 'postFavoritesEnabled',
-}
+/**
+ * What recording an event did: stored its notification, or not because its kind is switched
+ * off, it was stored before (a redelivery), or the event tells nobody (or is old news).
+ */
+export type RecordOutcome = 'stored' | 'switched-off' | 'repeated' | 'nothing'
 
 /**
  * Turns domain events into stored notifications (consumer group "notifications") and serves
@@ -35,16 +29,19 @@ export function createNotificationsService(deps: {
 }) {
   const now = deps.now ?? (() => new Date())
 
-  async function record(event: DomainEvent): Promise<void> {
+  /** Whether the event is too old to tell anyone (a replayed history is not news). */
+  const isOldNews = (event: DomainEvent) =>
+    now().getTime() - Date.parse(event.occurredAt) > deps.maxAgeMs
+
+  async function record(event: DomainEvent): Promise<RecordOutcome> {
     const notice = noticeOf(event)
-    if (!notice) return
-    if (now().getTime() - Date.parse(event.occurredAt) > deps.maxAgeMs) return
+    if (!notice || isOldNews(event)) return 'nothing'
     // Counted before it is stored, so its event can carry the badge count (the push then
     // needs no read); taken back when it is switched off or was stored before.
     const { preferences, unreadCount } = await deps.recipients.countIncoming(notice.recipientId)
-    if (!preferences[PREFERENCE_OF_KIND[notice.kind]]) {
+    if (!kindAllowed(notice.kind, preferences)) {
       await deps.recipients.uncount(notice.recipientId)
-      return
+      return 'switched-off'
     }
     const at = now()
     const notification: NotificationDocument = {
@@ -75,6 +72,7 @@ export function createNotificationsService(deps: {
       }),
     ])
     if (!stored) await deps.recipients.uncount(notice.recipientId)
+    return stored ? 'stored' : 'repeated'
   }
 
   /**
@@ -92,6 +90,7 @@ export function createNotificationsService(deps: {
 
   return {
     record,
+    isOldNews,
 
     async page(userId: string, page: number, limit: number): Promise<NotificationsPage> {
       const [{ items, total }, unread] = await Promise.all([
@@ -121,6 +120,14 @@ export function createNotificationsService(deps: {
     },
 
     clearRead: (userId: string) => deps.notifications.clearRead(userId),
+
+    /**
+     * Marks a notification read because the user saw what it told elsewhere (they read the
+     * conversation); nothing when it is gone (cleared, purged).
+     */
+    async markSeenElsewhere(id: string, userId: string): Promise<void> {
+      if (await deps.notifications.markRead(id, userId)) await unreadCount(userId)
+    },
   }
 }
 

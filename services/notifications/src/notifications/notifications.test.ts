@@ -202,6 +202,7 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
       postRequestsEnabled: true,
       postFavoritesEnabled: true,
       requestStatusEnabled: true,
+      messagesEnabled: true,
     })
     const bad = await client.put('/api/notifications/preferences', { emailEnabled: 'yes' })
     expect(bad.status).toBe(400)

@@ -8,8 +8,8 @@ import { BadRequestError } from '@marketplace/service-kit'
 const FLAGS = Object.keys(NOTIFICATION_PREFERENCE_DEFAULTS) as Array<keyof NotificationPreferences>
 
 /**
- * PUT /api/notifications/preferences: the five flags, each true or false when present (the
- * screen sends all five; a client may send only what changed). Anything else is ignored.
+ * PUT /api/notifications/preferences: the six flags, each true or false when present (the
+ * screen sends them all; a client may send only what changed). Anything else is ignored.
  */
 export function readPreferences(body: unknown): Partial<NotificationPreferences> {
   const input = (body ?? {}) as Record<string, unknown>

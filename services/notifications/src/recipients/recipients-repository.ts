@@ -27,7 +27,10 @@ export interface RecipientDocument {
   updatedAt: Date
 }
 
-/** The five flags of a recipient (or of someone unknown): saved values over the defaults. */
+/**
+ * The six flags of a recipient (or of someone unknown): saved values over the defaults, so a
+ * user who saved before Messages existed has it on.
+ */
 export function preferencesOfRecipient(
   recipient: Pick<RecipientDocument, 'preferences'> | null,
 ): NotificationPreferences {
@@ -110,7 +113,7 @@ export function createRecipients(db: Db) {
         { $set: { unreadCount: exact } },
       )
     },
-    /** Saves the flags given (the others keep their value); answers all five. */
+    /** Saves the flags given (the others keep their value); answers all six. */
     async savePreferences(
       userId: string,
       changes: Partial<NotificationPreferences>,

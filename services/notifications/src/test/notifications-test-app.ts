@@ -13,6 +13,13 @@ import { readConfig } from '../config'
 import { NOTIFICATIONS_COLLECTION } from '../notifications/notification-document'
 import { RECIPIENTS_COLLECTION } from '../recipients/recipients-repository'
 
+/** A user's authenticated socket and the pushes it received, by live event name. */
+export interface LiveListener {
+  socket: Socket
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each test states the payload it expects
+  of<T = any>(name: string): T[]
+}
+
 // A new consumer group first replays the shared broker's history (events of every earlier
 // test), so an event under test may take a while to be handled.
 export const EVENT_WAIT_MS = 60_000
@@ -89,6 +96,61 @@ export async function startNotificationsTestApp(name: string, env: Record<string
     })
   }
 
+  /** message.sent, as the conversations service announces a stored message. */
+  function messageSentEvent(
+    data: Partial<EventData<'message.sent'>> & {
+      conversationId: string
+      senderId: string
+      recipientId: string
+    },
+  ) {
+    const messageId = data.messageId ?? new ObjectId().toHexString()
+    return newEvent('message.sent', {
+      aggregateId: data.conversationId,
+      actorId: data.senderId,
+      data: {
+        messageId,
+        clientId: null,
+        senderName: 'Sam Sender',
+        postTitle: 'Move a piano',
+        text: `Message ${messageId}`,
+        sentAt: new Date().toISOString(),
+        recipientUnreadCount: 1,
+        recipientUnreadTotal: 1,
+        ...data,
+      },
+    })
+  }
+
+  /** message.read: `readerId` read the conversation, whose other party is `otherId`. */
+  function messageReadEvent(data: {
+    conversationId: string
+    readerId: string
+    otherId: string
+    readerUnreadTotal?: number
+  }) {
+    return newEvent('message.read', {
+      aggregateId: data.conversationId,
+      actorId: data.readerId,
+      data: { readAt: new Date().toISOString(), readerUnreadTotal: 0, ...data },
+    })
+  }
+
+  /** message.taken-down, as the conversations service announces a moderator's take-down. */
+  function messageTakenDownEvent(data: {
+    conversationId: string
+    senderId: string
+    recipientId: string
+    messageId?: string
+    postTitle?: string
+  }) {
+    return newEvent('message.taken-down', {
+      aggregateId: data.conversationId,
+      actorId: null,
+      data: { messageId: new ObjectId().toHexString(), postTitle: 'Move a piano', ...data },
+    })
+  }
+
   /** The user's stored notifications (all of them, newest first). */
   const storedFor = (userId: string) =>
     notifications.find({ userId }).sort({ createdAt: -1 }).toArray()
@@ -111,7 +173,40 @@ export async function startNotificationsTestApp(name: string, env: Record<string
     })
   }
 
-  return { ...service, registerUser, jobRequestEvent, storedFor, waitForStored, connectSocket }
+  /**
+   * An authenticated socket of the user's on one instance, keeping every push it receives by
+   * live event name (`of('message')`).
+   */
+  async function listen(userId: string, baseUrl = service.baseUrl): Promise<LiveListener> {
+    const socket = connectSocket(service.tokenFor(userId), baseUrl)
+    const received = new Map<string, unknown[]>()
+    socket.onAny((name: string, payload: unknown) => {
+      received.set(name, [...(received.get(name) ?? []), payload])
+    })
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve())
+      socket.once('connect_error', reject)
+    })
+    const answer = await new Promise<{ success: boolean }>((resolve) => {
+      socket.once('authenticated', resolve)
+      socket.emit('authenticate', userId)
+    })
+    if (!answer.success) throw new Error(`socket of ${userId} not authenticated`)
+    return { socket, of: <T>(name: string) => (received.get(name) ?? []) as T[] }
+  }
+
+  return {
+    ...service,
+    registerUser,
+    listen,
+    jobRequestEvent,
+    messageSentEvent,
+    messageReadEvent,
+    messageTakenDownEvent,
+    storedFor,
+    waitForStored,
+    connectSocket,
+  }
 }
 
 export type NotificationsTestApp = Awaited<ReturnType<typeof startNotificationsTestApp>>

@@ -1,0 +1,334 @@
+#!/usr/bin/env node
+// Conversations live benchmark (issue 17 §3), against built processes and the real Kafka and
+// FerretDB of infra/local: conversations, notifications and the gateway, each its own process.
+// Pairs of users each get a conversation (opened by job-request.created, published here as
+// jobs would), every user holds one socket through the gateway's tunnel, and messages are
+// sent with POST /api/conversations/:id/messages through the gateway at a steady rate, both
+// ways in turn. Measured at the recipient's socket: send-to-socket latency p50 / p95 / p99,
+// messages lost (answered 201, never pushed) and duplicated (pushed twice).
+// Targets: p95 ≤ 150 ms, p99 ≤ 300 ms, 0 lost, 0 duplicated.
+//
+//   bash infra/local/infra.sh up && pnpm turbo run build
+//   node scripts/bench/conversations-live.mjs [--rate 50] [--duration 60] [--pairs 50] [--keep]
+import { createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { log, startProcess } from './feed-bench-lib.mjs'
+import { infraEnv, repoRoot } from './infra-env.mjs'
+
+const fromNotifications = createRequire(join(repoRoot, 'services', 'notifications', 'package.json'))
+const { io } = fromNotifications('socket.io-client')
+const { Kafka, logLevel } = fromNotifications('kafkajs')
+const { MongoClient, ObjectId } = fromNotifications('mongodb')
+const { consumerLag } = fromNotifications('@marketplace/service-kit/testing')
+
+const { values: args } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '50' },
+    duration: { type: 'string', default: '60' },
+    pairs: { type: 'string', default: '50' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const RATE = Number(args.rate)
+const DURATION_S = Number(args.duration)
+const PAIRS = Number(args.pairs)
+
+const infra = infraEnv()
+const run = `bench_conv_${randomBytes(4).toString('hex')}`
+const mongoUrl = (name) => `${infra.MONGO_URL_BASE}/${run}_${name}?${infra.MONGO_URL_OPTIONS}`
+const { publicKey, privateKey } = generateKeyPairSync('ed25519')
+const b64url = (value) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url')
+function tokenFor(userId) {
+  const now = Math.floor(Date.now() / 1000)
+  const input = `${b64url({ alg: 'EdDSA', typ: 'JWT' })}.${b64url({ sub: userId, roles: ['2000'], iss: 'marketplace-auth', aud: 'marketplace', iat: now - 1, exp: now + 3600 })}`
+  return `${input}.${sign(null, Buffer.from(input), createPrivateKey(privateKey.export({ type: 'pkcs8', format: 'pem' }))).toString('base64url')}`
+}
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+const event = (type, aggregateId, actorId, data) => ({
+  id: randomBytes(16).toString('hex'),
+  type,
+  version: 1,
+  occurredAt: new Date().toISOString(),
+  actorId,
+  aggregateId,
+  data,
+})
+
+/** Each pair's two users announced as auth does, and the request that opens their conversation, as jobs does. */
+async function announce(pairs) {
+  const kafka = new Kafka({ brokers: infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING })
+  const producer = kafka.producer()
+  await producer.connect()
+  const users = pairs.flatMap((pair) => [pair.owner, pair.worker])
+  await producer.send({
+    topic: 'auth.users',
+    messages: users.map((u) => ({
+      key: u.userId,
+      value: JSON.stringify(
+        event('user.registered', u.userId, u.userId, {
+          userId: u.userId,
+          email: `${u.name}.${u.userId}@bench.test`.toLowerCase(),
+          firstName: u.name,
+          lastName: 'Bench',
+          phoneNumber: '(212) 555-0100',
+          dateOfBirth: '1990-01-01',
+          interest: 'Both',
+          emailPreferences: false,
+        }),
+      ),
+    })),
+  })
+  await producer.send({
+    topic: 'jobs.requests',
+    messages: pairs.map((pair) => ({
+      key: pair.requestId,
+      value: JSON.stringify(
+        event('job-request.created', pair.requestId, pair.worker.userId, {
+          requestId: pair.requestId,
+          postId: pair.postId,
+          postTitle: `Bench post ${pair.index}`,
+          ownerId: pair.owner.userId,
+          requesterId: pair.worker.userId,
+          requesterName: `${pair.worker.name} Bench`,
+          status: 'pending',
+        }),
+      ),
+    })),
+  })
+  await producer.disconnect()
+}
+
+/** An authenticated socket through the gateway, answering every `message` push it gets. */
+async function connect(site, user, onMessage) {
+  const socket = io(site, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    auth: { token: tokenFor(user.userId) },
+  })
+  await new Promise((resolve, reject) => {
+    socket.once('connect_error', reject)
+    socket.once('authenticated', ({ success }) =>
+      success ? resolve() : reject(new Error('not authenticated')),
+    )
+    socket.once('connect', () => socket.emit('authenticate', user.userId))
+  })
+  socket.on('message', (push) => onMessage(user, push))
+  return socket
+}
+
+async function main() {
+  const processes = []
+  const common = {
+    KAFKA_BROKERS: infra.KAFKA_BROKERS,
+    KAFKA_GROUP_PREFIX: `${run}-`,
+    JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+  }
+  const [conversationsPort, notificationsPort, gatewayPort] = [4991, 4992, 4993]
+  const sockets = []
+  try {
+    log('starting conversations, notifications and the gateway (built dist)...')
+    const conversations = startProcess(
+      'conversations',
+      join(repoRoot, 'services', 'conversations'),
+      {
+        ...common,
+        SERVICE_NAME: 'conversations',
+        MONGO_URL: mongoUrl('conversations'),
+        // The per-user limit (30 a minute) is not what is measured: the rate is spread over the pairs.
+        MESSAGES_PER_MINUTE: '1000000',
+      },
+      conversationsPort,
+    )
+    const notifications = startProcess(
+      'notifications',
+      join(repoRoot, 'services', 'notifications'),
+      {
+        ...common,
+        SERVICE_NAME: 'notifications',
+        MONGO_URL: mongoUrl('notifications'),
+        SMTP_HOST: infra.SMTP_HOST,
+        SMTP_PORT: infra.SMTP_PORT,
+        // The groups are new and read the broker's whole history first: older events tell nobody.
+        NOTICE_MAX_AGE_MS: '60000',
+      },
+      notificationsPort,
+    )
+    processes.push(conversations.child, notifications.child)
+    await Promise.all([conversations.ready(), notifications.ready()])
+    const gateway = startProcess(
+      'gateway',
+      join(repoRoot, 'services', 'gateway'),
+      {
+        SERVICE_NAME: 'gateway',
+        CONVERSATIONS_URL: `http://127.0.0.1:${conversationsPort}`,
+        NOTIFICATIONS_URL: `http://127.0.0.1:${notificationsPort}`,
+        RATE_LIMIT_MAX: '100000000',
+      },
+      gatewayPort,
+    )
+    processes.push(gateway.child)
+    await gateway.ready()
+    const site = `http://127.0.0.1:${gatewayPort}`
+    const call = (user, method, path, body) =>
+      fetch(`${site}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${tokenFor(user.userId)}`,
+          ...(body && { 'content-type': 'application/json' }),
+        },
+        body: body && JSON.stringify(body),
+      })
+
+    // ---- the pairs and their conversations ----
+    const pairs = Array.from({ length: PAIRS }, (_, index) => ({
+      index,
+      requestId: new ObjectId().toHexString(),
+      postId: new ObjectId().toHexString(),
+      owner: { userId: new ObjectId().toHexString(), name: `Owner${index}` },
+      worker: { userId: new ObjectId().toHexString(), name: `Worker${index}` },
+    }))
+    const lagUntil = Date.now() + 900_000
+    for (let lag = await consumerLag(`${run}-`); lag > 0; lag = await consumerLag(`${run}-`)) {
+      if (Date.now() > lagUntil) throw new Error(`consumer groups still ${lag} events behind`)
+      log(`catching up with the broker's history: ${lag} events behind...`)
+      await new Promise((resolve) => setTimeout(resolve, 5000))
+    }
+    log(`announcing ${PAIRS * 2} users and ${PAIRS} requests; waiting for their conversations...`)
+    await announce(pairs)
+    const openUntil = Date.now() + 120_000
+    for (const pair of pairs) {
+      for (;;) {
+        const answer = await call(
+          pair.worker,
+          'GET',
+          `/api/conversations/by-request/${pair.requestId}`,
+        )
+        if (answer.status === 200) {
+          pair.conversationId = (await answer.json())._id
+          break
+        }
+        if (Date.now() > openUntil)
+          throw new Error(
+            `conversation of request ${pair.requestId}: ${answer.status} ${await answer.text()}`,
+          )
+        await new Promise((resolve) => setTimeout(resolve, 250))
+      }
+    }
+
+    // ---- sockets: one per user, through the gateway ----
+    const sentAt = new Map() // text -> performance.now() at send
+    const deliveries = new Map() // messageId -> pushes seen at the recipient's socket
+    const latencies = []
+    let measuring = false
+    const onMessage = (user, { message }) => {
+      if (message.senderId === user.userId) return // the sender's own copy
+      const copies = (deliveries.get(message._id) ?? 0) + 1
+      deliveries.set(message._id, copies)
+      const started = sentAt.get(message.text)
+      if (measuring && copies === 1 && started !== undefined)
+        latencies.push(performance.now() - started)
+    }
+    log(`connecting ${PAIRS * 2} sockets...`)
+    for (const pair of pairs) {
+      sockets.push(
+        await connect(site, pair.owner, onMessage),
+        await connect(site, pair.worker, onMessage),
+      )
+    }
+
+    // Message i goes through pair i % PAIRS, owner and worker in turn.
+    const sendOne = async (i, tag) => {
+      const pair = pairs[i % PAIRS]
+      const from = Math.floor(i / PAIRS) % 2 === 0 ? pair.worker : pair.owner
+      const text = `${tag} ${i} from ${from.name}`
+      sentAt.set(text, performance.now())
+      const answer = await call(
+        from,
+        'POST',
+        `/api/conversations/${pair.conversationId}/messages`,
+        { text, clientId: `${tag}-${i}` },
+      )
+      if (answer.status !== 201) throw new Error(`${answer.status} ${await answer.text()}`)
+      return (await answer.json())._id
+    }
+
+    // ---- warm-up, not measured: one message per pair, all of them pushed ----
+    log('warming up: one message per pair, not measured...')
+    const warm = await Promise.all(pairs.map((_, i) => sendOne(i, 'warm-up')))
+    const warmUntil = Date.now() + 120_000
+    while (!warm.every((id) => deliveries.has(id))) {
+      if (Date.now() > warmUntil) throw new Error('warm-up messages did not all arrive')
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+
+    // ---- the measured run ----
+    const total = RATE * DURATION_S
+    log(`sending ${total} messages at ${RATE}/s for ${DURATION_S} s over ${PAIRS} conversations...`)
+    measuring = true
+    const accepted = []
+    let refused = 0
+    const started = performance.now()
+    await new Promise((resolve) => {
+      let i = 0
+      const timer = setInterval(() => {
+        if (i >= total) {
+          clearInterval(timer)
+          return resolve()
+        }
+        sendOne(i, 'bench')
+          .then((id) => accepted.push(id))
+          .catch((error) => {
+            if (refused === 0) log(`first refusal: ${error.message}`)
+            refused += 1
+          })
+        i += 1
+      }, 1000 / RATE)
+    })
+    const waitUntil = Date.now() + 30_000
+    while (!accepted.every((id) => deliveries.has(id)) && Date.now() < waitUntil)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    // Late repeats would arrive within seconds (the outbox publishes at least once).
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    const elapsedS = (performance.now() - started) / 1000
+    const lost = accepted.filter((id) => !deliveries.has(id)).length
+    const duplicated = accepted.filter((id) => (deliveries.get(id) ?? 0) > 1).length
+    const sorted = [...latencies].sort((a, b) => a - b)
+    const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(sorted, p) ?? Number.NaN)
+
+    console.log(`\n| measure | value |\n|---|---|`)
+    console.log(
+      `| messages sent | ${total} at ${RATE}/s over ${PAIRS} conversations (${accepted.length} accepted, ${refused} refused) |`,
+    )
+    console.log(`| pushed to the recipient's socket | ${accepted.length - lost} |`)
+    console.log(
+      `| send-to-socket latency p50 / p95 / p99 | ${p50.toFixed(0)} / ${p95.toFixed(0)} / ${p99.toFixed(0)} ms |`,
+    )
+    console.log(`| lost / duplicated | ${lost} / ${duplicated} |`)
+    console.log(`| run length | ${elapsedS.toFixed(0)} s |`)
+    const met = p95 <= 150 && p99 <= 300 && lost === 0 && duplicated === 0 && refused === 0
+    console.log(
+      `\nTarget p95 ≤ 150 ms, p99 ≤ 300 ms, 0 lost, 0 duplicated: ${met ? 'met' : 'NOT met'}.`,
+    )
+  } finally {
+    for (const socket of sockets) socket.disconnect()
+    for (const child of processes) child.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    if (!args.keep) {
+      const client = await new MongoClient(mongoUrl('conversations')).connect()
+      for (const name of ['conversations', 'notifications'])
+        await client.db(`${run}_${name}`).dropDatabase()
+      await client.close()
+    }
+  }
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((error) => {
+    console.error(`[bench] failed: ${error.stack ?? error}`)
+    process.exit(1)
+  })
