@@ -1,4 +1,10 @@
-import type { ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
+import {
+  Messages,
+  contactValueField,
+  contactValueKind,
+  formatContactValue,
+} from '@marketplace/contracts/validation'
 import './post-fields-view.css'
 
 /** spec 1 §2: what stands in for a private location or contact. */
@@ -11,7 +17,16 @@ export interface PostFieldsValue {
   jobStartEnd: string
   salary: string
   paymentType: readonly string[]
+  /** The contact method; null: hidden by the server (answers from before contact values). */
   contact: string | null
+  /**
+   * How to reach the poster (issue 17 §1): the value when this viewer may see it; null when
+   * hidden (then `contactValueMasked` stands in) or when the post has none. Undefined where
+   * a caller has no value to show.
+   */
+  contactValue?: string | null
+  /** The method's fixed mask, when the value exists but is hidden from this viewer. */
+  contactValueMasked?: string | null
   infos: string
   expirationDate: string | null
   pictureSrc: string
@@ -20,7 +35,7 @@ export interface PostFieldsValue {
   displayContact?: boolean
 }
 
-function MaskedField({ label }: { label: string }) {
+function MaskedField({ label, mask }: { label: string; mask?: string }) {
   return (
     <span
       className="masked-field"
@@ -30,8 +45,85 @@ function MaskedField({ label }: { label: string }) {
       aria-label={`${label} hidden. ${PRIVATE_FIELD_TOOLTIP}`}
     >
       <span className="masked-blur" aria-hidden="true">
-        Hidden {label.toLowerCase()}
+        {mask ?? `Hidden ${label.toLowerCase()}`}
       </span>
+    </span>
+  )
+}
+
+/** How long "Copied" stays after a copy. */
+export const COPIED_FEEDBACK_MS = 2000
+
+/** Copies the contact value; says "Copied" (also to screen readers) once it is done. */
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
+  useEffect(() => {
+    if (state === 'idle') return
+    const timer = setTimeout(() => setState('idle'), COPIED_FEEDBACK_MS)
+    return () => clearTimeout(timer)
+  }, [state])
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text)
+      setState('copied')
+    } catch {
+      // No clipboard (an insecure origin, a refused permission): the value stays selectable.
+      setState('failed')
+    }
+  }
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-small post-contact-copy"
+        aria-label={`Copy ${label}`}
+        onClick={() => void copy()}
+      >
+        {state === 'copied' ? 'Copied' : 'Copy'}
+      </button>
+      <span className="visually-hidden" role="status">
+        {state === 'copied'
+          ? 'Copied'
+          : state === 'failed'
+            ? 'Could not copy; select it instead'
+            : ''}
+      </span>
+    </>
+  )
+}
+
+/**
+ * The contact value beside its method: the value with a copy button for who may see it, the
+ * method's blurred mask with the acceptance tooltip for anyone else, and for a post from
+ * before contact values, where the poster will share it.
+ */
+function ContactValue({ post, isAuthor }: { post: PostFieldsValue; isAuthor: boolean }) {
+  if (post.contactValue === undefined) return null
+  if (post.contactValue) {
+    const shown = formatContactValue(post.contact, post.contactValue)
+    const kind = contactValueKind(post.contact)
+    return (
+      <span className="post-contact-value">
+        <span className="post-contact-text">{shown}</span>
+        <CopyButton
+          text={shown}
+          label={
+            kind === 'text' || !kind ? 'contact details' : contactValueField(post.contact).label
+          }
+        />
+      </span>
+    )
+  }
+  if (post.contactValueMasked) {
+    return (
+      <span className="post-contact-value">
+        <MaskedField label="Contact" mask={post.contactValueMasked} />
+      </span>
+    )
+  }
+  return (
+    <span className="post-contact-value muted">
+      {isAuthor ? 'No contact details yet: add them with Modify' : Messages.contactValue.notShared}
     </span>
   )
 }
@@ -81,8 +173,9 @@ export function PostFieldsView({
         ) : (
           post.contact && (
             <Row label="Contact">
-              {post.contact}
+              <span className="post-contact-method">{post.contact}</span>
               {privateBadge(post.displayContact)}
+              <ContactValue post={post} isAuthor={showPrivacy} />
             </Row>
           )
         )}

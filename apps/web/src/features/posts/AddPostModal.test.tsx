@@ -165,6 +165,7 @@ describe('add a post modal', () => {
     await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
     await userEvent.click(screen.getByRole('checkbox', { name: 'Cash' }))
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Phone')
+    await userEvent.type(screen.getByLabelText('Phone number *'), '(512) 555-0100')
     await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
 
     expect(await screen.findByText('Post created successfully!')).toBeInTheDocument()
@@ -176,6 +177,7 @@ describe('add a post modal', () => {
         howmuch: '',
         payment: ['Cash'],
         contact: 'Phone',
+        contactValue: '5125550100',
         infos: '',
         expirationDate: null,
         displayLocation: false,
@@ -185,6 +187,56 @@ describe('add a post modal', () => {
     ])
     expect(screen.getByLabelText('Title *')).toHaveValue('')
     await waitFor(() => expect(store.getState().ui.modal).toBeNull(), { timeout: 3000 })
+  })
+
+  it('asks for the contact value right after the method, shaped after it', async () => {
+    renderModal(<AddPostModal />)
+    expect(screen.queryByLabelText(/number \*$|handle \*$|address \*$/)).toBeNull()
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'WhatsApp')
+    const number = screen.getByLabelText('WhatsApp number *')
+    expect(number).toHaveAttribute('inputmode', 'tel')
+    expect(number).toHaveAttribute('placeholder', '(555) 123-4567')
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Instagram')
+    expect(screen.getByLabelText('Instagram handle *')).toHaveAttribute('placeholder', '@yourname')
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Email')
+    expect(screen.getByLabelText('E-mail address *')).toHaveAttribute('inputmode', 'email')
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), '')
+    expect(screen.queryByLabelText('E-mail address *')).toBeNull()
+  })
+
+  it('says what is wrong with the value once the field is left, and refuses to send it', async () => {
+    const posted: string[] = []
+    fetchStub = stubFetch((path, request) => {
+      if (request.method === 'POST') posted.push(path)
+      return jsonResponse(200, [])
+    })
+    renderModal(<AddPostModal />)
+    await userEvent.type(screen.getByLabelText('Title *'), 'Paint my fence')
+    await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Telegram')
+    const number = screen.getByLabelText('Telegram number *')
+    await userEvent.type(number, '555-01')
+    expect(screen.queryByText('Enter a 10-digit phone number for Telegram')).toBeNull()
+    await userEvent.tab()
+    expect(number).toHaveAttribute('aria-invalid', 'true')
+    expect(number).toHaveAccessibleDescription('Enter a 10-digit phone number for Telegram')
+    await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Enter a 10-digit phone number for Telegram',
+    )
+    expect(posted).toEqual([])
+    await userEvent.type(number, '00 123')
+    expect(number).toHaveAttribute('aria-invalid', 'false')
+  })
+
+  it('keeps the number when the method changes to another phone app, not to a handle', async () => {
+    renderModal(<AddPostModal />)
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Phone')
+    await userEvent.type(screen.getByLabelText('Phone number *'), '5125550100')
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'WhatsApp')
+    expect(screen.getByLabelText('WhatsApp number *')).toHaveValue('5125550100')
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Discord')
+    expect(screen.getByLabelText('Discord handle *')).toHaveValue('')
   })
 
   it('shows the create failure text', async () => {

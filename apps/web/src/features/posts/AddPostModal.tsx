@@ -12,13 +12,17 @@ import { NO_IMAGE } from '@/lib/images'
 import {
   Messages,
   canPreviewPost,
+  checkContactValue,
   checkExpirationDate,
+  contactValueKind,
   isoDateOf,
   localToday,
+  normalizeContactValue,
   validatePostForm,
 } from '@marketplace/contracts/validation'
 import {
   ContactField,
+  ContactValueField,
   HowMuchField,
   InfosField,
   PaymentChoices,
@@ -38,6 +42,7 @@ interface FormState {
   howmuch: string
   payment: string[]
   contact: string
+  contactValue: string
   infos: string
   expirationDate: string
   displayLocation: boolean
@@ -52,6 +57,7 @@ const EMPTY_FORM: FormState = {
   howmuch: '',
   payment: [],
   contact: '',
+  contactValue: '',
   infos: '',
   expirationDate: '',
   displayLocation: false,
@@ -69,12 +75,15 @@ export default function AddPostModal() {
   const [step, setStep] = useState<'form' | 'preview'>('form')
   const [error, setError] = useState<string | null>(null)
   const [created, setCreated] = useState(false)
+  const [submitted, setSubmitted] = useState(false)
   const [pickerKey, setPickerKey] = useState(0)
   const ids = { expiration: useId(), picture: useId(), previewHint: useId() }
   const close = useCloseModal()
   const today = localToday()
   const previewable = canPreviewPost(form)
   const expirationProblem = checkExpirationDate(form.expirationDate, today)
+  const contactValueProblem = checkContactValue(form.contact, form.contactValue)
+  const contactValue = normalizeContactValue(form.contact, form.contactValue)
 
   useEffect(() => {
     if (!created) return
@@ -94,6 +103,7 @@ export default function AddPostModal() {
       window.alert(Messages.post.notLoggedIn)
       return
     }
+    setSubmitted(true)
     const problem = validatePostForm(form, today)
     if (problem) {
       setError(problem)
@@ -108,6 +118,7 @@ export default function AddPostModal() {
         howmuch: form.howmuch.trim(),
         payment: form.payment,
         contact: form.contact,
+        ...(form.contact ? { contactValue } : {}),
         infos: form.infos.trim(),
         expirationDate: form.expirationDate || null,
         displayLocation: form.displayLocation,
@@ -118,6 +129,7 @@ export default function AddPostModal() {
       picture.reset()
       setPickerKey((key) => key + 1)
       setStep('form')
+      setSubmitted(false)
       setCreated(true)
     } catch {
       setError(Messages.post.createFailed)
@@ -147,6 +159,7 @@ export default function AddPostModal() {
                 salary: form.howmuch,
                 paymentType: form.payment,
                 contact: form.contact,
+                contactValue: contactValue || undefined,
                 infos: form.infos,
                 expirationDate: form.expirationDate || null,
                 pictureSrc: picture.previewUrl ?? NO_IMAGE,
@@ -185,7 +198,22 @@ export default function AddPostModal() {
             <PaymentChoices value={form.payment} onChange={(value) => set('payment', value)} />
 
             <div className="add-post-grid">
-              <ContactField value={form.contact} onChange={(value) => set('contact', value)} />
+              <ContactField
+                value={form.contact}
+                onChange={(value) => {
+                  // Another kind of method (a handle after a number) asks for another value.
+                  if (contactValueKind(value) !== contactValueKind(form.contact))
+                    set('contactValue', '')
+                  set('contact', value)
+                }}
+              />
+              <ContactValueField
+                method={form.contact}
+                value={form.contactValue}
+                onChange={(value) => set('contactValue', value)}
+                problem={contactValueProblem}
+                showProblem={submitted}
+              />
               <FormField
                 id={ids.expiration}
                 label="Expiration date (optional)"
@@ -236,7 +264,8 @@ export default function AddPostModal() {
                 Show the contact to everyone
               </label>
               <span className="field-hint">
-                Unchecked, they are shown only to the people whose request you accept.
+                Unchecked, they are shown only to the people whose request you accept. The contact
+                method is always shown; what stays private is how to reach you.
               </span>
             </fieldset>
 

@@ -27,6 +27,103 @@ describe('post details modal', () => {
     expect(masked).toHaveLength(2)
   })
 
+  describe('the contact value (issue 17 §1)', () => {
+    const contactPost = {
+      ...samplePost,
+      location: 'Austin TX',
+      displayLocation: true,
+      contact: 'WhatsApp',
+    }
+    it('shows the accepted worker the value, with a copy button that says Copied', async () => {
+      fetchStub = stubFetch(() => jsonResponse(200, []))
+      // user-event's session puts a clipboard of its own in place of the browser's.
+      const user = userEvent.setup()
+      renderModal(
+        <PostDetailsModal
+          post={{
+            ...contactPost,
+            authorizedUsers: [viewer._id],
+            contactValue: '5125550100',
+            contactValueMasked: null,
+          }}
+        />,
+      )
+      expect(screen.getByText('WhatsApp')).toBeInTheDocument()
+      expect(screen.getByText('(512) 555-0100')).toBeInTheDocument()
+      const copy = screen.getByRole('button', { name: 'Copy WhatsApp number' })
+      expect(copy).toHaveTextContent('Copy')
+      await user.click(copy)
+      await waitFor(() => expect(copy).toHaveTextContent('Copied'))
+      expect(await navigator.clipboard.readText()).toBe('(512) 555-0100')
+      expect(screen.getByRole('status')).toHaveTextContent('Copied')
+      expect(screen.queryAllByTitle('Visible only once your request is accepted')).toHaveLength(0)
+    })
+
+    it('shows the method and a blurred mask with the acceptance tooltip to anyone else', () => {
+      fetchStub = stubFetch(() => jsonResponse(200, []))
+      renderModal(
+        <PostDetailsModal
+          post={{ ...contactPost, contactValue: null, contactValueMasked: '(•••) •••-••••' }}
+        />,
+      )
+      expect(screen.getByText('WhatsApp')).toBeInTheDocument()
+      const masked = screen.getByLabelText(/^Contact hidden/)
+      expect(masked).toHaveAttribute('title', 'Visible only once your request is accepted')
+      expect(masked).toHaveTextContent('(•••) •••-••••')
+      expect(screen.queryByRole('button', { name: /^Copy/ })).toBeNull()
+    })
+
+    it('says the poster will share it in the conversation when an older post has none', () => {
+      fetchStub = stubFetch(() => jsonResponse(200, []))
+      renderModal(
+        <PostDetailsModal
+          post={{ ...contactPost, contactValue: null, contactValueMasked: null }}
+        />,
+      )
+      expect(screen.getByText('WhatsApp')).toBeInTheDocument()
+      expect(screen.getByText('The poster will share it in the conversation')).toBeInTheDocument()
+    })
+
+    it('reads the post from the jobs service when it came from a list without the value', async () => {
+      const calls: string[] = []
+      fetchStub = stubFetch((path, request) => {
+        calls.push(`${request.method} ${path}`)
+        return jsonResponse(200, path === '/api/jobs/post1' ? contactPost : [])
+      })
+      renderModal(<PostDetailsModal post={contactPost} />)
+      await waitFor(() => expect(calls).toContain('GET /api/jobs/post1'))
+    })
+
+    it('shows the owner their value, and asks them to add one to an older post', () => {
+      fetchStub = stubFetch(() => jsonResponse(200, []))
+      const { unmount } = renderModal(
+        <PostDetailsModal
+          post={{
+            ...contactPost,
+            userID: viewer._id,
+            contact: 'Instagram',
+            contactValue: 'ava.paints',
+            contactValueMasked: null,
+          }}
+        />,
+      )
+      expect(screen.getByText('@ava.paints')).toBeInTheDocument()
+      expect(screen.getByRole('button', { name: 'Copy Instagram handle' })).toBeInTheDocument()
+      unmount()
+      renderModal(
+        <PostDetailsModal
+          post={{
+            ...contactPost,
+            userID: viewer._id,
+            contactValue: null,
+            contactValueMasked: null,
+          }}
+        />,
+      )
+      expect(screen.getByText('No contact details yet: add them with Modify')).toBeInTheDocument()
+    })
+  })
+
   it('opens the request and report modals for another user', async () => {
     fetchStub = stubFetch(() => jsonResponse(200, []))
     const { store } = renderModal(<PostDetailsModal post={samplePost} />)

@@ -1,9 +1,10 @@
 import { useCloseModal } from '@/app/modals/use-close-modal'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { useNavigate } from 'react-router-dom'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
+import { useLazyGetPostQuery } from '@/lib/entities-api'
 import {
   useAddFavoritePostMutation,
   useGetFavoritePostsQuery,
@@ -33,6 +34,14 @@ export default function PostDetailsModal({ post }: { post: JobPost }) {
   const saved = !!favorites?.some((entry) => entry.favoriteID?._id === post._id)
   const favoriteBusy = addState.isLoading || removeState.isLoading
   const close = useCloseModal()
+  const [readPost] = useLazyGetPostQuery()
+  // A post opened from a list built from post events (favorites, moderation) has no contact
+  // value field: those never carry it. The jobs service's own answer says what this viewer
+  // may see of it, so it is read once; the modal shows the answer when it comes.
+  const valueUnknown = !!post.contact && post.contactValue === undefined
+  useEffect(() => {
+    if (valueUnknown) void readPost(post._id)
+  }, [valueUnknown, readPost, post._id])
 
   const toggleFavorite = async () => {
     if (!loggedIn || !user) {
@@ -62,6 +71,8 @@ export default function PostDetailsModal({ post }: { post: JobPost }) {
             salary: post.salary,
             paymentType: post.paymentType ?? [],
             contact: post.contact,
+            contactValue: post.contactValue,
+            contactValueMasked: post.contactValueMasked,
             infos: post.infos,
             expirationDate: post.expirationDate,
             pictureSrc: imageUrl(post.jobPicture),

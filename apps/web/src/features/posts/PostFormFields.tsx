@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react'
+import { useId, useState, type ReactNode } from 'react'
 import { FormField, hintIdOf } from '@/components/ui/FormField'
 import {
   CONTACT_OPTIONS,
@@ -10,6 +10,7 @@ import {
   POST_TITLE_MAX_LENGTH,
   POST_WHEN_MAX_LENGTH,
 } from '@marketplace/contracts/marketplace'
+import { contactValueField } from '@marketplace/contracts/validation'
 import './post-form-fields.css'
 
 /**
@@ -168,6 +169,54 @@ export function ContactField({
           ))}
         </select>
       </WithAddon>
+    </FormField>
+  )
+}
+
+/**
+ * The contact value, right after the method (issue 17 §1): labelled and shaped after it
+ * ("WhatsApp number", "Instagram handle"...), absent while no method is chosen. `problem` is
+ * the shared rule's message (contracts' checkContactValue), shown once the field was left or
+ * the form was sent, so typing is not interrupted.
+ */
+export function ContactValueField({
+  method,
+  value,
+  onChange,
+  problem,
+  showProblem = false,
+  required = true,
+}: FieldProps<string> & {
+  method: string
+  problem: string | null
+  showProblem?: boolean
+  required?: boolean
+}) {
+  const id = useId()
+  const [left, setLeft] = useState(false)
+  if (!method) return null
+  const field = contactValueField(method)
+  const shown = (left || showProblem) && problem ? problem : null
+  return (
+    <FormField
+      id={id}
+      label={required ? `${field.label} *` : field.label}
+      hint={shown}
+      invalid={!!shown}
+    >
+      <input
+        id={id}
+        type={field.inputMode === 'email' ? 'email' : field.inputMode === 'tel' ? 'tel' : 'text'}
+        inputMode={field.inputMode}
+        value={value}
+        maxLength={field.maxLength}
+        placeholder={field.placeholder}
+        autoComplete="off"
+        aria-invalid={!!shown}
+        aria-describedby={shown ? hintIdOf(id) : undefined}
+        onBlur={() => setLeft(true)}
+        onChange={(event) => onChange(event.target.value)}
+      />
     </FormField>
   )
 }

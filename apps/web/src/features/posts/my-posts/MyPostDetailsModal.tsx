@@ -30,6 +30,8 @@ export function MyPostDetailsModal({
           salary: post.salary,
           paymentType: post.paymentType ?? [],
           contact: post.contact,
+          contactValue: post.contactValue,
+          contactValueMasked: post.contactValueMasked,
           infos: post.infos,
           expirationDate: post.expirationDate,
           pictureSrc: imageUrl(post.jobPicture),

@@ -30,10 +30,10 @@ const post: JobPost = {
 let fetchStub: ReturnType<typeof stubFetch> | null = null
 afterEach(() => fetchStub?.restore())
 
-function renderModal({ signedIn = true, onClose = jest.fn() } = {}) {
+function renderModal({ signedIn = true, onClose = jest.fn(), subject = post } = {}) {
   const store = createStore()
   if (signedIn) signIn(store)
-  renderRoutes([{ path: '/', element: <PostModifyModal post={post} onClose={onClose} /> }], {
+  renderRoutes([{ path: '/', element: <PostModifyModal post={subject} onClose={onClose} /> }], {
     store,
   })
   return onClose
@@ -74,6 +74,59 @@ describe('post modify form', () => {
         displayContact: false,
       },
     ])
+  })
+
+  describe('the contact value (issue 17 §1)', () => {
+    const withValue: JobPost = { ...post, contactValue: '5125550100', contactValueMasked: null }
+
+    it('prefills the value after the method and sends it back as its 10 digits', async () => {
+      const user = userEvent.setup()
+      const bodies: Array<Record<string, unknown>> = []
+      fetchStub = stubFetch(async (_url, request) => {
+        bodies.push(await request.json())
+        return jsonResponse(200, withValue)
+      })
+      const onClose = renderModal({ subject: withValue })
+      const number = screen.getByLabelText('Phone number *')
+      expect(number).toHaveValue('(512) 555-0100')
+      await user.clear(number)
+      await user.type(number, '512.555.0199')
+      await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
+      await waitFor(() => expect(onClose).toHaveBeenCalled())
+      expect(bodies[0]).toMatchObject({ contact: 'Phone', contactValue: '5125550199' })
+    })
+
+    it('asks for a new value when the method changes kind, before any call', async () => {
+      const user = userEvent.setup()
+      fetchStub = stubFetch(() => jsonResponse(200, withValue))
+      renderModal({ subject: withValue })
+      await user.selectOptions(screen.getByLabelText('Contact'), 'Email')
+      expect(screen.getByLabelText('E-mail address *')).toHaveValue('')
+      await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'Enter an e-mail address for Email, like name@example.com',
+      )
+      expect(fetchStub.spy).not.toHaveBeenCalled()
+    })
+
+    it('lets the owner of an older post add the value, without forcing it', async () => {
+      const user = userEvent.setup()
+      const bodies: Array<Record<string, unknown>> = []
+      fetchStub = stubFetch(async (_url, request) => {
+        bodies.push(await request.json())
+        return jsonResponse(200, post)
+      })
+      const onClose = renderModal()
+      const number = screen.getByLabelText('Phone number')
+      expect(number).toHaveValue('')
+      expect(
+        screen.getByText('Add how to reach you by Phone: people you accept will see it.'),
+      ).toBeInTheDocument()
+      await user.type(number, '(512) 555-0100')
+      await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
+      await waitFor(() => expect(onClose).toHaveBeenCalled())
+      expect(bodies[0]).toMatchObject({ contact: 'Phone', contactValue: '5125550100' })
+    })
   })
 
   it('Undo changes puts the post back in the form', async () => {

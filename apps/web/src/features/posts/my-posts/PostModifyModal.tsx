@@ -9,14 +9,19 @@ import { errorMessage, errorStatus } from '@/lib/api'
 import type { JobPost } from '@marketplace/contracts/api'
 import {
   Messages,
+  checkContactValue,
   checkPostUpdatePrerequisites,
+  contactValueKind,
+  formatContactValue,
   formatPaymentList,
+  normalizeContactValue,
   parsePaymentText,
   validatePostModifyForm,
 } from '@marketplace/contracts/validation'
 import { EyeIcon } from '@/components/ui/EyeIcon'
 import {
   ContactField,
+  ContactValueField,
   HowMuchField,
   InfosField,
   PaymentListField,
@@ -31,9 +36,23 @@ interface ModifyForm {
   howmuch: string
   payment: string
   contact: string
+  contactValue: string
   infos: string
   displayLocation: boolean
   displayContact: boolean
+  /**
+   * The post was published before contact values and has none: while its contact stays as it
+   * was and no value is typed, the form does not ask for one (the server agrees).
+   */
+  contactValueMayStayEmpty: boolean
+}
+
+function mayStayEmpty(form: ModifyForm, initial: ModifyForm): boolean {
+  return (
+    initial.contactValueMayStayEmpty &&
+    form.contact === initial.contact &&
+    form.contactValue.trim() === ''
+  )
 }
 
 /** The form as the post stands: payment list prefilled joined with ' - ' (spec 2 §5). */
@@ -44,20 +63,29 @@ export function formFromPost(post: JobPost): ModifyForm {
     howmuch: post.salary ?? '',
     payment: formatPaymentList(post.paymentType ?? []),
     contact: post.contact ?? '',
+    contactValue: post.contactValue ? formatContactValue(post.contact, post.contactValue) : '',
     infos: post.infos ?? '',
     displayLocation: post.displayLocation,
     displayContact: post.displayContact,
+    contactValueMayStayEmpty: !!post.contact && !post.contactValue,
   }
 }
 
-/** The PUT body (spec 2 §7): every field but the title, payment split on '-'. */
-export function changesFromForm(form: ModifyForm) {
+/**
+ * The PUT body (spec 2 §7): every field but the title, payment split on '-'. The contact
+ * value goes along unless the post has none and the form leaves it so (an older post).
+ */
+export function changesFromForm(form: ModifyForm, initial: ModifyForm = form) {
+  const keepsNoValue = !form.contact || mayStayEmpty(form, initial)
   return {
     location: form.where.trim(),
     jobStartEnd: form.when.trim(),
     salary: form.howmuch.trim(),
     paymentType: parsePaymentText(form.payment),
     contact: form.contact,
+    ...(keepsNoValue
+      ? {}
+      : { contactValue: normalizeContactValue(form.contact, form.contactValue) }),
     infos: form.infos.trim(),
     displayLocation: form.displayLocation,
     displayContact: form.displayContact,
@@ -97,22 +125,26 @@ export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () 
   const initial = formFromPost(post)
   const [form, setForm] = useState<ModifyForm>(initial)
   const [error, setError] = useState<string | null>(null)
+  const [submitted, setSubmitted] = useState(false)
   const [updatePost, { isLoading }] = useUpdatePostMutation()
+  const valueMayStayEmpty = mayStayEmpty(form, initial)
+  const contactValueProblem = checkContactValue(form.contact, form.contactValue, !valueMayStayEmpty)
   const set = <K extends keyof ModifyForm>(key: K, value: ModifyForm[K]) =>
     setForm((current) => ({ ...current, [key]: value }))
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
+    setSubmitted(true)
     const problem =
       checkPostUpdatePrerequisites({ postId: post._id, accessToken }) ??
-      validatePostModifyForm(form)
+      validatePostModifyForm({ ...form, contactValueMayStayEmpty: valueMayStayEmpty })
     if (problem) {
       setError(problem)
       return
     }
     setError(null)
     try {
-      await updatePost({ id: post._id, changes: changesFromForm(form) }).unwrap()
+      await updatePost({ id: post._id, changes: changesFromForm(form, initial) }).unwrap()
       onClose()
     } catch (failure) {
       const status = errorStatus(failure)
@@ -150,7 +182,11 @@ export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () 
         <PaymentListField value={form.payment} onChange={(value) => set('payment', value)} />
         <ContactField
           value={form.contact}
-          onChange={(value) => set('contact', value)}
+          onChange={(value) => {
+            // Another kind of method (a handle after a number) asks for another value.
+            if (contactValueKind(value) !== contactValueKind(form.contact)) set('contactValue', '')
+            set('contact', value)
+          }}
           addon={
             <EyeToggle
               label="Contact"
@@ -159,6 +195,19 @@ export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () 
             />
           }
         />
+        <ContactValueField
+          method={form.contact}
+          value={form.contactValue}
+          onChange={(value) => set('contactValue', value)}
+          problem={contactValueProblem}
+          showProblem={submitted}
+          required={!valueMayStayEmpty}
+        />
+        {initial.contactValueMayStayEmpty && form.contact === initial.contact && (
+          <p className="field-hint">
+            Add how to reach you by {form.contact}: people you accept will see it.
+          </p>
+        )}
         <InfosField value={form.infos} onChange={(value) => set('infos', value)} />
         {error && (
           <p className="form-error" role="alert">
@@ -173,6 +222,7 @@ export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () 
             onClick={() => {
               setForm(initial)
               setError(null)
+              setSubmitted(false)
             }}
           >
             Undo changes
