@@ -73,23 +73,27 @@ describe('live connection (spec 1 §4, §9)', () => {
     })
   })
 
-  it('names the authenticate, authenticated and notification events', () => {
+  it('names the authenticate, authenticated and notification events, and the conversations ones (issue 17)', () => {
     expect(LIVE_EVENTS).toEqual({
       authenticate: 'authenticate',
       authenticated: 'authenticated',
       notification: 'notification',
+      message: 'message',
+      conversationRead: 'conversation-read',
+      messageTakenDown: 'message-taken-down',
     })
   })
 })
 
 describe('notification preferences (spec 2 §3)', () => {
-  it('default to on, except mobile', () => {
+  it('default to on, except mobile; Messages (issue 17) on', () => {
     expect(NOTIFICATION_PREFERENCE_DEFAULTS).toEqual({
       emailEnabled: true,
       mobileEnabled: false,
       postRequestsEnabled: true,
       postFavoritesEnabled: true,
       requestStatusEnabled: true,
+      messagesEnabled: true,
     })
   })
 })
