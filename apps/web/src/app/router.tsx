@@ -4,6 +4,7 @@ import { RequireRole } from '@/app/RequireRole'
 import Layout from '@/app/shell/Layout'
 import RouteError from '@/app/shell/RouteError'
 import { paths } from '@/config/paths'
+import { messagePaths } from '@/app/message-paths'
 import { importWithRetry } from '@/lib/retry-import'
 import { ROLES } from '@marketplace/contracts/marketplace'
 
@@ -43,6 +44,9 @@ const FavoritePostsPage = page(() => import('@/features/favorites/FavoritePostsP
 const StatsPage = page(() => import('@/features/stats/StatsPage'))
 const RateWorkersPage = page(() => import('@/features/ratings/RateWorkersPage'))
 const ModerationPage = page(() => import('@/features/moderation/ModerationPage'))
+const MessagesPage = page(() => import('@/features/conversations/MessagesPage'))
+const ThreadPage = page(() => import('@/features/conversations/ThreadPage'))
+const RequestThreadPage = page(() => import('@/features/conversations/RequestThreadPage'))
 
 function Loading() {
   return (
@@ -100,6 +104,15 @@ export const routes = [
           { path: s.others, element: show(OthersPage) },
           { path: s.stats, element: show(StatsPage) },
           { path: s.rateWorkers, element: show(RateWorkersPage) },
+          {
+            // issue 17 §5: the list, with the open thread beside it (or alone on mobile).
+            path: messagePaths.list,
+            element: show(MessagesPage),
+            children: [
+              { path: messagePaths.threadPattern, element: show(ThreadPage) },
+              { path: messagePaths.byRequestPattern, element: show(RequestThreadPage) },
+            ],
+          },
           {
             path: s.moderation,
             element: (

@@ -1,15 +1,18 @@
-import { useLocation } from 'react-router-dom'
-import { PeopleIcon, PlusIcon, PostsIcon } from '@/app/shell/Icons'
+import { Link, useLocation } from 'react-router-dom'
+import { MessagesIcon, PeopleIcon, PlusIcon, PostsIcon } from '@/app/shell/Icons'
+import { messagePaths } from '@/app/message-paths'
+import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
 
 /**
  * spec 1 §2 "Home feed": the mobile bottom navigation (shown at 768 px and below by
- * shell.css): Posts, People, and Create, only when logged in, which opens "Add a post".
+ * shell.css): Posts, People, and, only when logged in, Create, which opens "Add a post", and
+ * Messages with the unread total (issue 17 §5).
  */
 export function BottomNav() {
   const { pathname } = useLocation()
-  const { loggedIn, feedType, showFeed, makePost } = useShellActions()
+  const { loggedIn, feedType, unreadMessages, showFeed, makePost } = useShellActions()
   const onHome = pathname === paths.home
   // Like the top bar, the login and signup pages keep the person on their form.
   if (pathname === paths.login || pathname === paths.signup) return null
@@ -38,6 +41,21 @@ export function BottomNav() {
           <PlusIcon />
           <span>Create</span>
         </button>
+      )}
+      {loggedIn && (
+        <Link
+          to={messagePaths.list}
+          className="bottom-nav-item"
+          aria-current={pathname.startsWith(messagePaths.list) ? 'page' : undefined}
+          aria-label={countLabel('Messages', unreadMessages)}
+        >
+          <span className="bottom-nav-icon">
+            <MessagesIcon />
+            <CountBadge count={unreadMessages} />
+          </span>
+          <span>Messages</span>
+          {unreadMessages > 0 && <span className="visually-hidden">, {unreadMessages} unread</span>}
+        </Link>
       )}
     </nav>
   )

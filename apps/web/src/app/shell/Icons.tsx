@@ -50,3 +50,9 @@ export const CaretIcon = () => (
     <path d="M6 9l6 6 6-6" />
   </svg>
 )
+
+export const MessagesIcon = () => (
+  <svg {...base}>
+    <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20.5l1.4-4.9A8 8 0 1 1 21 12z" />
+  </svg>
+)

@@ -2,13 +2,16 @@ import { useEffect } from 'react'
 import { Link } from 'react-router-dom'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
+import { messagePaths } from '@/app/message-paths'
+import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 
 /**
  * The hamburger menu at 768 px and below (spec 1 §2 "Top bar"): the same items as the bar.
  * The top bar closes it on a click outside (its wrapper holds the toggle too).
  */
 export function MobileMenu({ id, onClose }: { id: string; onClose: () => void }) {
-  const { user, loggedIn, isModerator, showFeed, makePost, logout } = useShellActions()
+  const { user, loggedIn, isModerator, unreadMessages, showFeed, makePost, logout } =
+    useShellActions()
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -47,6 +50,17 @@ export function MobileMenu({ id, onClose }: { id: string; onClose: () => void })
               <li>
                 <Link className="shell-menu-item" to={paths.settings.account} onClick={onClose}>
                   Settings
+                </Link>
+              </li>
+              <li>
+                <Link
+                  className="shell-menu-item shell-menu-count"
+                  to={messagePaths.list}
+                  aria-label={countLabel('Messages', unreadMessages)}
+                  onClick={onClose}
+                >
+                  Messages
+                  <CountBadge count={unreadMessages} />
                 </Link>
               </li>
               <li>

@@ -1,16 +1,19 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { CaretIcon } from '@/app/shell/Icons'
+import { messagePaths } from '@/app/message-paths'
+import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
 import { useClickOutside } from '@/hooks/use-click-outside'
 
 /**
- * The signed-in user's greeting and menu (spec 1 §2 "Top bar"): Settings, Make a post,
+ * The signed-in user's greeting and menu (spec 1 §2 "Top bar"): Settings, Messages with the
+ * unread total (issue 17 §5, also on the menu's button while it is closed), Make a post,
  * Moderation for Admin and Editor, Logout. A click outside or Escape closes it.
  */
 export function UserMenu() {
-  const { user, isModerator, makePost, logout } = useShellActions()
+  const { user, isModerator, unreadMessages, makePost, logout } = useShellActions()
   const [open, setOpen] = useState(false)
   const wrapper = useRef<HTMLDivElement>(null)
   const button = useRef<HTMLButtonElement>(null)
@@ -38,12 +41,18 @@ export function UserMenu() {
         className="btn btn-ghost user-menu-button"
         aria-expanded={open}
         aria-controls={menuId}
+        aria-label={
+          open
+            ? undefined
+            : countLabel(`Hello ${user.firstName}`, unreadMessages, 'unread messages')
+        }
         onClick={() => setOpen((value) => !value)}
       >
         <span className="avatar" aria-hidden="true">
           {user.firstName.charAt(0).toUpperCase()}
         </span>
         Hello {user.firstName}
+        {!open && <CountBadge count={unreadMessages} />}
         <CaretIcon />
       </button>
       {open && (
@@ -51,6 +60,17 @@ export function UserMenu() {
           <li>
             <Link className="shell-menu-item" to={paths.settings.account} onClick={close}>
               Settings
+            </Link>
+          </li>
+          <li>
+            <Link
+              className="shell-menu-item shell-menu-count"
+              to={messagePaths.list}
+              aria-label={countLabel('Messages', unreadMessages)}
+              onClick={close}
+            >
+              Messages
+              <CountBadge count={unreadMessages} />
             </Link>
           </li>
           <li>

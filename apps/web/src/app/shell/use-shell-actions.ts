@@ -8,6 +8,7 @@ import { paths } from '@/config/paths'
 import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
 import { useLogout } from '@/app/shell/use-logout'
 import { feedActions, selectFeed, type FeedType } from '@/features/feed/feed-slice'
+import { selectUnreadMessageTotal } from '@/features/conversations/unread-api'
 
 const MODERATORS = [ROLES.Admin, ROLES.Editor] as const
 
@@ -22,6 +23,7 @@ export function useShellActions() {
   const user = useAppSelector(selectCurrentUser)
   const loggedIn = useAppSelector(selectIsLoggedIn)
   const { feedType } = useAppSelector(selectFeed)
+  const unreadMessages = useAppSelector(selectUnreadMessageTotal)
 
   /** "Find posts" / "Find people": the home feed of that type. */
   const showFeed = useCallback(
@@ -40,6 +42,8 @@ export function useShellActions() {
     feedType,
     /** spec 2 §2.1: the moderation queue is for Admin (2001) and Editor (2002). */
     isModerator: loggedIn && hasAnyRole(user?.roles, MODERATORS),
+    /** issue 17 §5: the unread messages total, as the live connection keeps it. */
+    unreadMessages: loggedIn ? unreadMessages : 0,
     showFeed,
     makePost,
     logout,

@@ -10,7 +10,7 @@ import {
   useMarkAllNotificationsReadMutation,
   useMarkNotificationReadMutation,
 } from '@/features/notifications/notifications-api'
-import { relativeTime } from '@/features/notifications/relative-time'
+import { relativeTime } from '@/components/ui/relative-time'
 import { useLiveNotifications } from '@/features/notifications/use-live-notifications'
 import './notifications.css'
 

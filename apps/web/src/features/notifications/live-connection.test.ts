@@ -87,6 +87,38 @@ describe('openLiveConnection', () => {
     expect(onNotification).toHaveBeenCalledWith({ notification, count: 4 })
   })
 
+  it('hands the conversations’ pushes to their handlers (issue 17)', async () => {
+    const handlers = {
+      onMessage: jest.fn(),
+      onConversationRead: jest.fn(),
+      onMessageTakenDown: jest.fn(),
+    }
+    close = openLiveConnection({ token: 'a', userId: 'u1', onNotification: jest.fn(), ...handlers })
+    await settle()
+    const socket = lastSocket()
+    const pushed = {
+      message: { _id: 'm1', conversationId: 'c1', senderId: 'u2', text: 'Hi' },
+      senderName: 'Mia Member',
+      postTitle: 'Move a piano',
+      unreadCount: 1,
+      unreadTotal: 3,
+    }
+    socket.serverSends('message', pushed)
+    socket.serverSends('message', {})
+    socket.serverSends('conversation-read', { conversationId: 'c1', readerId: 'u2', readAt: 'x' })
+    socket.serverSends('message-taken-down', { conversationId: 'c1', messageId: 'm1' })
+    expect(handlers.onMessage.mock.calls).toEqual([[pushed]])
+    expect(handlers.onConversationRead).toHaveBeenCalledWith({
+      conversationId: 'c1',
+      readerId: 'u2',
+      readAt: 'x',
+    })
+    expect(handlers.onMessageTakenDown).toHaveBeenCalledWith({
+      conversationId: 'c1',
+      messageId: 'm1',
+    })
+  })
+
   it('only logs a connection failure', async () => {
     const { socket } = await open()
     socket.serverSends('connect_error', new Error('Authentication required'))

@@ -1,5 +1,11 @@
 import type { Socket } from 'socket.io-client'
-import { LIVE_CONNECTION, LIVE_EVENTS } from '@marketplace/contracts/marketplace'
+import {
+  LIVE_CONNECTION,
+  LIVE_EVENTS,
+  type LiveConversationRead,
+  type LiveMessage,
+  type LiveMessageTakenDown,
+} from '@marketplace/contracts/marketplace'
 import type { LiveNotification } from '@/features/notifications/notifications-api'
 
 export const LIVE_PATH = '/socket.io'
@@ -10,6 +16,10 @@ export interface LiveConnectionOptions {
   onNotification: (payload: LiveNotification) => void
   /** Each time the socket (re)connects. */
   onConnect?: () => void
+  /** Conversations (issue 17): a message sent or received, a read receipt, a take-down. */
+  onMessage?: (payload: LiveMessage) => void
+  onConversationRead?: (payload: LiveConversationRead) => void
+  onMessageTakenDown?: (payload: LiveMessageTakenDown) => void
 }
 
 /** The socket options (spec 1 §9); WebSocket only, as the server allows (docs/notifications.md). */
@@ -32,6 +42,9 @@ export function openLiveConnection({
   userId,
   onNotification,
   onConnect,
+  onMessage,
+  onConversationRead,
+  onMessageTakenDown,
 }: LiveConnectionOptions): () => void {
   let socket: Socket | null = null
   let retry: ReturnType<typeof setTimeout> | undefined
@@ -69,6 +82,15 @@ export function openLiveConnection({
     })
     socket.on(LIVE_EVENTS.notification, (payload: LiveNotification) => {
       if (payload?.notification) onNotification(payload)
+    })
+    socket.on(LIVE_EVENTS.message, (payload: LiveMessage) => {
+      if (payload?.message) onMessage?.(payload)
+    })
+    socket.on(LIVE_EVENTS.conversationRead, (payload: LiveConversationRead) => {
+      if (payload?.conversationId) onConversationRead?.(payload)
+    })
+    socket.on(LIVE_EVENTS.messageTakenDown, (payload: LiveMessageTakenDown) => {
+      if (payload?.messageId) onMessageTakenDown?.(payload)
     })
     socket.on('connect_error', (error: Error) => {
       console.error('Live connection failed:', error.message)

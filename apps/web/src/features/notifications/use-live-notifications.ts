@@ -7,6 +7,7 @@ import {
   liveNotificationReceived,
   notificationsMayHaveBeenMissed,
 } from '@/features/notifications/notifications-api'
+import type { ConversationPushes } from '@/features/conversations/conversations-live'
 
 /** How long the short notice of a new live notification stays. */
 export const LIVE_NOTICE_MS = 4000
@@ -14,7 +15,9 @@ export const LIVE_NOTICE_MS = 4000
 /**
  * Holds the live connection while a user is signed in: a new token (renewal, another user)
  * closes it and opens one with the new token; sign-out closes it. Answers the latest live
- * notification for a short notice, cleared after LIVE_NOTICE_MS or when dismissed.
+ * notification for a short notice, cleared after LIVE_NOTICE_MS or when dismissed. The same
+ * connection carries the conversations' pushes (issue 17): their handlers load with
+ * socket.io-client, on demand, and also keep the unread messages total the shell shows.
  */
 export function useLiveNotifications() {
   const dispatch = useAppDispatch()
@@ -32,14 +35,27 @@ export function useLiveNotifications() {
 
   useEffect(() => {
     if (!token || !userId) return
+    let conversations: ConversationPushes | null = null
+    let closed = false
+    import('@/features/conversations/conversations-live')
+      .then(({ followConversations }) => {
+        if (!closed) conversations = followConversations(dispatch, userId)
+      })
+      .catch((error: unknown) => console.error('Live conversations could not load:', error))
     const close = openLiveConnection({
       token,
       userId,
       onConnect() {
         // docs/notifications.md: pushes during a reconnection window are lost; read the list.
-        if (connectedUser.current === userId) dispatch(notificationsMayHaveBeenMissed())
+        if (connectedUser.current === userId) {
+          dispatch(notificationsMayHaveBeenMissed())
+          conversations?.reconnected()
+        }
         connectedUser.current = userId
       },
+      onMessage: (payload) => conversations?.message(payload),
+      onConversationRead: (payload) => conversations?.conversationRead(payload),
+      onMessageTakenDown: (payload) => conversations?.messageTakenDown(payload),
       onNotification(payload) {
         // A repeat of one already shown gets no second notice.
         if (!dispatch(liveNotificationReceived(payload))) return
@@ -49,7 +65,9 @@ export function useLiveNotifications() {
       },
     })
     return () => {
+      closed = true
       close()
+      conversations?.stop()
       clearTimeout(timer.current)
     }
   }, [dispatch, token, userId])

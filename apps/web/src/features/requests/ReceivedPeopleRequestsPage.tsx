@@ -15,6 +15,7 @@ import {
   useGetReceivedPeopleRequestsQuery,
 } from './requests-api'
 import { useOpenPostDetails } from './use-open-post-details'
+import { MessageLink } from './MessageLink'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
@@ -125,6 +126,7 @@ export default function ReceivedPeopleRequestsPage() {
                 <p className="muted">{new Date(request.createdAt).toLocaleDateString()}</p>
               </div>
               <div className="request-row-actions">
+                <MessageLink requestId={request._id} />
                 <RequestDecision
                   status={request.status}
                   busy={busyId === request._id}

@@ -18,6 +18,7 @@ import { matchesStatus, type StatusFilter } from './request-status'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { RequestDecision } from './RequestDecision'
 import { RequesterDetailsModal } from './RequesterDetailsModal'
+import { MessageLink } from './MessageLink'
 import {
   useDecidePostRequestMutation,
   useDeletePostRequestMutation,
@@ -134,6 +135,7 @@ export default function ReceivedPostRequestsPage() {
                 <p className="muted">{request.post.location}</p>
               </div>
               <div className="request-row-actions">
+                <MessageLink requestId={request._id} />
                 <RequestDecision
                   status={request.status}
                   busy={busyId === request._id}

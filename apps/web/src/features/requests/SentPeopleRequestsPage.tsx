@@ -10,6 +10,7 @@ import { StatusSelect } from './RequestStatus'
 import { matchesStatus, statusLabel, type StatusFilter } from './request-status'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { useDeleteSentPeopleRequestMutation, useGetSentPeopleRequestsQuery } from './requests-api'
+import { MessageLink } from './MessageLink'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
@@ -105,6 +106,7 @@ export default function SentPeopleRequestsPage() {
                 >
                   {statusLabel(request.status)}
                 </button>
+                <MessageLink requestId={request._id} />
                 <IconButton
                   label={
                     request.status === 'pending'

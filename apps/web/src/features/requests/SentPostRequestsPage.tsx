@@ -17,6 +17,7 @@ import { matchesStatus, statusLabel, type StatusFilter } from './request-status'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { useDeletePostRequestMutation, useGetSentPostRequestsQuery } from './requests-api'
 import { SentPostDetailsModal } from './SentPostDetailsModal'
+import { MessageLink } from './MessageLink'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
@@ -116,6 +117,7 @@ export default function SentPostRequestsPage() {
                   >
                     {statusLabel(request.status)}
                   </button>
+                  <MessageLink requestId={request._id} />
                   <IconButton
                     label={`Delete request on ${request.post.title}`}
                     symbol="×"

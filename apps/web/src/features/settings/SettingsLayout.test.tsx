@@ -31,6 +31,7 @@ describe('settings layout', () => {
       'Requests on my posts',
       'People I requested',
       'People requested me',
+      'Messages',
       'Favorite people',
       'Favorite posts',
       'Security',

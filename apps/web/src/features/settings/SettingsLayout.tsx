@@ -6,6 +6,9 @@ import { useAppSelector } from '@/app/hooks'
 import { useIsMobile } from '@/hooks/use-is-mobile'
 import { paths } from '@/config/paths'
 import { selectRoles } from '@/lib/auth-slice'
+import { messagePaths } from '@/app/message-paths'
+import { CountBadge, countLabel } from '@/components/ui/CountBadge'
+import { selectUnreadMessageTotal } from '@/features/conversations/unread-api'
 import './settings.css'
 
 const s = paths.settings
@@ -19,6 +22,8 @@ const ENTRIES: ReadonlyArray<{ label: string; to: string }> = [
   { label: 'Requests on my posts', to: s.requestsOnMyPosts },
   { label: 'People I requested', to: s.peopleIRequested },
   { label: 'People requested me', to: s.peopleRequestedMe },
+  // issue 17 §5: the conversations of those requests, with the unread total.
+  { label: 'Messages', to: messagePaths.list },
   { label: 'Favorite people', to: s.favoritePeople },
   { label: 'Favorite posts', to: s.favoritePosts },
   { label: 'Security', to: s.security },
@@ -35,6 +40,7 @@ const ENTRIES: ReadonlyArray<{ label: string; to: string }> = [
  */
 export default function SettingsLayout() {
   const roles = useAppSelector(selectRoles)
+  const unreadMessages = useAppSelector(selectUnreadMessageTotal)
   const isMobile = useIsMobile()
   const [open, setOpen] = useState(false)
   const entries = hasAnyRole(roles, [ROLES.Admin, ROLES.Editor])
@@ -70,9 +76,15 @@ export default function SettingsLayout() {
                   className={({ isActive }) =>
                     isActive ? 'settings-link settings-link-active' : 'settings-link'
                   }
+                  aria-label={
+                    entry.to === messagePaths.list
+                      ? countLabel(entry.label, unreadMessages)
+                      : undefined
+                  }
                   onClick={() => setOpen(false)}
                 >
                   {entry.label}
+                  {entry.to === messagePaths.list && <CountBadge count={unreadMessages} />}
                 </NavLink>
               </li>
             ))}

@@ -43,6 +43,32 @@ describe('send-request-to-person modal', () => {
     expect(bodies).toEqual([{ postID: 'post1', requestedID: 'worker1' }])
   })
 
+  it('once sent, confirms and offers "Message" to the request’s conversation', async () => {
+    fetchStub = stubFetch((path) =>
+      path === '/api/jobs/my-jobs'
+        ? jsonResponse(200, { jobs: [myPost] })
+        : jsonResponse(201, {
+            _id: 'req9',
+            status: 'pending',
+            createdAt: '2026-01-02T10:00:00.000Z',
+            updatedAt: '2026-01-02T10:00:00.000Z',
+            post: { _id: 'post1', title: myPost.title },
+            requestedPerson: { _id: 'worker1', name: 'Wes Worker' },
+          }),
+    )
+    renderModal(<RequestPersonModal person={samplePerson} />)
+    await choosePost()
+    await userEvent.click(screen.getByRole('button', { name: 'Send request' }))
+    expect(await screen.findByRole('status')).toHaveTextContent(
+      `Your request was sent for "${myPost.title}".`,
+    )
+    expect(screen.getByRole('link', { name: 'Message' })).toHaveAttribute(
+      'href',
+      '/messages/request/req9',
+    )
+    expect(screen.getByRole('button', { name: 'Done' })).toBeInTheDocument()
+  })
+
   it('says "No jobs available" when the user has no post', async () => {
     fetchStub = stubFetch(() => jsonResponse(200, []))
     renderModal(<RequestPersonModal person={samplePerson} />)

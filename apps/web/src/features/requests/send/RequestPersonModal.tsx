@@ -1,5 +1,6 @@
 import { useCloseModal } from '@/app/modals/use-close-modal'
 import { useState } from 'react'
+import { Link } from 'react-router-dom'
 import { useAppSelector } from '@/app/hooks'
 import { selectIsLoggedIn } from '@/lib/auth-slice'
 import { LoginPrompt } from '@/app/modals/LoginPrompt'
@@ -7,20 +8,25 @@ import { ageText, personName, skillsText } from '@/lib/person-display'
 import { PostPicker } from '@/features/requests/send/PostPicker'
 import { useSendPersonRequestMutation } from '@/features/requests/send/send-requests-api'
 import { Modal } from '@/components/ui/Modal'
+import { messagePaths } from '@/app/message-paths'
 import { errorMessage, errorStatus } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
-import type { JobPost } from '@marketplace/contracts/api'
+import type { JobPost, SentPeopleRequest } from '@marketplace/contracts/api'
 import type { ShownPerson } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
 import './send-requests.css'
 
-/** Send-request-to-person (spec 1 §2): pick one of one's posts, then send. */
+/**
+ * Send-request-to-person (spec 1 §2): pick one of one's posts, then send. Once sent, the
+ * confirmation offers "Message": the request's conversation is open from now on (issue 17).
+ */
 export default function RequestPersonModal({ person }: { person: ShownPerson }) {
   const loggedIn = useAppSelector(selectIsLoggedIn)
   const [send, { isLoading }] = useSendPersonRequestMutation()
   const [step, setStep] = useState<'summary' | 'picker'>('summary')
   const [post, setPost] = useState<JobPost | null>(null)
   const [error, setError] = useState<string | null>(null)
+  const [sent, setSent] = useState<SentPeopleRequest | null>(null)
   const close = useCloseModal()
   const name = personName(person)
   const age = ageText(person.age)
@@ -34,8 +40,7 @@ export default function RequestPersonModal({ person }: { person: ShownPerson }) 
     }
     setError(null)
     try {
-      await send({ postID: post._id, requestedID: person._id }).unwrap()
-      close()
+      setSent(await send({ postID: post._id, requestedID: person._id }).unwrap())
     } catch (failure) {
       const status = errorStatus(failure)
       if (status === 409) setError(Messages.requests.alreadyRequestedPerson)
@@ -43,6 +48,25 @@ export default function RequestPersonModal({ person }: { person: ShownPerson }) 
       // spec 1 §8: an alert for people requests.
       else window.alert(Messages.requests.sendFailed)
     }
+  }
+
+  if (sent) {
+    return (
+      <Modal title={name ? `Request ${name}` : 'Send a request'} onClose={close}>
+        <p className="form-success" role="status">
+          Your request was sent{post ? ` for "${post.title}"` : ''}. You can write to {name} while
+          they consider it.
+        </p>
+        <div className="modal-actions">
+          <Link className="btn" to={messagePaths.byRequest(sent._id)} onClick={close}>
+            Message
+          </Link>
+          <button type="button" className="btn btn-primary" onClick={close}>
+            Done
+          </button>
+        </div>
+      </Modal>
+    )
   }
 
   return (

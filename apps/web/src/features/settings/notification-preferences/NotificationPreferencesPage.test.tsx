@@ -49,6 +49,26 @@ describe('notification preferences page', () => {
     expect(favorites).not.toBeChecked()
   })
 
+  it('offers "Messages" (on by default) and saves messagesEnabled with the others', async () => {
+    let sent: unknown = null
+    fetchStub = stubFetch(async (_path, request) => {
+      if (request.method === 'PUT') {
+        sent = await request.json()
+        return jsonResponse(200, sent)
+      }
+      return jsonResponse(200, { ...saved, messagesEnabled: true })
+    })
+    renderPage(<NotificationPreferencesPage />)
+    const messages = await screen.findByRole('switch', { name: 'Messages' })
+    expect(screen.getByText('Someone sends you a message while you are away.')).toBeInTheDocument()
+    await waitFor(() => expect(messages).toBeEnabled())
+    expect(messages).toBeChecked()
+    await userEvent.click(messages)
+    expect(await screen.findByText('Notification preferences updated')).toBeInTheDocument()
+    expect(sent).toEqual({ ...saved, messagesEnabled: false })
+    expect(messages).not.toBeChecked()
+  })
+
   it('moves the switch at once and puts it back when the server refuses', async () => {
     let answer: (response: Response) => void = () => {}
     fetchStub = stubFetch((_path, request) =>

@@ -53,6 +53,12 @@ const TYPES: Choice[] = [
     label: 'Request Status',
     description: 'Your request is accepted.',
   },
+  {
+    // issue 17 §3: noticed and mailed while you are away, once per conversation until read.
+    flag: 'messagesEnabled',
+    label: 'Messages',
+    description: 'Someone sends you a message while you are away.',
+  },
 ]
 
 const m = Messages.notificationPreferences
@@ -85,7 +91,8 @@ export default function NotificationPreferencesPage() {
       return
     }
     try {
-      await updatePreferences({ ...preferences, [flag]: !preferences[flag] }).unwrap()
+      const current = preferences[flag] ?? NOTIFICATION_PREFERENCE_DEFAULTS[flag]
+      await updatePreferences({ ...preferences, [flag]: !current }).unwrap()
       show(m.updated, 'success')
     } catch {
       show(m.updateFailed, 'error')
@@ -109,7 +116,8 @@ export default function NotificationPreferencesPage() {
             role="switch"
             className="preference-switch"
             aria-describedby={`pref-${choice.flag}-help`}
-            checked={preferences[choice.flag]}
+            // A flag newer than the saved answer (Messages) shows its default until saved.
+            checked={preferences[choice.flag] ?? NOTIFICATION_PREFERENCE_DEFAULTS[choice.flag]}
             disabled={loggedIn && (isLoading || isError)}
             onChange={() => void toggle(choice.flag)}
           />

@@ -1,0 +1,14 @@
+import { Link } from 'react-router-dom'
+import { messagePaths } from '@/app/message-paths'
+
+/**
+ * "Message" on a request (issue 17 §5): opens the request's conversation with the other side,
+ * /messages/request/<requestId>, which finds it and shows its thread.
+ */
+export function MessageLink({ requestId }: { requestId: string }) {
+  return (
+    <Link className="btn btn-small" to={messagePaths.byRequest(requestId)}>
+      Message
+    </Link>
+  )
+}
