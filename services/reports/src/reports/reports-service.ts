@@ -75,7 +75,8 @@ export function createReportsService(deps: {
   }
 
   async function submit(
-    targetType: ReportTargetType,
+    // Messages are reported in the conversations service (fileMessageReport).
+    targetType: Exclude<ReportTargetType, 'message'>,
     target: { id: string; ownerId: string },
     fields: ReturnType<typeof readBody>,
     context: Context,
