@@ -4,7 +4,6 @@ import { RequireRole } from '@/app/RequireRole'
 import Layout from '@/app/shell/Layout'
 import RouteError from '@/app/shell/RouteError'
 import { paths } from '@/config/paths'
-import { messagePaths } from '@/app/message-paths'
 import { importWithRetry } from '@/lib/retry-import'
 import { ROLES } from '@marketplace/contracts/marketplace'
 
@@ -106,11 +105,11 @@ export const routes = [
           { path: s.rateWorkers, element: show(RateWorkersPage) },
           {
             // issue 17 §5: the list, with the open thread beside it (or alone on mobile).
-            path: messagePaths.list,
+            path: paths.messages.list,
             element: show(MessagesPage),
             children: [
-              { path: messagePaths.threadPattern, element: show(ThreadPage) },
-              { path: messagePaths.byRequestPattern, element: show(RequestThreadPage) },
+              { path: paths.messages.threadPattern, element: show(ThreadPage) },
+              { path: paths.messages.byRequestPattern, element: show(RequestThreadPage) },
             ],
           },
           {

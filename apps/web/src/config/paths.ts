@@ -28,4 +28,15 @@ export const paths = {
     rateWorkers: '/settings-rate-your-workers',
     moderation: '/settings-moderation',
   },
+  /**
+   * Messages (issue 17): the list, a thread, and a request's conversation (resolved through
+   * GET /api/conversations/by-request/:requestId).
+   */
+  messages: {
+    list: '/messages',
+    threadPattern: '/messages/:conversationId',
+    byRequestPattern: '/messages/request/:requestId',
+    thread: (conversationId: string) => `/messages/${encodeURIComponent(conversationId)}`,
+    byRequest: (requestId: string) => `/messages/request/${encodeURIComponent(requestId)}`,
+  },
 } as const

@@ -26,6 +26,7 @@ export const api = createApi({
     'Reports',
     'Stats',
     'Ratings',
+    'Conversations',
   ],
   endpoints: () => ({}),
 })

@@ -1,6 +1,5 @@
 import { Link, useLocation } from 'react-router-dom'
 import { MessagesIcon, PeopleIcon, PlusIcon, PostsIcon } from '@/app/shell/Icons'
-import { messagePaths } from '@/app/message-paths'
 import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
@@ -44,9 +43,9 @@ export function BottomNav() {
       )}
       {loggedIn && (
         <Link
-          to={messagePaths.list}
+          to={paths.messages.list}
           className="bottom-nav-item"
-          aria-current={pathname.startsWith(messagePaths.list) ? 'page' : undefined}
+          aria-current={pathname.startsWith(paths.messages.list) ? 'page' : undefined}
           aria-label={countLabel('Messages', unreadMessages)}
         >
           <span className="bottom-nav-icon">

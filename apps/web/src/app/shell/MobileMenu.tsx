@@ -2,7 +2,6 @@ import { useEffect } from 'react'
 import { Link } from 'react-router-dom'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
-import { messagePaths } from '@/app/message-paths'
 import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 
 /**
@@ -55,7 +54,7 @@ export function MobileMenu({ id, onClose }: { id: string; onClose: () => void })
               <li>
                 <Link
                   className="shell-menu-item shell-menu-count"
-                  to={messagePaths.list}
+                  to={paths.messages.list}
                   aria-label={countLabel('Messages', unreadMessages)}
                   onClick={onClose}
                 >

@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
 import { CaretIcon } from '@/app/shell/Icons'
-import { messagePaths } from '@/app/message-paths'
 import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
@@ -65,7 +64,7 @@ export function UserMenu() {
           <li>
             <Link
               className="shell-menu-item shell-menu-count"
-              to={messagePaths.list}
+              to={paths.messages.list}
               aria-label={countLabel('Messages', unreadMessages)}
               onClick={close}
             >

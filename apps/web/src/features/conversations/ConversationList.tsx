@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom'
 import type { ConversationView } from '@marketplace/contracts/api'
 import { useAppSelector } from '@/app/hooks'
-import { messagePaths } from '@/app/message-paths'
+import { paths } from '@/config/paths'
 import { Avatar } from '@/components/ui/Avatar'
 import { CountBadge } from '@/components/ui/CountBadge'
 import { relativeTime } from '@/components/ui/relative-time'
@@ -60,7 +60,7 @@ export function ConversationList({ activeId }: { activeId: string | null }) {
         {conversations.map((conversation) => (
           <li key={conversation._id}>
             <Link
-              to={messagePaths.thread(conversation._id)}
+              to={paths.messages.thread(conversation._id)}
               className="conversation-row"
               aria-current={conversation._id === activeId ? 'page' : undefined}
             >

@@ -1,5 +1,5 @@
 import { useMatch, useOutlet } from 'react-router-dom'
-import { messagePaths } from '@/app/message-paths'
+import { paths } from '@/config/paths'
 import { ConversationList } from '@/features/conversations/ConversationList'
 import './conversations.css'
 
@@ -9,7 +9,7 @@ import './conversations.css'
  */
 export default function MessagesPage() {
   const thread = useOutlet()
-  const activeId = useMatch(messagePaths.threadPattern)?.params.conversationId ?? null
+  const activeId = useMatch(paths.messages.threadPattern)?.params.conversationId ?? null
   return (
     <div className={thread ? 'messages messages-with-thread' : 'messages'}>
       <section className="messages-list-pane" aria-labelledby="messages-title">

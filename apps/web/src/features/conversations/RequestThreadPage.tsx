@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { Link, useNavigate, useParams } from 'react-router-dom'
-import { messagePaths } from '@/app/message-paths'
+import { paths } from '@/config/paths'
 import { errorStatus } from '@/lib/api'
 import { useGetConversationByRequestQuery } from '@/features/conversations/conversations-api'
 
@@ -28,7 +28,7 @@ export default function RequestThreadPage({
   const { refetch } = lookup
 
   useEffect(() => {
-    if (lookup.data) navigate(messagePaths.thread(lookup.data._id), { replace: true })
+    if (lookup.data) navigate(paths.messages.thread(lookup.data._id), { replace: true })
   }, [lookup.data, navigate])
 
   useEffect(() => {
@@ -48,7 +48,7 @@ export default function RequestThreadPage({
           It may have been deleted, or it is not one of yours. Your conversations are all in
           Messages.
         </p>
-        <Link to={messagePaths.list} className="btn">
+        <Link to={paths.messages.list} className="btn">
           Back to conversations
         </Link>
       </section>

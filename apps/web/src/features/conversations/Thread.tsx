@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom'
 import type { MessageView } from '@marketplace/contracts/api'
 import { READ_ONLY_MESSAGES } from '@marketplace/contracts/marketplace'
 import { useAppSelector } from '@/app/hooks'
-import { messagePaths } from '@/app/message-paths'
+import { paths } from '@/config/paths'
 import { Avatar } from '@/components/ui/Avatar'
 import { errorStatus } from '@/lib/api'
 import { selectCurrentUser } from '@/lib/auth-slice'
@@ -45,7 +45,7 @@ function useArrivalNotice(
 
 function BackLink() {
   return (
-    <Link to={messagePaths.list} className="btn btn-ghost thread-back">
+    <Link to={paths.messages.list} className="btn btn-ghost thread-back">
       <span aria-hidden="true">←</span> Back to conversations
     </Link>
   )

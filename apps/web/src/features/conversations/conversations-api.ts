@@ -1,3 +1,4 @@
+import type { RootState } from '@/app/store'
 import type { InfiniteData } from '@reduxjs/toolkit/query'
 import type {
   ConversationList,
@@ -179,8 +180,7 @@ export function messageReceived(message: MessageView, counts: ReceivedCounts = {
       }),
     )
     const last = { text: message.text, senderId: message.senderId, sentAt: message.sentAt }
-    // The store's state, typed by lib/api.ts's tag list, which does not name 'Conversations'.
-    const list = conversationsApi.endpoints.getConversations.select()(getState() as never).data
+    const list = conversationsApi.endpoints.getConversations.select()(getState() as RootState).data
     let listed = false
     dispatch(
       conversationsApi.util.updateQueryData('getConversations', undefined, (draft) => {

@@ -2,8 +2,8 @@ import type { UnreadTotal } from '@marketplace/contracts/api'
 import type { RootState } from '@/app/store'
 import { api } from '@/lib/api'
 
-/** The tag of everything the conversations feature reads (lib/api.ts lists the others). */
-export const conversationsBaseApi = api.enhanceEndpoints({ addTagTypes: ['Conversations'] })
+/** The API the conversations feature injects into (its reads carry the 'Conversations' tag). */
+export const conversationsBaseApi = api
 
 const UNREAD_TOTAL = { type: 'Conversations', id: 'UNREAD' } as const
 
@@ -26,13 +26,9 @@ export const unreadApi = conversationsBaseApi.injectEndpoints({
 
 const selectTotalEntry = unreadApi.endpoints.getUnreadMessageTotal.select()
 
-/**
- * The unread total as last read or pushed; 0 before the live connection read it. (The state
- * is the store's; its type comes from lib/api.ts's tag list, which does not name
- * 'Conversations', hence the cast.)
- */
+/** The unread total as last read or pushed; 0 before the live connection read it. */
 export const selectUnreadMessageTotal = (state: RootState): number =>
-  selectTotalEntry(state as never).data ?? 0
+  selectTotalEntry(state).data ?? 0
 
 /** The server's total replaces the one held (a read, a push, a list page). */
 export const unreadTotalReceived = (total: number) =>

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom'
-import { messagePaths } from '@/app/message-paths'
+import { paths } from '@/config/paths'
 
 /**
  * "Message" on a request (issue 17 §5): opens the request's conversation with the other side,
@@ -7,7 +7,7 @@ import { messagePaths } from '@/app/message-paths'
  */
 export function MessageLink({ requestId }: { requestId: string }) {
   return (
-    <Link className="btn btn-small" to={messagePaths.byRequest(requestId)}>
+    <Link className="btn btn-small" to={paths.messages.byRequest(requestId)}>
       Message
     </Link>
   )

@@ -6,8 +6,9 @@ import { StatusBadge } from './RequestStatus'
 import './requests.css'
 
 /**
- * spec 2 §2.14: a post I requested. The server sends the hidden location and contact as
- * null until my request is accepted (spec 2 §4), so they show masked until then.
+ * spec 2 §2.14: a post I requested. The server sends the hidden location and contact value
+ * as null (with the value's mask) until my request is accepted (spec 2 §4, issue 17), so
+ * they show masked until then.
  */
 export function SentPostDetailsModal({
   request,
@@ -33,6 +34,8 @@ export function SentPostDetailsModal({
           salary: post.salary,
           paymentType: [],
           contact: post.contact,
+          contactValue: post.contactValue,
+          contactValueMasked: post.contactValueMasked,
           infos: post.infos,
           expirationDate: null,
           pictureSrc: imageUrl(post.jobPicture),

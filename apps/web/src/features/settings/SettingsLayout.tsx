@@ -6,7 +6,6 @@ import { useAppSelector } from '@/app/hooks'
 import { useIsMobile } from '@/hooks/use-is-mobile'
 import { paths } from '@/config/paths'
 import { selectRoles } from '@/lib/auth-slice'
-import { messagePaths } from '@/app/message-paths'
 import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 import { selectUnreadMessageTotal } from '@/features/conversations/unread-api'
 import './settings.css'
@@ -23,7 +22,7 @@ const ENTRIES: ReadonlyArray<{ label: string; to: string }> = [
   { label: 'People I requested', to: s.peopleIRequested },
   { label: 'People requested me', to: s.peopleRequestedMe },
   // issue 17 §5: the conversations of those requests, with the unread total.
-  { label: 'Messages', to: messagePaths.list },
+  { label: 'Messages', to: paths.messages.list },
   { label: 'Favorite people', to: s.favoritePeople },
   { label: 'Favorite posts', to: s.favoritePosts },
   { label: 'Security', to: s.security },
@@ -77,14 +76,14 @@ export default function SettingsLayout() {
                     isActive ? 'settings-link settings-link-active' : 'settings-link'
                   }
                   aria-label={
-                    entry.to === messagePaths.list
+                    entry.to === paths.messages.list
                       ? countLabel(entry.label, unreadMessages)
                       : undefined
                   }
                   onClick={() => setOpen(false)}
                 >
                   {entry.label}
-                  {entry.to === messagePaths.list && <CountBadge count={unreadMessages} />}
+                  {entry.to === paths.messages.list && <CountBadge count={unreadMessages} />}
                 </NavLink>
               </li>
             ))}

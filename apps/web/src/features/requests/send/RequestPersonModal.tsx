@@ -8,7 +8,7 @@ import { ageText, personName, skillsText } from '@/lib/person-display'
 import { PostPicker } from '@/features/requests/send/PostPicker'
 import { useSendPersonRequestMutation } from '@/features/requests/send/send-requests-api'
 import { Modal } from '@/components/ui/Modal'
-import { messagePaths } from '@/app/message-paths'
+import { paths } from '@/config/paths'
 import { errorMessage, errorStatus } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
 import type { JobPost, SentPeopleRequest } from '@marketplace/contracts/api'
@@ -58,7 +58,7 @@ export default function RequestPersonModal({ person }: { person: ShownPerson }) 
           they consider it.
         </p>
         <div className="modal-actions">
-          <Link className="btn" to={messagePaths.byRequest(sent._id)} onClick={close}>
+          <Link className="btn" to={paths.messages.byRequest(sent._id)} onClick={close}>
             Message
           </Link>
           <button type="button" className="btn btn-primary" onClick={close}>

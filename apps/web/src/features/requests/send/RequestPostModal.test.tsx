@@ -41,7 +41,7 @@ describe('send-request-to-post modal', () => {
     expect(bodies).toEqual([{ postID: 'post1' }])
   })
 
-  it('shows the server message of a 400, and closes after a successful send', async () => {
+  it('shows the server message of a 400; after a successful send, offers the conversation, and Done closes', async () => {
     let answer = jsonResponse(400, { message: 'This post is not accepting requests' })
     fetchStub = stubFetch(() => answer)
     const { store } = renderModal(<RequestPostModal post={samplePost} />)
@@ -51,6 +51,12 @@ describe('send-request-to-post modal', () => {
 
     answer = jsonResponse(201, { _id: 'r1', postId: 'post1', status: 'pending' })
     await userEvent.click(screen.getByRole('button', { name: 'Send a request' }))
+    expect(await screen.findByRole('status')).toHaveTextContent('Your request was sent.')
+    expect(screen.getByRole('link', { name: 'Message' })).toHaveAttribute(
+      'href',
+      '/messages/request/r1',
+    )
+    await userEvent.click(screen.getByRole('button', { name: 'Done' }))
     await waitFor(() => expect(store.getState().ui.modal).toBeNull())
   })
 

@@ -1,6 +1,6 @@
 import { useCloseModal } from '@/app/modals/use-close-modal'
 import { useState } from 'react'
-import { useNavigate } from 'react-router-dom'
+import { Link, useNavigate } from 'react-router-dom'
 import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
 import { LoginPrompt } from '@/app/modals/LoginPrompt'
@@ -20,7 +20,10 @@ export function postRequestErrorText(error: unknown): string {
   return Messages.requests.sendFailed
 }
 
-/** Send-request-to-post (spec 1 §2, §4): workers only; guests are asked to log in. */
+/**
+ * Send-request-to-post (spec 1 §2, §4): workers only; guests are asked to log in. Once sent,
+ * the confirmation offers "Message": the request's conversation is open from now on (issue 17).
+ */
 export default function RequestPostModal({ post }: { post: JobPost }) {
   const navigate = useNavigate()
   const loggedIn = useAppSelector(selectIsLoggedIn)
@@ -28,15 +31,34 @@ export default function RequestPostModal({ post }: { post: JobPost }) {
   const [send, { isLoading }] = useSendPostRequestMutation()
   const [error, setError] = useState<string | null>(null)
   const [alreadyRequested, setAlreadyRequested] = useState(false)
+  const [sentRequestId, setSentRequestId] = useState<string | null>(null)
   const close = useCloseModal()
 
   if (loggedIn && user?.isWorker !== true) return <ProfileRequiredModal />
 
+  if (sentRequestId) {
+    return (
+      <Modal title={`Send a request: ${post.title}`} onClose={close}>
+        <p className="form-success" role="status">
+          Your request was sent. You can write to the post's owner while they consider it.
+        </p>
+        <div className="modal-actions">
+          <Link className="btn" to={paths.messages.byRequest(sentRequestId)} onClick={close}>
+            Message
+          </Link>
+          <button type="button" className="btn btn-primary" onClick={close}>
+            Done
+          </button>
+        </div>
+      </Modal>
+    )
+  }
+
   const submit = async () => {
     setError(null)
     try {
-      await send({ postID: post._id }).unwrap()
-      close()
+      const created = await send({ postID: post._id }).unwrap()
+      setSentRequestId(created._id)
     } catch (failure) {
       if (errorStatus(failure) === 409) setAlreadyRequested(true)
       setError(postRequestErrorText(failure))
