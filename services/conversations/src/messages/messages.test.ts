@@ -165,7 +165,11 @@ describe('conversations service: messages (real FerretDB and Kafka)', () => {
         await probe.waitForEvent('message.sent', request.conversationId)
         await app.caughtUp(EVENT_WAIT_MS)
         await new Promise((resolve) => setTimeout(resolve, 1000))
-        expect(probe.events.filter((e) => e.type === 'message.sent')).toHaveLength(3)
+        expect(
+          probe.events.filter(
+            (e) => e.type === 'message.sent' && e.aggregateId === request.conversationId,
+          ),
+        ).toHaveLength(3)
       } finally {
         await probe.stop()
       }
@@ -314,7 +318,11 @@ describe('conversations service: messages (real FerretDB and Kafka)', () => {
         // Reading again with nothing new says nothing.
         await owner.post(`/api/conversations/${request.conversationId}/read`, {})
         await new Promise((resolve) => setTimeout(resolve, 1500))
-        expect(probe.events.filter((e) => e.type === 'message.read')).toHaveLength(1)
+        expect(
+          probe.events.filter(
+            (e) => e.type === 'message.read' && e.aggregateId === request.conversationId,
+          ),
+        ).toHaveLength(1)
       } finally {
         await probe.stop()
       }

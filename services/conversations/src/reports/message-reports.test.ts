@@ -111,7 +111,9 @@ describe('conversations service: reporting and taking down messages (real Ferret
         expect(early.status).toBe(201)
         const reports = await waitFor(
           () => {
-            const found = probe.events.filter((e) => e.type === 'message.reported')
+            const found = probe.events.filter(
+              (e) => e.type === 'message.reported' && e.aggregateId === request.conversationId,
+            )
             return found.length === 2 && found
           },
           { timeoutMs: 30_000, what: 'the second report' },
@@ -183,7 +185,11 @@ describe('conversations service: reporting and taking down messages (real Ferret
         // A second decision on the same message announces nothing more.
         await app.resolveReport(removed!, 'take-down')
         await app.caughtUp(EVENT_WAIT_MS)
-        expect(probe.events.filter((e) => e.type === 'message.taken-down')).toHaveLength(1)
+        expect(
+          probe.events.filter(
+            (e) => e.type === 'message.taken-down' && e.aggregateId === request.conversationId,
+          ),
+        ).toHaveLength(1)
       } finally {
         await probe.stop()
       }
