@@ -132,6 +132,7 @@ export async function buildService<
   await app.register(eventsPlugin, {
     consumers: parts.subscriptions,
     groupPrefix: config.KAFKA_GROUP_PREFIX,
+    newGroupsSince: config.KAFKA_NEW_GROUPS_SINCE,
   })
   await app.register(authPlugin, {
     publicKey: config.JWT_PUBLIC_KEY,

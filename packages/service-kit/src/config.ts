@@ -36,6 +36,17 @@ export const KafkaConfigSchema = Type.Object({
    * stacks set it so they never share (and split) a group with another deployment.
    */
   KAFKA_GROUP_PREFIX: Type.String({ default: '' }),
+  /**
+   * Where a consumer group that reads from the beginning starts when it has never committed:
+   * unset (production) is the beginning, so a new deployment builds its state from the topics'
+   * history. An instant (epoch ms) starts it at the first event published at or after that
+   * instant instead: a stack with empty databases of its own on a broker others have used
+   * (the system tests) reads its own events, not the history of the stacks before it, which
+   * grew with every test (a new stack's groups spent over a minute replaying it before they
+   * reached the stack's own first sign-up). Only a stack started empty at that instant may
+   * set it.
+   */
+  KAFKA_NEW_GROUPS_SINCE: Type.Optional(Type.Integer({ minimum: 0 })),
 })
 
 export class ConfigError extends Error {}

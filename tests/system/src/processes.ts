@@ -28,6 +28,12 @@ const repoRoot = join(__dirname, '..', '..', '..')
 const logDir = join(repoRoot, '.data', 'logs', 'system-tests')
 
 /**
+ * When this test file began (each file loads its own copy of this module, and files run one
+ * after another): its stacks' events are all published after it, every earlier file's before.
+ */
+const STACKS_SINCE = Date.now()
+
+/**
  * Starts a built service (`node dist/server.js`) as its own process, the way it runs in
  * production, and waits for its /healthz. Logs go to .data/logs/system-tests/<name>.log.
  */
@@ -42,7 +48,16 @@ export async function startService(
   const log = createWriteStream(join(logDir, `${name}.log`), { flags: 'a' })
   const child = spawn(process.execPath, [entry], {
     cwd: dirname(dirname(entry)),
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // Every stack here starts with empty databases of its own, on a broker whose topics hold
+    // the history of every test before it: its new groups read from this file's start
+    // (KAFKA_NEW_GROUPS_SINCE, service-kit config), not behind minutes of others' events.
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'info',
+      KAFKA_NEW_GROUPS_SINCE: String(STACKS_SINCE),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   child.stdout?.pipe(log)

@@ -188,6 +188,11 @@ describe('web journeys in Chromium against the full stack', () => {
       const email = `${firstName}-${suffix}@example.test`.toLowerCase()
       const title = `Garden help ${width} ${suffix}`
       const contact = 'WhatsApp'
+      // Issue 17: the method is public, its value private; typed with punctuation, stored as
+      // ten digits, shown formatted to whoever may see it.
+      const contactValue = '303-555-0142'
+      const contactDigits = '3035550142'
+      const contactShown = '(303) 555-0142'
       const location = 'Denver CO'
       const { context, page } = await newPage(browser, viewport)
       const shot = (name: string) => screenshot(page, `${width}-${name}`)
@@ -258,6 +263,7 @@ describe('web journeys in Chromium against the full stack', () => {
           await dialog.getByLabel(/^Title/).fill(title)
           await dialog.getByLabel(/^Where/).fill(location)
           await dialog.getByLabel('Contact', { exact: true }).selectOption(contact)
+          await dialog.getByLabel(/^WhatsApp number/).fill(contactValue)
           // spec 1 §4: location and contact are private by default; the journey keeps them so.
           expect(
             await dialog
@@ -392,8 +398,12 @@ describe('web journeys in Chromium against the full stack', () => {
           await card.getByRole('button', { name: 'Details', exact: true }).click()
           const details = wpage.getByRole('dialog', { name: title })
           await expectVisible(
-            details.getByText(contact, { exact: true }),
-            `the private contact "${contact}"`,
+            details.getByText(contactShown, { exact: true }),
+            `the private contact "${contactShown}"`,
+          )
+          await expectVisible(
+            details.getByRole('button', { name: /^Copy WhatsApp number/ }),
+            'the copy button beside the contact',
           )
           await expectVisible(
             details.getByText(location, { exact: true }),
@@ -402,12 +412,14 @@ describe('web journeys in Chromium against the full stack', () => {
           await screenshot(wpage, `${width}-11b-worker-sees-contact`)
         })
         const asWorker = await api.call('GET', `/api/jobs/${postId}`, worker.token)
-        expect(asWorker.body).toMatchObject({ contact, location })
+        expect(asWorker.body).toMatchObject({ contact, contactValue: contactDigits, location })
 
-        // A third party does not: the server sends null, the page masks it.
+        // A third party does not: the server sends the method and a mask, never the value.
         const anonymous = await api.call('GET', `/api/jobs/${postId}`)
         expect(anonymous.status).toBe(200)
-        expect(anonymous.body.contact).toBeNull()
+        expect(anonymous.body.contact).toBe(contact)
+        expect(anonymous.body.contactValue).toBeNull()
+        expect(JSON.stringify(anonymous.body)).not.toContain(contactDigits)
         expect(anonymous.body.location).toBeNull()
         const guestSide = await newPage(browser, viewport)
         contexts.push(guestSide.context)
@@ -419,7 +431,7 @@ describe('web journeys in Chromium against the full stack', () => {
           await card.getByRole('button', { name: 'Details', exact: true }).click()
           const details = gpage.getByRole('dialog', { name: title })
           await expectVisible(details.getByLabel(/^Contact hidden/), 'the masked contact')
-          expect(await details.textContent()).not.toContain(contact)
+          expect(await details.textContent()).not.toContain(contactShown)
           expect(await details.textContent()).not.toContain(location)
           await screenshot(gpage, `${width}-12-guest-contact-masked`)
         })

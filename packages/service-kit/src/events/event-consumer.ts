@@ -29,6 +29,11 @@ export interface EventConsumerOptions {
   db?: Db
   /** A new group starts at the beginning of each topic, so no event before its birth is missed. */
   fromBeginning?: boolean
+  /**
+   * With fromBeginning, an instant (epoch ms; 0 or absent: the beginning): a new group starts
+   * at the first event published at or after it (KAFKA_NEW_GROUPS_SINCE, service-kit config).
+   */
+  since?: number
   /** How long a consumer may show no sign of life before it is restarted (tests shorten it). */
   stallMs?: number
   /**
@@ -94,7 +99,8 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
     consumer.on(consumer.events.GROUP_JOIN, () => resolve())
   })
   const fromBeginning = options.fromBeginning ?? true
-  if (!fromBeginning) await pinNewGroupToCurrentEnd(options.kafka, options.groupId, topics)
+  if (!fromBeginning) await pinNewGroup(options.kafka, options.groupId, topics, 'end')
+  else if (options.since) await pinNewGroup(options.kafka, options.groupId, topics, options.since)
   await consumer.connect()
   await consumer.subscribe({ topics, fromBeginning })
   // Every message is a sign of life for the stall watch below: one batch of slow handlers
@@ -248,7 +254,7 @@ export function watchForStall(
  * yet fixes its start at this moment instead. A group that already committed keeps its
  * place (a restarted mail consumer resumes, it does not skip).
  */
-async function pinNewGroupToCurrentEnd(kafka: Kafka, groupId: string, topics: string[]) {
+async function pinNewGroup(kafka: Kafka, groupId: string, topics: string[], from: 'end' | number) {
   const admin = kafka.admin()
   await admin.connect()
   try {
@@ -256,13 +262,21 @@ async function pinNewGroupToCurrentEnd(kafka: Kafka, groupId: string, topics: st
     for (const { topic, partitions } of committed) {
       const unset = new Set(partitions.filter((p) => Number(p.offset) < 0).map((p) => p.partition))
       if (unset.size === 0) continue
-      const ends = await admin.fetchTopicOffsets(topic)
+      // By time: the first offset whose timestamp is at or after the instant (the end when
+      // none is), as the broker's ListOffsets answers it.
+      const starts =
+        from === 'end'
+          ? (await admin.fetchTopicOffsets(topic)).map((end) => ({
+              partition: end.partition,
+              offset: end.high,
+            }))
+          : await admin.fetchTopicOffsetsByTimestamp(topic, from)
       await admin.setOffsets({
         groupId,
         topic,
-        partitions: ends
-          .filter((end) => unset.has(end.partition))
-          .map((end) => ({ partition: end.partition, offset: end.high })),
+        partitions: starts
+          .filter((start) => unset.has(start.partition))
+          .map((start) => ({ partition: start.partition, offset: start.offset })),
       })
     }
   } finally {

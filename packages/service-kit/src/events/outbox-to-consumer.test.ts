@@ -59,7 +59,7 @@ describe('outbox relay and idempotent consumer', () => {
    * A consumer whose effect is NOT naturally idempotent ($inc), so a second application
    * shows. Effects are counted per group: every group of this file reads the same topic.
    */
-  async function countingConsumer(groupId: string) {
+  async function countingConsumer(groupId: string, since?: number) {
     const effects = mongo.db.collection<{ _id: string; applied: number }>('effects')
     consumers.push(
       await startEventConsumer({
@@ -68,6 +68,7 @@ describe('outbox relay and idempotent consumer', () => {
         groupId,
         logger,
         db: mongo.db,
+        since,
         handlers: {
           'user.verified': async (event) => {
             await effects.updateOne(
@@ -130,6 +131,42 @@ describe('outbox relay and idempotent consumer', () => {
     expect(stored?.outbox).toHaveLength(1)
     expect(stored?.outboxPending).toBe(true)
     expect(await relay.drainOnce()).toBe(1)
+  })
+
+  it('starts a new group at an instant (KAFKA_NEW_GROUPS_SINCE): what came before is not its history', async () => {
+    // One key, so both land on one partition in order: a group that reads the later one has
+    // passed the earlier one's place, and would have applied it had it started before it.
+    const key = randomUUID()
+    const publish = (userId: string) =>
+      producer.send({
+        topic: Topics.authUsers,
+        messages: [
+          {
+            key,
+            value: JSON.stringify(
+              newEvent('user.verified', { aggregateId: userId, actorId: userId, data: { userId } }),
+            ),
+          },
+        ],
+      })
+    const before = randomUUID()
+    const after = randomUUID()
+    await publish(before)
+    // The broker stamps nothing: kafkajs sets each message's time when it sends it.
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    const since = Date.now()
+    await publish(after)
+    const fromInstant = await countingConsumer(`test-since-${randomUUID()}`, since)
+    const fromBeginning = await countingConsumer(`test-beginning-${randomUUID()}`)
+    await waitFor(
+      async () => (await fromInstant(after)) === 1 && (await fromBeginning(after)) === 1,
+      {
+        ...CONSUMER_WAIT,
+        what: 'both groups to read the event after the instant',
+      },
+    )
+    expect(await fromBeginning(before)).toBe(1)
+    expect(await fromInstant(before)).toBe(0)
   })
 
   it('applies an event once even when Kafka delivers it twice', async () => {

@@ -18,6 +18,8 @@ export interface EventsPluginOptions {
   consumers: ConsumerDefinition[]
   /** KAFKA_GROUP_PREFIX: isolates test runs and side-by-side stacks on one broker. */
   groupPrefix?: string
+  /** KAFKA_NEW_GROUPS_SINCE: new groups that read from the beginning start at this instant. */
+  newGroupsSince?: number
 }
 
 declare module 'fastify' {
@@ -73,6 +75,7 @@ export const eventsPlugin = fp(
                 logger: app.log,
                 db: definition.useLedger === false ? undefined : database(),
                 fromBeginning: definition.fromBeginning,
+                since: options.newGroupsSince,
               })
               started.add(definition)
               consumers.push(consumer)

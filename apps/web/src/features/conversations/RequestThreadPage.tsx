@@ -6,10 +6,12 @@ import { useGetConversationByRequestQuery } from '@/features/conversations/conve
 
 /**
  * The conversation opens from the request's event, a moment after the request itself: a
- * "Message" link followed at once may find none yet, so a 404 is asked again a few times
- * before the page says there is none.
+ * "Message" link followed at once may find none yet, so a 404 is asked again, once a second
+ * for up to 20 s ("Opening the conversation..." meanwhile), before the page says there is
+ * none. Usually the event is there within a second; a busy broker or a service that just
+ * started (its consumer group still joining) can take several.
  */
-export const NOT_YET_OPENED_RETRIES = { attempts: 4, delayMs: 1000 }
+export const NOT_YET_OPENED_RETRIES = { attempts: 20, delayMs: 1000 }
 
 /**
  * /messages/request/:requestId (issue 17 §5): finds the request's conversation and shows its
