@@ -1,5 +1,5 @@
 import { createCatalogAnnouncer } from '@marketplace/read-models/testing'
-import { startServiceTestApp } from '@marketplace/service-kit/testing'
+import { startServiceTestApp, waitForConsumersCaughtUp } from '@marketplace/service-kit/testing'
 import { buildReportsApp } from '../app'
 import { readConfig } from '../config'
 
@@ -19,6 +19,9 @@ export async function startReportsTestApp(name: string, env: Record<string, stri
   const service = await startServiceTestApp(name, (base) =>
     buildReportsApp(readConfig({ ...base, ...env })),
   )
+  // The history includes other suites' message.reported events, each filed into this
+  // queue: read it all first, so a test's queue holds still while the test pages it.
+  await waitForConsumersCaughtUp(service.groupPrefix)
   const announcer = createCatalogAnnouncer(service.db, { timeoutMs: EVENT_WAIT_MS })
   return { ...service, ...announcer }
 }
