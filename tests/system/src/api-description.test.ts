@@ -81,6 +81,7 @@ describe('the API description', () => {
       '/api/email',
       '/api/upload',
       '/api/analytics',
+      '/api/conversations',
     ]
     for (const prefix of prefixes) {
       expect(Object.keys(document.paths).filter((path) => path.startsWith(prefix))).not.toEqual([])
