@@ -1,13 +1,8 @@
 import { useId, useState, type FormEvent } from 'react'
 import type { MessageView } from '@marketplace/contracts/api'
-import {
-  REPORT_DESCRIPTION_MAX_LENGTH,
-  REPORT_REASON_LABELS,
-  REPORT_REASONS,
-  type ReportReason,
-} from '@marketplace/contracts/marketplace'
+import type { ReportReason } from '@marketplace/contracts/marketplace'
 import { Messages, validateReport } from '@marketplace/contracts/validation'
-import { FormField } from '@/components/ui/FormField'
+import { ReportReasonFields } from '@/components/ui/ReportReasonFields'
 import { Modal } from '@/components/ui/Modal'
 import { errorMessage, errorStatus } from '@/lib/api'
 import { useReportMessageMutation } from '@/features/conversations/conversations-api'
@@ -82,36 +77,18 @@ export function ReportMessageModal({
       <form onSubmit={submit} noValidate>
         <p className="muted">Why are you reporting this message from {senderName}?</p>
         <blockquote className="report-message-quote">{message.text}</blockquote>
-        <fieldset className="report-message-reasons">
-          <legend>Reason</legend>
-          {REPORT_REASONS.map((value) => (
-            <label key={value} className="checkbox">
-              <input
-                type="radio"
-                name="message-report-reason"
-                value={value}
-                checked={reason === value}
-                onChange={() => {
-                  setReason(value)
-                  setError(null)
-                }}
-              />
-              {REPORT_REASON_LABELS[value]}
-            </label>
-          ))}
-        </fieldset>
-        <FormField id={detailsId} label="Details (optional)">
-          <textarea
-            id={detailsId}
-            rows={3}
-            value={details}
-            maxLength={REPORT_DESCRIPTION_MAX_LENGTH}
-            onChange={(event) => setDetails(event.target.value)}
-          />
-          <span className="field-hint">
-            {details.length}/{REPORT_DESCRIPTION_MAX_LENGTH}
-          </span>
-        </FormField>
+        <ReportReasonFields
+          name="message-report-reason"
+          reason={reason}
+          onReasonChange={(value) => {
+            setReason(value)
+            setError(null)
+          }}
+          details={details}
+          onDetailsChange={setDetails}
+          detailsId={detailsId}
+          rows={3}
+        />
         {error && (
           <p className="form-error" role="alert">
             {error}

@@ -10,15 +10,9 @@ import { Modal } from '@/components/ui/Modal'
 import { errorMessage, errorStatus } from '@/lib/api'
 import type { JobPost } from '@marketplace/contracts/api'
 import type { ShownPerson } from '@/lib/entities-api'
-import {
-  REPORT_DESCRIPTION_MAX_LENGTH,
-  REPORT_REASON_LABELS,
-  REPORT_REASONS,
-  type ReportReason,
-} from '@marketplace/contracts/marketplace'
+import type { ReportReason } from '@marketplace/contracts/marketplace'
 import { Messages, validateReport } from '@marketplace/contracts/validation'
-import { FormField } from '@/components/ui/FormField'
-import './reports.css'
+import { ReportReasonFields } from '@/components/ui/ReportReasonFields'
 
 export type ReportTarget = { kind: 'post'; post: JobPost } | { kind: 'person'; person: ShownPerson }
 
@@ -104,36 +98,17 @@ export default function ReportModal({ target }: { target: ReportTarget }) {
     <Modal title={title} onClose={close}>
       <form className="report-form" onSubmit={submit} noValidate>
         <p className="muted">Why are you reporting {subject}?</p>
-        <fieldset className="report-reasons">
-          <legend>Reason</legend>
-          {REPORT_REASONS.map((value) => (
-            <label key={value} className="checkbox">
-              <input
-                type="radio"
-                name="report-reason"
-                value={value}
-                checked={reason === value}
-                onChange={() => {
-                  setReason(value)
-                  setError(null)
-                }}
-              />
-              {REPORT_REASON_LABELS[value]}
-            </label>
-          ))}
-        </fieldset>
-        <FormField id={detailsId} label="Details (optional)">
-          <textarea
-            id={detailsId}
-            rows={4}
-            value={details}
-            maxLength={REPORT_DESCRIPTION_MAX_LENGTH}
-            onChange={(event) => setDetails(event.target.value)}
-          />
-          <span className="field-hint">
-            {details.length}/{REPORT_DESCRIPTION_MAX_LENGTH}
-          </span>
-        </FormField>
+        <ReportReasonFields
+          name="report-reason"
+          reason={reason}
+          onReasonChange={(value) => {
+            setReason(value)
+            setError(null)
+          }}
+          details={details}
+          onDetailsChange={setDetails}
+          detailsId={detailsId}
+        />
         {error && (
           <p className="form-error" role="alert">
             {error}
