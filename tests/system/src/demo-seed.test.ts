@@ -126,7 +126,7 @@ describe('demo seed through the product', () => {
   it('creates 30 people, 20 workers, 210 posts with pictures, favorites and reports, then nothing on a second run', async () => {
     const first = await runSeed(seedArgs)
     expect(first.output).toContain(
-      '30 demo people (30 new), 20 worker profiles created (0 already there), 210 posts created, 0 already there, 90 pictures, 90 favorites and 3 reports added',
+      '30 demo people (30 new), 20 worker profiles created (0 already there), 210 posts created, 0 already there (0 given a contact value), 90 pictures, 90 favorites and 3 reports added',
     )
     expect(first.code).toBe(0)
 
@@ -147,7 +147,14 @@ describe('demo seed through the product', () => {
     // 13 of the 210 are switched offline (demo-data.mjs), so the feed shows 197.
     const feed = (await (await fetch(`${site}/api/jobs?page=1&limit=50`)).json()) as {
       pagination: { total: number }
-      jobs: Array<{ jobPicture: string | null; displayLocation: boolean; location: string | null }>
+      jobs: Array<{
+        jobPicture: string | null
+        displayLocation: boolean
+        location: string | null
+        contact: string | null
+        contactValue?: string | null
+        contactValueMasked?: string | null
+      }>
     }
     expect(feed.pagination.total).toBe(197)
     const picture = feed.jobs.find((post) => post.jobPicture)?.jobPicture
@@ -158,6 +165,10 @@ describe('demo seed through the product', () => {
     expect(image.headers.get('content-type')).toBe('image/png')
     const hidden = feed.jobs.find((post) => !post.displayLocation)
     expect(hidden?.location).toBeNull()
+    // Issue 17: every demo post with a contact method has its value, shown or masked to a guest.
+    const withContact = feed.jobs.filter((post) => post.contact)
+    expect(withContact.length).toBeGreaterThan(0)
+    expect(withContact.filter((post) => !post.contactValue && !post.contactValueMasked)).toEqual([])
 
     // Every person keeps two saved posts and a saved worker (demo-data.mjs favoritesOf).
     const favorites = await new MongoClient(databases.favorites).connect()
@@ -172,7 +183,7 @@ describe('demo seed through the product', () => {
 
     const second = await runSeed(seedArgs)
     expect(second.output).toContain(
-      '(0 new), 0 worker profiles created (20 already there), 0 posts created, 210 already there, 0 pictures, 0 favorites and 0 reports added',
+      '(0 new), 0 worker profiles created (20 already there), 0 posts created, 210 already there (0 given a contact value), 0 pictures, 0 favorites and 0 reports added',
     )
     expect(second.code).toBe(0)
   })
