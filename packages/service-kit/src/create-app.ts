@@ -22,8 +22,6 @@ export interface CreateAppOptions {
   trustProxy?: FastifyServerOptions['trustProxy']
   /** Path prefixes of the public API, for the OpenAPI document (default: every route). */
   publicPrefixes?: string[]
-  /** Ceiling for each start-up plugin (default 120 s). */
-  pluginTimeoutMs?: number
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
@@ -61,7 +59,7 @@ export async function createServiceApp(options: CreateAppOptions) {
     // when four services created their indexes at once on a loaded 2-core machine
     // ("Plugin did not start in time: 'mongodb'"); a slow start is not a failure, and a
     // server that never answers still fails start-up through the drivers' own timeouts.
-    pluginTimeout: options.pluginTimeoutMs ?? 120_000,
+    pluginTimeout: 120_000,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),
