@@ -1,5 +1,3 @@
-import { UPLOAD_CACHE_CONTROL } from '@marketplace/contracts/validation'
-
 /**
  * PUTs a file straight to object storage at a pre-signed address, reporting progress
  * (0-100). XMLHttpRequest rather than fetch: fetch reports no upload progress.
@@ -12,9 +10,9 @@ export function putToPresignedUrl(
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest()
     request.open('PUT', url)
+    // The address signs the type (and the length the browser sets); the one-year cache
+    // policy is the media service's, set on the picture once it is attached (docs/media.md).
     request.setRequestHeader('Content-Type', file.type)
-    // spec 2 §7: cached for a year; the address is signed for exactly this header.
-    request.setRequestHeader('Cache-Control', UPLOAD_CACHE_CONTROL)
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(Math.round((event.loaded / event.total) * 100))
     }

@@ -1,6 +1,5 @@
 import { PutObjectCommand, type S3Client } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
-import { UPLOAD_CACHE_CONTROL } from '@marketplace/contracts/validation'
 
 export interface PutToSign {
   key: string
@@ -11,11 +10,14 @@ export interface PutToSign {
 export type PutSigner = (put: PutToSign) => Promise<string>
 
 /**
- * Signs a single PUT of one object. Content-Type, Content-Length and Cache-Control are in
- * the signed headers, so storage itself refuses a body of another type or size, or an upload
- * that would be cached differently: the service checked the browser's description of the
- * file, and the signature holds the browser to it. (The SDK's presigner leaves content-type
- * and cache-control unsigned unless they are named in `signableHeaders`.)
+ * Signs a single PUT of one object. Content-Type and Content-Length are in the signed
+ * headers, so storage itself refuses a body of another type or size: the service checked the
+ * browser's description of the file, and the signature holds the browser to it. (The SDK's
+ * presigner leaves content-type unsigned unless it is named in `signableHeaders`.)
+ *
+ * Nothing else is signed: spec 1's client sends the file with its Content-Type only, and a
+ * signed header it is never told about makes storage refuse it. The cache policy is set by
+ * the service when the picture is attached (cache-policy.ts), not trusted from the PUT.
  */
 export function createPutSigner(
   client: S3Client,
@@ -29,11 +31,10 @@ export function createPutSigner(
         Key: put.key,
         ContentType: put.contentType,
         ContentLength: put.contentLength,
-        CacheControl: UPLOAD_CACHE_CONTROL,
       }),
       {
         expiresIn: options.expiresInSeconds,
-        signableHeaders: new Set(['content-type', 'content-length', 'cache-control']),
+        signableHeaders: new Set(['content-type', 'content-length']),
       },
     )
 }

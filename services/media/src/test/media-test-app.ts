@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import type { AddressInfo } from 'node:net'
 import { deflateSync } from 'node:zlib'
 import {
   DeleteBucketCommand,
@@ -59,12 +60,21 @@ export async function startMediaTestApp(label: string, env: Record<string, strin
       exp: now + 900,
     })
   }
+  let baseUrl: string | null = null
+  /** The app on a real port, for tests that drive it as a plain HTTP client would. */
+  const listen = async () => {
+    if (!baseUrl) {
+      await app.listen({ host: '127.0.0.1', port: 0 })
+      baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`
+    }
+    return baseUrl
+  }
   const close = async () => {
     await app.close()
     await dropBucket(admin, config.S3_BUCKET)
     admin.destroy()
   }
-  return { app, config, keys, admin, tokenFor, close }
+  return { app, config, keys, admin, tokenFor, listen, close }
 }
 
 /** A client with the service's credentials at the internal address, for checks and cleanup. */
