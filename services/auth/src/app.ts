@@ -57,6 +57,7 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
             sessionSecret: config.SESSION_SECRET,
             persistentSessionDays: config.PERSISTENT_SESSION_DAYS,
             browserSessionHours: config.BROWSER_SESSION_HOURS,
+            reuseGraceSeconds: config.REFRESH_REUSE_GRACE_SECONDS,
           },
           log: app.log,
         }),

@@ -27,6 +27,11 @@ const AuthConfigSchema = Type.Composite([
     PERSISTENT_SESSION_DAYS: Type.Integer({ minimum: 1, default: 30 }),
     BROWSER_SESSION_HOURS: Type.Integer({ minimum: 1, default: 24 }),
     /**
+     * Seconds a spent refresh token still answers the successor it was exchanged for (two
+     * tabs renewing at once); presented later, it revokes its family. 0 turns the window off.
+     */
+    REFRESH_REUSE_GRACE_SECONDS: Type.Integer({ minimum: 0, maximum: 60, default: 10 }),
+    /**
      * Addresses of the proxies in front of the service (the gateway), whose X-Forwarded-For,
      * -Proto and -Host are believed: rate limits key on the browser's address, and the
      * same-origin check and the cookies' Secure flag follow the browser's scheme and host.

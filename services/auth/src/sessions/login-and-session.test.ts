@@ -219,10 +219,19 @@ describe('POST /api/auth/refresh', () => {
     expect((await refresh({ ...cookies, ...next })).statusCode).toBe(200)
   })
 
-  it('revokes the whole family when a rotated token is used again', async () => {
+  /** Moves the family's last renewal back past the grace window. */
+  async function graceWindowOver(cookies: Record<string, string>) {
+    const familyId = cookies.refresh_token!.split('.')[0]
+    await app.mongo.db
+      .collection<{ _id: string }>('sessions')
+      .updateOne({ _id: familyId }, { $set: { rotatedAt: new Date(Date.now() - 11_000) } })
+  }
+
+  it('revokes the whole family when a rotated token is used again after the grace window', async () => {
     const { cookies } = await loggedIn()
     const first = await refresh(cookies)
     const current = { ...cookies, ...cookiesOf(first) }
+    await graceWindowOver(cookies)
     // An attacker replays the old token: refused, and the family dies...
     const replay = await refresh(cookies)
     expect(replay.statusCode).toBe(401)
@@ -231,12 +240,42 @@ describe('POST /api/auth/refresh', () => {
     expect((await refresh(current)).statusCode).toBe(401)
   })
 
-  it('lets only one of two parallel uses of the same token win', async () => {
+  it('two tabs renewing with the same cookie at once both get the same successor', async () => {
+    const { body, cookies } = await loggedIn()
+    const answers = await Promise.all([refresh(cookies), refresh(cookies), refresh(cookies)])
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200])
+    const successors = new Set(answers.map((r) => cookiesOf(r).refresh_token))
+    expect(successors.size).toBe(1)
+    const [successor] = successors
+    expect(successor).not.toBe(cookies.refresh_token)
+    for (const answer of answers) expect(answer.json().user).toEqual(body.user)
+    // One rotation happened, not three: the successor renews, and the session lives on.
+    const familyId = cookies.refresh_token!.split('.')[0]
+    const family = await app.mongo.db
+      .collection<{ _id: string; generation: number }>('sessions')
+      .findOne({ _id: familyId })
+    expect(family?.generation).toBe(1)
+    const next = await refresh({ ...cookies, refresh_token: successor! })
+    expect(next.statusCode).toBe(200)
+  })
+
+  it('a spent token back within the grace window answers its successor, which still renews', async () => {
     const { cookies } = await loggedIn()
-    const statuses = (await Promise.all([refresh(cookies), refresh(cookies)])).map(
-      (r) => r.statusCode,
-    )
-    expect(statuses.filter((status) => status === 200)).toHaveLength(1)
+    const first = await refresh(cookies)
+    const late = await refresh(cookies)
+    expect(late.statusCode).toBe(200)
+    expect(cookiesOf(late).refresh_token).toBe(cookiesOf(first).refresh_token)
+    expect((await refresh({ ...cookies, ...cookiesOf(first) })).statusCode).toBe(200)
+  })
+
+  it('a token two renewals old is reuse even within the window', async () => {
+    const { cookies } = await loggedIn()
+    const first = await refresh(cookies)
+    const second = await refresh({ ...cookies, ...cookiesOf(first) })
+    expect(second.statusCode).toBe(200)
+    // The window covers the token spent by the last renewal only.
+    expect((await refresh(cookies)).statusCode).toBe(401)
+    expect((await refresh({ ...cookies, ...cookiesOf(second) })).statusCode).toBe(401)
   })
 
   it('refuses without the X-XSRF-TOKEN header, with a wrong one, or from another origin', async () => {

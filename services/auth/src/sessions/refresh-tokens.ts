@@ -44,3 +44,15 @@ export function hashRefreshSecret(secret: string): string {
 export function xsrfTokenFor(sessionSecret: string, familyId: string): string {
   return createHmac('sha256', sessionSecret).update(`xsrf:${familyId}`).digest('base64url')
 }
+
+/**
+ * The secret that replaces `token`'s on renewal: an HMAC of the presented token, so every
+ * request presenting the same token derives the same successor without the server keeping
+ * a usable secret (only its hash is stored). That is what lets a renewal that lost the race
+ * answer the winner's successor; nobody can derive it without the token and the server's key.
+ */
+export function successorSecret(sessionSecret: string, token: ParsedRefreshToken): string {
+  return createHmac('sha256', sessionSecret)
+    .update(`refresh-successor:${formatRefreshToken(token)}`)
+    .digest('base64url')
+}

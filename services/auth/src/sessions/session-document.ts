@@ -2,12 +2,10 @@ import type { IndexDefinition } from '@marketplace/service-kit'
 
 export const SESSIONS = 'sessions'
 /**
- * Insert-only facts about sessions: `spent:<tokenHash>` (this refresh token was used) and
- * `revoked:<familyId>`. FerretDB v1 applies updates as read-modify-write without locking
- * (measured: 50 parallel $inc on one document leave +10; docs/local-infrastructure.md), so a
- * conditional update cannot decide which of two parallel renewals wins, and a revocation
- * written by $set could be overwritten by a concurrent rotation. A unique _id can: exactly
- * one insert of a given _id succeeds, on FerretDB and MongoDB alike.
+ * Insert-only facts about sessions: `revoked:<familyId>` (and, from before renewals recorded
+ * their successor on the family itself, `spent:<tokenHash>`, left for housekeeping). A unique
+ * _id makes a revocation a fact no later write can undo: exactly one insert of a given _id
+ * succeeds, and nothing updates it.
  */
 export const SESSION_MARKERS = 'session_markers'
 
@@ -32,7 +30,14 @@ export interface SessionDoc {
   createdAt: Date
   /** Absolute lifetime: no rotation extends it. */
   expiresAt: Date
+  /** When the current secret replaced the previous one. */
   rotatedAt: Date
+  /**
+   * The secret spent by the last renewal, whose successor is the current one: presented again
+   * within the grace window it answers that same successor (two tabs renewing at once);
+   * later, it is reuse. Absent on families renewed before the window existed.
+   */
+  previousTokenHash?: string | null
   generation: number
   revokedAt: Date | null
   revokedReason: string | null

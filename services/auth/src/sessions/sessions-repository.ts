@@ -22,29 +22,25 @@ export function createSessionsRepository(db: Db) {
     },
 
     /**
-     * Marks a refresh token used. True for exactly one caller per token, however many
-     * present it at once; false means it had been used already (a replay).
+     * Spends the presented secret and records its successor in one findOneAndUpdate on the
+     * family, addressed by _id: of any number of renewals presenting the same secret at once,
+     * exactly one still finds it current (MongoDB's single-document atomicity; locally the
+     * write serializer in front of FerretDB, docs/local-infrastructure.md). Null for the
+     * others, and for a secret that was not current.
      */
-    async spend(tokenHash: string, family: SessionDoc): Promise<boolean> {
-      try {
-        await markers.insertOne({
-          _id: `spent:${tokenHash}`,
-          familyId: family._id,
-          userId: family.userId,
-          expiresAt: family.expiresAt,
-        })
-        return true
-      } catch (error) {
-        if (isDuplicateKey(error)) return false
-        throw error
-      }
-    },
-
-    /** After a successful spend: the family's current secret becomes the new one. */
-    async advance(familyId: string, nextHash: string, now: Date): Promise<void> {
-      await sessions.updateOne(
-        { _id: familyId },
-        { $set: { tokenHash: nextHash, rotatedAt: now }, $inc: { generation: 1 } },
+    rotate(
+      familyId: string,
+      presentedHash: string,
+      successorHash: string,
+      now: Date,
+    ): Promise<SessionDoc | null> {
+      return sessions.findOneAndUpdate(
+        { _id: familyId, tokenHash: presentedHash, revokedAt: null },
+        {
+          $set: { tokenHash: successorHash, previousTokenHash: presentedHash, rotatedAt: now },
+          $inc: { generation: 1 },
+        },
+        { returnDocument: 'after' },
       )
     },
 

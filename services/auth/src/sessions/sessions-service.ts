@@ -12,9 +12,10 @@ import {
   newFamilyId,
   newRefreshSecret,
   parseRefreshToken,
+  successorSecret,
   xsrfTokenFor,
 } from './refresh-tokens'
-import type { RevokeReason } from './session-document'
+import type { RevokeReason, SessionDoc } from './session-document'
 import { toSessionUser } from './session-views'
 import type { SessionsRepository } from './sessions-repository'
 
@@ -22,6 +23,8 @@ export interface SessionPolicy {
   sessionSecret: string
   persistentSessionDays: number
   browserSessionHours: number
+  /** How long a spent refresh token still answers its own successor (0: never). */
+  reuseGraceSeconds: number
 }
 
 /** What a login, a renewal or a password change hands to the HTTP layer. */
@@ -39,9 +42,16 @@ const HOUR_MS = 60 * 60 * 1000
 
 /**
  * Refresh sessions (RFC 9700 §4.14.2): a login opens a family; every renewal spends the
- * presented token (an insert only one request can win) and rotates the family's secret;
+ * presented token and records its successor in one write only one request can win;
  * presenting a secret that is spent or no longer current means the token was copied, so the
  * whole family is revoked and both holders must log in again.
+ *
+ * One exception, the grace window: the token spent by the family's last renewal, presented
+ * again within `reuseGraceSeconds`, answers that same successor. Two tabs of one browser
+ * renewing at once send the same cookie; without the window the slower one looked like a
+ * thief and signed the user out everywhere. RFC 9700 §4.14.2 leaves the detection policy to
+ * the server; the window yields nothing a holder of the spent token could not have had a
+ * moment earlier (the same successor, never a new branch), and after it reuse revokes.
  */
 export function createSessionService(deps: {
   sessions: SessionsRepository
@@ -66,6 +76,23 @@ export function createSessionService(deps: {
       accessToken: signer.sign({ userId: user._id, roles: user.roles, sessionId: family._id }),
       user: toSessionUser(user),
     }
+  }
+
+  /** The token spent by the family's last renewal, back within the window, successor unchanged. */
+  function isGraceReplay(
+    family: SessionDoc | null,
+    presentedHash: string,
+    successorHash: string,
+    now: Date,
+  ): boolean {
+    return (
+      family !== null &&
+      !family.revokedAt &&
+      typeof family.previousTokenHash === 'string' &&
+      safeEqual(presentedHash, family.previousTokenHash) &&
+      safeEqual(successorHash, family.tokenHash) &&
+      now.getTime() - family.rotatedAt.getTime() <= policy.reuseGraceSeconds * 1000
+    )
   }
 
   return {
@@ -108,11 +135,17 @@ export function createSessionService(deps: {
       const family = await sessions.findById(presented.familyId)
       if (!family || family.expiresAt <= now || (await sessions.isRevoked(family))) throw ended()
       const presentedHash = hashRefreshSecret(presented.secret)
-      // Not the current secret, or the current one used by someone else a moment ago: a
-      // rotated token came back, so nobody holding this family can be trusted.
+      const secret = successorSecret(policy.sessionSecret, presented)
+      const successorHash = hashRefreshSecret(secret)
+      const rotated = safeEqual(presentedHash, family.tokenHash)
+        ? await sessions.rotate(family._id, presentedHash, successorHash, now)
+        : null
+      // Not rotated here: another request may have spent this very token a moment ago (read
+      // the family again, after its write), or a rotated token came back, so nobody holding
+      // this family can be trusted.
       if (
-        !safeEqual(presentedHash, family.tokenHash) ||
-        !(await sessions.spend(presentedHash, family))
+        !rotated &&
+        !isGraceReplay(await sessions.findById(family._id), presentedHash, successorHash, now)
       ) {
         await sessions.revoke(family, 'reuse-detected', now)
         log.warn(
@@ -121,8 +154,6 @@ export function createSessionService(deps: {
         )
         throw ended()
       }
-      const secret = newRefreshSecret()
-      await sessions.advance(family._id, hashRefreshSecret(secret), now)
 
       const user = await credentials.findById(family.userId)
       if (!user || user.deletionRequestedAt) {
