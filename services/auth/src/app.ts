@@ -77,7 +77,14 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
           { credentials, hasher: passwordHasher, notifyOutbox },
           { email: config.ADMIN_EMAIL, password: config.ADMIN_PASSWORD },
         )
-        app.log.info({ email: config.ADMIN_EMAIL, outcome }, 'administrator account ready')
+        if (outcome === 'refused-unverified') {
+          app.log.error(
+            { email: config.ADMIN_EMAIL, outcome },
+            'ADMIN_EMAIL belongs to an account whose address is not verified: NOT promoted to administrator. Verify the address (the code goes to its mailbox) or remove that account, then restart',
+          )
+        } else {
+          app.log.info({ email: config.ADMIN_EMAIL, outcome }, 'administrator account ready')
+        }
       }
       const stopHousekeeping = startHousekeeping(
         {

@@ -118,8 +118,16 @@ export function createCredentialsRepository(db: Db) {
       return result.modifiedCount === 1
     },
 
-    async addRole(userId: string, role: string): Promise<void> {
-      await credentials.updateOne({ _id: userId }, { $addToSet: { roles: role } })
+    /**
+     * Adds a role to an account whose address is verified; false when it is not (or is
+     * gone), so an address someone else registered and never proved gains nothing.
+     */
+    async addRoleIfVerified(userId: string, role: string): Promise<boolean> {
+      const result = await credentials.updateOne(
+        { _id: userId, verified: true },
+        { $addToSet: { roles: role } },
+      )
+      return result.matchedCount === 1
     },
 
     async remove(userId: string): Promise<void> {

@@ -10,15 +10,25 @@ export interface AdminSettings {
 }
 
 /**
+ * What start-up did with ADMIN_EMAIL: made the account, gave an existing verified one the
+ * Admin role, or refused an unverified one (see below).
+ */
+export type EnsureAdminOutcome = 'created' | 'promoted' | 'refused-unverified'
+
+/**
  * Creates the administrator named by ADMIN_EMAIL / ADMIN_PASSWORD at start (verified, roles
  * User and Admin), with a user.registered event so the people service gives it a profile.
- * An existing account with that address is promoted; its password is left as it is, so a
- * password changed in the app survives restarts.
+ * An existing account with that address is promoted only once its address is verified; its
+ * password is left as it is, so a password changed in the app survives restarts. An
+ * unverified one is refused: anybody can sign up with any address, so promoting it would
+ * hand the Admin role to whoever registered the address first and set their own password.
+ * Its owner proves the address (the code goes to the real mailbox) and the next start
+ * promotes it; otherwise an operator removes the squatting account.
  */
 export async function ensureAdmin(
   deps: { credentials: CredentialsRepository; hasher: PasswordHasher; notifyOutbox(): void },
   settings: AdminSettings,
-): Promise<'created' | 'promoted'> {
+): Promise<EnsureAdminOutcome> {
   const email = normalizeEmail(settings.email)
   if (!isValidPassword(settings.password)) {
     throw new Error(
@@ -27,8 +37,8 @@ export async function ensureAdmin(
   }
   const existing = await deps.credentials.findByEmail(email)
   if (existing) {
-    await deps.credentials.addRole(existing._id, ROLES.Admin)
-    return 'promoted'
+    const promoted = await deps.credentials.addRoleIfVerified(existing._id, ROLES.Admin)
+    return promoted ? 'promoted' : 'refused-unverified'
   }
   const userId = deps.credentials.newUserId()
   const profile = {
