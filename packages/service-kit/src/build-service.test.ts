@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net'
 import { ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
 import { buildService, type ServiceConfig } from './build-service'
@@ -6,6 +7,7 @@ import { insertWithEvents } from './outbox/outbox-fields'
 import { startEventProbe } from './testing/event-probe'
 import { infraEnv, testMongoUrl } from './testing/infra-env'
 import { testKeyPair } from './testing/keys'
+import { waitFor } from './testing/wait-for'
 import type { ConsumerDefinition } from './plugins/events'
 
 // Real FerretDB and Kafka from infra/local: the start-up order every service now gets from
@@ -106,7 +108,7 @@ describe('buildService', () => {
       const ready = await app.inject({ method: 'GET', url: '/readyz' })
       expect(ready.json()).toEqual({
         status: 'ready',
-        checks: { mongodb: 'ok', kafka: 'ok', catalog: 'ok' },
+        checks: { mongodb: 'ok', 'consumer-groups': 'ok', catalog: 'ok' },
       })
     } finally {
       await app.mongo.db.dropDatabase()
@@ -138,7 +140,7 @@ describe('buildService', () => {
     try {
       await app.events.ready
       const ready = await app.inject({ method: 'GET', url: '/readyz' })
-      expect(ready.json()).toEqual({ status: 'ready', checks: { kafka: 'ok' } })
+      expect(ready.json()).toEqual({ status: 'ready', checks: { 'consumer-groups': 'ok' } })
       expect((await app.inject({ method: 'GET', url: '/hello' })).json()).toEqual({
         hello: 'world',
       })
@@ -146,6 +148,98 @@ describe('buildService', () => {
       await app.close()
     }
     expect(groupStateAtClose).toBe('Empty')
+  })
+
+  it('serves and stays ready with the broker away; /healthz and /metrics say where Kafka is', async () => {
+    // A port nothing listens on: the broker of a Kafka outage, from the first instant.
+    const closedPort = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo
+        server.close(() => resolve(port))
+      })
+    })
+    const app = await buildService(
+      {
+        ...testConfig('broker-away'),
+        KAFKA_BROKERS: `127.0.0.1:${closedPort}`,
+        MONGO_URL: testMongoUrl('service_kit_broker_away'),
+      },
+      {
+        database: { indexes: [], outbox: ['things'] },
+        compose({ db, notifyOutbox }) {
+          return {
+            subscriptions: [idleGroup('kit-broker-away')],
+            async routes(app) {
+              app.post('/things', async (_request, reply) => {
+                const id = new ObjectId().toHexString()
+                const event = newEvent('user.verified', {
+                  aggregateId: id,
+                  actorId: id,
+                  data: { userId: id },
+                })
+                await db
+                  .collection<{ _id: string }>('things')
+                  .insertOne(insertWithEvents({ _id: id }, [event]))
+                notifyOutbox({ collection: 'things', id, outbox: [event] })
+                return reply.code(201).send({ id })
+              })
+            },
+          }
+        },
+      },
+    )
+    try {
+      // Ready as soon as the start-up found the broker away: the database answers.
+      await waitFor(
+        async () => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200,
+        { timeoutMs: 90_000, what: '/readyz to answer 200 with the broker away' },
+      )
+      const ready = await app.inject({ method: 'GET', url: '/readyz' })
+      expect(ready.json()).toEqual({
+        status: 'ready',
+        checks: { mongodb: 'ok', 'consumer-groups': 'ok' },
+      })
+      expect((await app.inject({ method: 'POST', url: '/things' })).statusCode).toBe(201)
+      await waitFor(
+        async () =>
+          (await app.inject({ method: 'GET', url: '/healthz' })).json().details.kafka.broker !==
+          'unknown',
+        { timeoutMs: 30_000, what: 'the first broker check' },
+      )
+      const health = await app.inject({ method: 'GET', url: '/healthz' })
+      expect(health.statusCode).toBe(200)
+      expect(health.json()).toMatchObject({
+        status: 'ok',
+        details: { kafka: { broker: 'unreachable', consumerGroups: 'joining' } },
+      })
+      const metrics = (await app.inject({ method: 'GET', url: '/metrics' })).body
+      expect(metrics).toMatch(/^kafka_broker_reachable\{[^}]*\} 0$/m)
+      expect(metrics).toMatch(/^kafka_consumer_groups_joined\{[^}]*\} 0$/m)
+    } finally {
+      await app.mongo.db.dropDatabase()
+      await app.close()
+    }
+  })
+
+  it('reports a reachable broker and joined groups on /healthz', async () => {
+    const app = await buildService(testConfig('broker-here'), {
+      compose: () => ({ subscriptions: [idleGroup('kit-broker-here')], async routes() {} }),
+    })
+    try {
+      await app.events.ready
+      await waitFor(
+        async () =>
+          (await app.inject({ method: 'GET', url: '/healthz' })).json().details?.kafka?.broker ===
+          'reachable',
+        { timeoutMs: 30_000, what: 'the broker check' },
+      )
+      expect((await app.inject({ method: 'GET', url: '/healthz' })).json()).toMatchObject({
+        status: 'ok',
+        details: { kafka: { broker: 'reachable', consumerGroups: 'joined' } },
+      })
+    } finally {
+      await app.close()
+    }
   })
 
   it('refuses token revocations without a database to keep them in', async () => {

@@ -25,7 +25,7 @@ export {
   type BaseConfig,
 } from './config'
 export * from './errors'
-export type { ReadinessCheck } from './plugins/health'
+export type { ReadinessCheck, HealthDetail } from './plugins/health'
 export type { MetricsRegistry } from './plugins/metrics'
 export {
   authPlugin,

@@ -1,11 +1,14 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database-errors'
 import { AppError } from '../errors'
 
 /**
  * One error shape for every service: `{ message, code }`. Validation failures name the field
  * in words a person understands; unexpected errors are logged with their stack and answered
- * with a plain 500 so no internals leave the server.
+ * with a plain 500 so no internals leave the server. A database that cannot be reached is
+ * not the request's fault nor a bug: 503 with Retry-After, so clients and the web app's
+ * retry wait and try again (the driver gives up on finding the server within a second).
  */
 export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
@@ -23,6 +26,13 @@ export const errorHandlerPlugin = fp(
           (first?.params as { missingProperty?: string } | undefined)?.missingProperty
         const message = field ? `Invalid ${field}: ${first?.message}` : error.message
         return reply.code(400).send({ message, code: 'VALIDATION_FAILED' })
+      }
+      if (isDatabaseUnavailable(error)) {
+        request.log.warn({ err: error }, 'database unavailable')
+        return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({
+          message: 'The service is briefly unavailable. Please try again in a few seconds.',
+          code: 'SERVICE_UNAVAILABLE',
+        })
       }
       const status = (error as FastifyError).statusCode ?? 500
       if (status >= 500) {

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Consumer, Producer } from 'kafkajs'
+import { Gauge } from 'prom-client'
 import { allTopics } from '@marketplace/contracts/events'
+import { watchBroker } from '../events/broker-watch'
 import { DEAD_LETTER_TOPIC, ensureTopics } from '../events/kafka-client'
 import { startEventConsumer, type EventHandlers } from '../events/event-consumer'
 
@@ -36,8 +38,8 @@ declare module 'fastify' {
 /**
  * The service on the broker: topics created at start, the producer connected, the outbox
  * relay started (when the service has one) and every consumer group joined. The broker
- * being down at start does not stop the service: HTTP keeps serving (writes wait in the
- * outbox), /readyz reports it, and the connection is retried.
+ * being down, at start or later, does not stop the service: HTTP keeps serving (writes wait
+ * in the outbox), /healthz and /metrics report it, and the connection is retried.
  */
 export const eventsPlugin = fp(
   async (app: FastifyInstance, options: EventsPluginOptions) => {
@@ -47,6 +49,9 @@ export const eventsPlugin = fp(
     const consumers: Consumer[] = []
     const started = new Set<ConsumerDefinition>()
     let consumersJoined = options.consumers.length === 0
+    // Set once a start-up attempt failed: the broker is away, and waiting for it would keep
+    // an instance that can serve HTTP out of service for as long as the outage lasts.
+    let brokerAwayAtStart = false
     let closing = false
     const database = () => {
       if (!app.hasDecorator('mongo')) {
@@ -86,6 +91,7 @@ export const eventsPlugin = fp(
           consumersJoined = true
           return
         } catch (error) {
+          brokerAwayAtStart = true
           const delay = Math.min(1000 * attempt, 10_000)
           app.log.warn({ err: error, attempt, retryInMs: delay }, 'kafka not reachable yet')
           await new Promise((resolve) => setTimeout(resolve, delay))
@@ -99,24 +105,34 @@ export const eventsPlugin = fp(
 
     app.decorate('events', { ready, producer })
 
-    // Ready once every consumer group has joined: before that, an event (a live push, a
-    // revocation) published now could be missed by a group that starts at the end.
-    app.addReadinessCheck('kafka', async () => {
-      if (!consumersJoined) throw new Error('consumer groups still joining')
-      const admin = kafka.admin()
-      await admin.connect()
-      try {
-        await admin.describeCluster()
-      } finally {
-        await admin.disconnect()
-      }
+    // At start, ready once every consumer group has joined: before that, an event (a live
+    // push, a revocation) published now could be missed by a group that starts at the end.
+    // Only at start, and only while the broker answers: afterwards Kafka's state is no
+    // reason to leave the Service (issue 18 §11), it shows on /healthz and /metrics.
+    app.addReadinessCheck('consumer-groups', async () => {
+      if (!consumersJoined && !brokerAwayAtStart) throw new Error('consumer groups still joining')
     })
+    const broker = watchBroker({ kafka, metrics: app.metrics, logger: app.log })
+    new Gauge({
+      name: 'kafka_consumer_groups_joined',
+      help: '1 once every consumer group of the service has joined, 0 before',
+      registers: [app.metrics],
+      collect() {
+        this.set(consumersJoined ? 1 : 0)
+      },
+    })
+    app.addHealthDetail('kafka', () => ({
+      broker: broker.state(),
+      checkedAt: broker.checkedAt(),
+      consumerGroups: consumersJoined ? 'joined' : 'joining',
+    }))
 
     // Graceful order: stop taking events, finish the relay's current pass, then disconnect.
     // Registered after the service's own parts, so this runs before theirs close (onClose
     // hooks run last-registered first): a handler never finds its mail transport gone.
     app.addHook('onClose', async () => {
       closing = true
+      broker.stop()
       // A consumer still joining its group cannot be interrupted: let the start-up finish
       // (bounded, for a broker that does not answer) so it is in `consumers` and disconnected
       // below, instead of joining after the process believes it has shut down.
@@ -126,5 +142,5 @@ export const eventsPlugin = fp(
       await producer.disconnect()
     })
   },
-  { name: 'events', dependencies: ['health', 'kafka'] },
+  { name: 'events', dependencies: ['health', 'metrics', 'kafka'] },
 )

@@ -29,19 +29,38 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * How long an operation waits for the database server to be found. Every request path runs
+ * on this client, so it bounds a request's wait in an outage: the error handler then answers
+ * 503 (issue 18 §13: at the driver's default 10 s, an outage answered 500 after 10 s). A
+ * healthy server is known to the driver's monitor and selected at once.
+ */
+export const SERVER_SELECTION_TIMEOUT_MS = 1_000
+/** How long start-up keeps trying to reach the database (a server restarting alongside). */
+export const START_CONNECT_MS = 30_000
+
 export async function connectMongo(
   url: string,
-  options: { metrics?: Registry } = {},
+  options: { metrics?: Registry; startConnectMs?: number } = {},
 ): Promise<{ client: MongoClient; db: Db }> {
-  const client = new MongoClient(url, {
-    serverSelectionTimeoutMS: 10_000,
-    maxPoolSize: 20,
-    monitorCommands: Boolean(options.metrics),
-  })
-  if (options.metrics) countCommands(client, options.metrics)
-  await client.connect()
-  // The database is the URL's path: database-per-service in one deployment.
-  return { client, db: client.db() }
+  const deadline = Date.now() + (options.startConnectMs ?? START_CONNECT_MS)
+  for (;;) {
+    const client = new MongoClient(url, {
+      serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+      maxPoolSize: 20,
+      monitorCommands: Boolean(options.metrics),
+    })
+    try {
+      await client.connect()
+      if (options.metrics) countCommands(client, options.metrics)
+      // The database is the URL's path: database-per-service in one deployment.
+      return { client, db: client.db() }
+    } catch (error) {
+      await client.close().catch(() => undefined)
+      if (Date.now() >= deadline) throw error
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+  }
 }
 
 export async function ensureIndexes(db: Db, indexes: IndexDefinition[]): Promise<void> {
