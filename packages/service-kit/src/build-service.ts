@@ -4,6 +4,7 @@ import type { BaseConfig, KafkaConfigSchema, MongoConfigSchema } from './config'
 import { createServiceApp, type CreateAppOptions, type ServiceApp } from './create-app'
 import type { OutboxTarget } from './outbox/outbox-relay'
 import { authPlugin, type AuthPluginOptions } from './plugins/auth'
+import { PROCESSED_EVENTS_INDEXES } from './events/processed-events'
 import { eventsPlugin, type ConsumerDefinition } from './plugins/events'
 import { kafkaPlugin } from './plugins/kafka'
 import { mongoPlugin, type IndexDefinition } from './plugins/mongodb'
@@ -105,6 +106,8 @@ export async function buildService<
       url: config.MONGO_URL,
       indexes: [
         ...database.indexes,
+        // Every consumer with a ledger keeps it in the service's database.
+        ...PROCESSED_EVENTS_INDEXES,
         ...(definition.tokenRevocations ? TOKEN_REVOCATIONS_INDEXES : []),
       ],
     })

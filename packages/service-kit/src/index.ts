@@ -53,7 +53,12 @@ export { insertTombstone } from './outbox/tombstones'
 export { newEvent } from './events/new-event'
 export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'
 export { createKafka, ensureTopics, DEAD_LETTER_TOPIC } from './events/kafka-client'
-export { PROCESSED_EVENTS_COLLECTION } from './events/processed-events'
+export {
+  PROCESSED_EVENTS_COLLECTION,
+  PROCESSED_EVENTS_INDEXES,
+  PROCESSED_EVENTS_RETENTION_MS,
+  sweepProcessedEvents,
+} from './events/processed-events'
 export {
   createTokenRevocations,
   TOKEN_REVOCATIONS_COLLECTION,

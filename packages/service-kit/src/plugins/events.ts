@@ -4,8 +4,12 @@ import type { Consumer, Producer } from 'kafkajs'
 import { Gauge } from 'prom-client'
 import { allTopics } from '@marketplace/contracts/events'
 import { watchBroker } from '../events/broker-watch'
+import { sweepProcessedEvents } from '../events/processed-events'
 import { DEAD_LETTER_TOPIC, ensureTopics } from '../events/kafka-client'
 import { startEventConsumer, type EventHandlers } from '../events/event-consumer'
+
+/** How often expired processed-event records are swept. */
+const LEDGER_SWEEP_MS = 60 * 60 * 1000
 
 export interface ConsumerDefinition {
   groupId: string
@@ -113,6 +117,20 @@ export const eventsPlugin = fp(
       if (!consumersJoined && !brokerAwayAtStart) throw new Error('consumer groups still joining')
     })
     const broker = watchBroker({ kafka, metrics: app.metrics, logger: app.log })
+
+    // The ledger's expiry where the server runs no TTL index (FerretDB); harmless elsewhere.
+    const keepsLedger = options.consumers.some((definition) => definition.useLedger !== false)
+    const ledgerSweep = keepsLedger
+      ? setInterval(() => {
+          sweepProcessedEvents(database())
+            .then((removed) => {
+              if (removed > 0) app.log.info({ removed }, 'expired processed-event records removed')
+            })
+            .catch((error: unknown) =>
+              app.log.warn({ err: error }, 'processed-events sweep failed; next hour'),
+            )
+        }, LEDGER_SWEEP_MS).unref()
+      : null
     new Gauge({
       name: 'kafka_consumer_groups_joined',
       help: '1 once every consumer group of the service has joined, 0 before',
@@ -133,6 +151,7 @@ export const eventsPlugin = fp(
     app.addHook('onClose', async () => {
       closing = true
       broker.stop()
+      if (ledgerSweep) clearInterval(ledgerSweep)
       // A consumer still joining its group cannot be interrupted: let the start-up finish
       // (bounded, for a broker that does not answer) so it is in `consumers` and disconnected
       // below, instead of joining after the process believes it has shut down.

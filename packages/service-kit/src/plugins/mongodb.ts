@@ -63,9 +63,28 @@ export async function connectMongo(
   }
 }
 
+/** The server's answer to an option it does not implement (FerretDB v1 and TTL indexes). */
+const NOT_IMPLEMENTED = 238
+
+/**
+ * Creates each index (idempotent). A TTL index the server refuses is created without its
+ * expiry: the declaration stays what MongoDB runs, and the collection's owner sweeps
+ * expired documents itself (the processed-events ledger does).
+ */
 export async function ensureIndexes(db: Db, indexes: IndexDefinition[]): Promise<void> {
   for (const index of indexes) {
-    await db.collection(index.collection).createIndex(index.keys, index.options)
+    const collection = db.collection(index.collection)
+    try {
+      await collection.createIndex(index.keys, index.options)
+    } catch (error) {
+      const refusedExpiry =
+        index.options?.expireAfterSeconds !== undefined &&
+        (error as { code?: unknown }).code === NOT_IMPLEMENTED
+      if (!refusedExpiry) throw error
+      const plain = { ...index.options! }
+      delete plain.expireAfterSeconds
+      await collection.createIndex(index.keys, plain)
+    }
   }
 }
 
