@@ -18,7 +18,11 @@ export const BaseConfigSchema = Type.Object({
 export type BaseConfig = Static<typeof BaseConfigSchema>
 
 export const MongoConfigSchema = Type.Object({
-  MONGO_URL: Type.String({ pattern: '^mongodb(\\+srv)?://' }),
+  /** A password in it (`mongodb://user:password@host/db`) is a secret (see SecretRule). */
+  MONGO_URL: Type.String({
+    pattern: '^mongodb(\\+srv)?://',
+    secret: { productionMinLength: 12, inUrl: true } satisfies SecretRule,
+  }),
 })
 
 export const KafkaConfigSchema = Type.Object({
@@ -52,6 +56,101 @@ export const KafkaConfigSchema = Type.Object({
 export class ConfigError extends Error {}
 
 /**
+ * A setting that is a secret carries `secret: SecretRule` in its schema options, e.g.
+ * `Type.String({ minLength: 32, secret: { productionMinLength: 32 } })`. With
+ * NODE_ENV=production, loadConfig refuses to start when such a setting is one of the values
+ * this repository ships for local runs (or any other well-known default, or a template's
+ * `<placeholder>`), or is shorter than `productionMinLength`, naming the variable. Local
+ * runs (scripts/start.sh, infra/local, the tests) do not set NODE_ENV=production and keep
+ * their fixed development values; every image does (the Dockerfile), so compose and
+ * Kubernetes get the check.
+ */
+export interface SecretRule {
+  productionMinLength: number
+  /** The setting is a URL and the secret is its password (`scheme://user:password@host`). */
+  inUrl?: boolean
+}
+
+/**
+ * Values that are public knowledge: this repository's development defaults (scripts/start.sh,
+ * infra/local, the compose file before secrets were required) and the usual vendor and
+ * tutorial ones. Compared case-insensitively.
+ */
+export const KNOWN_DEFAULT_SECRETS: readonly string[] = [
+  'Admin1234!',
+  'marketplace-local-secret',
+  'marketplace',
+  'minioadmin',
+  'admin',
+  'administrator',
+  'password',
+  'password1',
+  'passw0rd',
+  'secret',
+  'changeme',
+  'change-me',
+  'changeit',
+  'default',
+  'example',
+  'test',
+  'root',
+  'toor',
+  'letmein',
+  'qwerty',
+  '12345678',
+  '123456789',
+  '1234567890',
+]
+const KNOWN_DEFAULTS = new Set(KNOWN_DEFAULT_SECRETS.map((value) => value.toLowerCase()))
+/** Unfilled template values: `<its secret key>`, `${SECRET}`, `CHANGE_ME`, `xxxx`. */
+const PLACEHOLDER = /^(<.*>|\$\{.*\}|change[-_ ]?me.*|x+)$/i
+
+function secretRuleOf(schema: Record<string, unknown>): SecretRule | undefined {
+  if (schema.secret) return schema.secret as SecretRule
+  const parts = (schema.allOf ?? schema.anyOf) as Array<Record<string, unknown>> | undefined
+  return parts?.map(secretRuleOf).find(Boolean)
+}
+
+function passwordInUrl(value: string): string | undefined {
+  try {
+    const password = new URL(value).password
+    return password ? decodeURIComponent(password) : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** What is wrong with one production secret, or null. */
+function secretProblem(value: string, rule: SecretRule): string | null {
+  const secret = rule.inUrl ? passwordInUrl(value) : value
+  if (secret === undefined) return null
+  const what = rule.inUrl ? 'the password in it' : 'it'
+  if (KNOWN_DEFAULTS.has(secret.toLowerCase()) || PLACEHOLDER.test(secret)) {
+    return `${what} is a well-known default or an unfilled placeholder; set a secret of your own`
+  }
+  if (secret.length < rule.productionMinLength) {
+    return `${what} has ${secret.length} characters; production needs at least ${rule.productionMinLength} (random ones)`
+  }
+  return null
+}
+
+/** Every marked secret of `config` that production must refuse, as "NAME: why" lines. */
+export function productionSecretProblems(
+  schema: { properties: Record<string, unknown> },
+  config: Record<string, unknown>,
+): string[] {
+  const problems: string[] = []
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const rule = secretRuleOf(property as Record<string, unknown>)
+    const value = config[name]
+    if (!rule || typeof value !== 'string') continue
+    const problem = secretProblem(value, rule)
+    if (problem) problems.push(`  ${name}: ${problem}`)
+  }
+  return problems
+}
+
+/**
  * Reads configuration once, at start, from the given environment: converts strings to the
  * schema's types, applies defaults, and fails fast with every problem in one message.
  * This is the only place (with each service's config.ts) that looks at process.env.
@@ -72,6 +171,14 @@ export function loadConfig<T extends TProperties>(
       (error) => `  ${error.path.replace(/^\//, '') || '(root)'}: ${error.message}`,
     )
     throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`)
+  }
+  if (env.NODE_ENV === 'production') {
+    const weak = productionSecretProblems(schema, converted as Record<string, unknown>)
+    if (weak.length > 0) {
+      throw new ConfigError(
+        `Refusing to start with NODE_ENV=production and a weak secret:\n${weak.join('\n')}`,
+      )
+    }
   }
   return converted as Static<TObject<T>>
 }
