@@ -54,6 +54,15 @@ export { newEvent } from './events/new-event'
 export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'
 export { createKafka, ensureTopics, DEAD_LETTER_TOPIC } from './events/kafka-client'
 export {
+  deadLetterTopicOf,
+  redriveDeadLetters,
+  isOutage,
+  DEFAULT_HANDLER_RETRY,
+  REDRIVE_GROUP_HEADER,
+  type HandlerRetry,
+} from './events/dead-letters'
+export { isDatabaseUnavailable, DATABASE_RETRY_AFTER_SECONDS } from './database-errors'
+export {
   PROCESSED_EVENTS_COLLECTION,
   PROCESSED_EVENTS_INDEXES,
   PROCESSED_EVENTS_RETENTION_MS,

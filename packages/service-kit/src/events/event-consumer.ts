@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs'
 import type { Db } from 'mongodb'
+import type { Registry } from 'prom-client'
 import { Value } from '@sinclair/typebox/value'
 import {
   AnyEventEnvelopeSchema,
@@ -8,6 +9,14 @@ import {
   type DomainEvent,
   type EventName,
 } from '@marketplace/contracts/events'
+import {
+  DEFAULT_HANDLER_RETRY,
+  REDRIVE_GROUP_HEADER,
+  deadLetterCounter,
+  isOutage,
+  publishDeadLetter,
+  type HandlerRetry,
+} from './dead-letters'
 import { DEAD_LETTER_TOPIC } from './kafka-client'
 import { dataChecker } from './new-event'
 import { createProcessedEvents } from './processed-events'
@@ -42,6 +51,10 @@ export interface EventConsumerOptions {
    * partitions handlers already run concurrently whenever a service has several instances.
    */
   partitionsConsumedConcurrently?: number
+  /** A failing handler's retries before its event goes to `<group>.dead-letter`. */
+  retry?: HandlerRetry
+  /** Where `events_dead_lettered_total` is counted (the service's /metrics). */
+  metrics?: Registry
 }
 
 const knownTypes = new Set<string>(Object.values(Events).map((definition) => definition.type))
@@ -73,14 +86,20 @@ function parse(message: KafkaMessage): DomainEvent {
  * Subscribes a consumer group to the topics its handlers need and runs each event through
  * its handler at least once and, thanks to the processed-events ledger, with one effect.
  * A malformed message goes to the dead-letter topic with the reason, and the partition moves
- * on; a handler that throws is retried (the offset is not committed), because a database
- * outage must not drop events.
+ * on. A handler that throws because a dependency is away (the database, the broker) is
+ * retried for as long as that lasts (the offset is not committed): an outage must not drop
+ * events. Any other failure is retried a few times with backoff, then the event goes to
+ * `<group>.dead-letter` with the error, a metric and a log line, and the partition moves on
+ * (issue 18 §12: one bad event used to block its partition for good); `redriveDeadLetters`
+ * sends it back once the cause is fixed.
  */
 export async function startEventConsumer(options: EventConsumerOptions): Promise<Consumer> {
   const types = Object.keys(options.handlers) as EventName[]
   const topics = [...new Set(types.map((type) => Events[keyOf(type)].topic))]
   const ledger = options.db ? createProcessedEvents(options.db, options.groupId) : null
   const logger = options.logger.child({ consumerGroup: options.groupId })
+  const retry = options.retry ?? DEFAULT_HANDLER_RETRY
+  const deadLettered = options.metrics ? deadLetterCounter(options.metrics) : null
 
   const consumer = options.kafka.consumer({
     groupId: options.groupId,
@@ -108,8 +127,10 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   const liveness = { lastSign: Date.now() }
   const runConfig: Parameters<Consumer['run']>[0] = {
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
-    eachMessage: async ({ topic, partition, message }) => {
+    eachMessage: async ({ topic, partition, message, heartbeat }) => {
       liveness.lastSign = Date.now()
+      const redriveFor = message.headers?.[REDRIVE_GROUP_HEADER]
+      if (redriveFor !== undefined && String(redriveFor) !== options.groupId) return
       let event: DomainEvent
       try {
         event = parse(message)
@@ -144,7 +165,48 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
         logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')
         return
       }
-      await handler(event)
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await handler(event)
+          break
+        } catch (error) {
+          if (isOutage(error)) throw error
+          if (attempt >= retry.attempts) {
+            logger.error(
+              {
+                err: error,
+                eventId: event.id,
+                type: event.type,
+                topic,
+                partition,
+                attempts: attempt,
+              },
+              'dead-lettering an event its handler keeps failing on',
+            )
+            await publishDeadLetter({
+              kafka: options.kafka,
+              producer: options.producer,
+              groupId: options.groupId,
+              topic,
+              partition,
+              message,
+              event,
+              error,
+              attempts: attempt,
+            })
+            deadLettered?.inc({ consumer_group: options.groupId, type: event.type })
+            return
+          }
+          const delayMs = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
+          logger.warn(
+            { err: error, eventId: event.id, type: event.type, attempt, retryInMs: delayMs },
+            'event handler failed; retrying',
+          )
+          await new Promise((resolve) => setTimeout(resolve, delayMs))
+          await heartbeat()
+          liveness.lastSign = Date.now()
+        }
+      }
       if (ledger) await ledger.remember(event.id, event.type)
     },
   }

@@ -85,6 +85,7 @@ export const eventsPlugin = fp(
                 db: definition.useLedger === false ? undefined : database(),
                 fromBeginning: definition.fromBeginning,
                 since: options.newGroupsSince,
+                metrics: app.metrics,
               })
               started.add(definition)
               consumers.push(consumer)
