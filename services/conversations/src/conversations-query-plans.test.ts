@@ -168,7 +168,7 @@ describe('conversations service: every query is served by `_id` or a declared in
         'find message_buckets ["_id"] by _id',
         'update message_buckets ["_id","messages.<key>.takenDown"] by _id',
         'find message_client_ids ["_id"] by _id',
-        'findAndModify send_rates ["_id","windowStart"] by _id',
+        'update inboxes ["_id","sending.windowStart","sending.count"] by _id',
         'delete message_client_ids ["conversationId","senderId"]',
         'delete message_reports ["reporterId"]',
         'find conversations ["outboxPending"]',
@@ -183,7 +183,6 @@ describe('conversations service: every query is served by `_id` or a declared in
         'message_client_ids',
         'message_reports',
         'post_conversations',
-        'send_rates',
         'users',
       ]) {
         expect(collections).toContain(name)

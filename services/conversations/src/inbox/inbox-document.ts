@@ -17,4 +17,15 @@ export interface InboxDocument {
   _id: string
   unreadTotal: number
   conversations: Record<string, InboxEntry>
+  /**
+   * The owner's send budget (messages/send-rate-limit.ts): kept here so that counting a send
+   * and moving its conversation up the sender's own list are one write.
+   */
+  sending?: SendWindow
+}
+
+/** The messages sent in the minute that started at `windowStart`. */
+export interface SendWindow {
+  windowStart: Date
+  count: number
 }

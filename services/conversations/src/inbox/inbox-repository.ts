@@ -77,15 +77,6 @@ export function createInboxRepository(db: Db) {
       throw new Error(`no inbox entry for ${conversationId} of ${userId}`)
     },
 
-    /** The sender's own list moves the conversation up too. */
-    async touch(userId: string, conversationId: string, at: Date): Promise<void> {
-      const { matchedCount } = await inboxes.updateOne(
-        { _id: userId, [entry(conversationId)]: { $exists: true } },
-        { $max: { [`${entry(conversationId)}.lastActivityAt`]: at } },
-      )
-      if (matchedCount === 0) await add(userId, conversationId, at)
-    },
-
     /**
      * Everything in the conversation is read: its count goes to 0 and the total drops by the
      * same number, in one write guarded by the count it read (a message arriving between the

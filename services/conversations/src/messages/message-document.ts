@@ -2,7 +2,7 @@ import { CONVERSATION_LIMITS } from '@marketplace/contracts/marketplace'
 import type { OutboxFields } from '@marketplace/service-kit'
 
 export const MESSAGE_BUCKETS_COLLECTION = 'message_buckets'
-/** Which message a sender's `clientId` became: a retried send finds it by `_id`. */
+/** A sender's `clientId` claimed by a send: a retried send finds it by `_id`. */
 export const CLIENT_IDS_COLLECTION = 'message_client_ids'
 
 /** Messages per bucket: one page, so a page is at most two bucket reads. */
@@ -36,8 +36,12 @@ export interface ClientIdDocument {
   _id: string
   conversationId: string
   senderId: string
-  /** Null while the send that claimed the id has not taken its number yet. */
-  seq: number | null
+  /**
+   * The conversation's last number when the id was claimed: the message it became (if it was
+   * stored) is among the next few, where a retry looks for it by its `clientId`. Knowing
+   * where to look spares every send a second write to record its number here.
+   */
+  afterSeq: number
   claimedAt: Date
 }
 

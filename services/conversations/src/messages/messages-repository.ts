@@ -34,6 +34,13 @@ export const messageIndexes: IndexDefinition[] = [
   },
 ]
 
+/**
+ * How far past its claim a retried send looks for its message: the send takes its number a
+ * moment after claiming, so only the other party's sends in that moment (and the sender's own
+ * parallel ones, at most the minute's budget) can come between.
+ */
+const CLIENT_ID_REACH = 60
+
 const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000
 
 export function createMessagesRepository(
@@ -74,6 +81,29 @@ export function createMessagesRepository(
         withoutOutbox,
       )
       return bucket?.messages?.[messageKey(seq)] ?? null
+    },
+
+    /**
+     * The message `clientId` of `senderId` became, among messages `afterSeq + 1` to `upTo`
+     * (at most `CLIENT_ID_REACH` of them: two or three bucket reads), or null.
+     */
+    async findByClientId(
+      conversationId: string,
+      senderId: string,
+      clientId: string,
+      afterSeq: number,
+      upTo: number,
+    ): Promise<StoredMessage | null> {
+      const candidates = await range(
+        conversationId,
+        afterSeq + 1,
+        Math.min(upTo, afterSeq + CLIENT_ID_REACH),
+      )
+      return (
+        candidates.find(
+          (message) => message.senderId === senderId && message.clientId === clientId,
+        ) ?? null
+      )
     },
 
     /** Stores message `seq` with its events in its bucket (made by the first message). */
@@ -147,21 +177,17 @@ export function createMessagesRepository(
         }
       },
 
-      /** Takes over a claim whose send died before taking a number; false if someone else did. */
-      async takeOver(key: string, claimedAt: Date, now: Date): Promise<boolean> {
+      /** Takes over a claim whose send died before storing; false if someone else did. */
+      async takeOver(key: string, claimedAt: Date, now: Date, afterSeq: number): Promise<boolean> {
         const { modifiedCount } = await clientIds.updateOne(
-          { _id: key, seq: null, claimedAt },
-          { $set: { claimedAt: now } },
+          { _id: key, claimedAt },
+          { $set: { claimedAt: now, afterSeq } },
         )
         return modifiedCount === 1
       },
 
-      settle: async (key: string, seq: number) => {
-        await clientIds.updateOne({ _id: key }, { $set: { seq } })
-      },
-
       release: async (key: string) => {
-        await clientIds.deleteOne({ _id: key, seq: null })
+        await clientIds.deleteOne({ _id: key })
       },
     },
   }

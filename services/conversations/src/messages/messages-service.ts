@@ -41,10 +41,11 @@ function readText(text: unknown): string {
 
 /**
  * Messages (issue 17 §2): sent by a party of an open conversation, numbered in the order the
- * database took them, stored 30 to a bucket. A send is, in this order: the message's number
- * and the conversation's last message (one write on the conversation, refused once the
- * request closed), the recipient's unread counts (one write on their inbox), the message
- * with its message.sent event (one write on its bucket). Without multi-document transactions
+ * database took them, stored 30 to a bucket. A send is, in this order: the clientId's claim
+ * (when the client sent one), the sender's budget and own list (one write on their inbox),
+ * the message's number and the conversation's last message (one write on the conversation,
+ * refused once the request closed), the recipient's unread counts (one write on their inbox),
+ * the message with its message.sent event (one write on its bucket). Without multi-document transactions
  * a crash between them can leave a number without a message (pages skip it) or, after the
  * second, one unread too many until the next read; never a message nobody is told about.
  */
@@ -60,14 +61,16 @@ export function createMessagesService(deps: {
   const now = deps.now ?? (() => new Date())
 
   /**
-   * Holds `key` for this send (null), or answers the message an earlier send with the same
-   * clientId stored, waiting a moment if that send is still under way.
+   * Holds the clientId for this send (null), or answers the message an earlier send with the
+   * same clientId stored, waiting a moment if that send is still under way.
    */
   async function claimOrReplay(
-    key: string,
-    conversationId: string,
+    conversation: ConversationDocument,
     senderId: string,
+    clientId: string,
   ): Promise<StoredMessage | null> {
+    const conversationId = conversation._id
+    const key = clientIdKey(conversationId, senderId, clientId)
     const deadline = Date.now() + REPLAY_WAIT_MS
     for (;;) {
       const at = now()
@@ -75,20 +78,28 @@ export function createMessagesService(deps: {
         _id: key,
         conversationId,
         senderId,
-        seq: null,
+        afterSeq: conversation.seq,
         claimedAt: at,
       })
       if (claimed) return null
       const existing = await deps.messages.clientIds.find(key)
-      if (existing?.seq != null) {
-        const stored = await deps.messages.find(conversationId, existing.seq)
+      if (existing) {
+        const latest = await deps.conversations.findById(conversationId)
+        const lastSeq = latest?.seq ?? conversation.seq
+        const stored = await deps.messages.findByClientId(
+          conversationId,
+          senderId,
+          clientId,
+          existing.afterSeq ?? 0,
+          lastSeq,
+        )
         if (stored) return stored
-      } else if (
-        existing &&
-        at.getTime() - existing.claimedAt.getTime() > STALE_CLAIM_MS &&
-        (await deps.messages.clientIds.takeOver(key, existing.claimedAt, at))
-      ) {
-        return null
+        if (
+          at.getTime() - existing.claimedAt.getTime() > STALE_CLAIM_MS &&
+          (await deps.messages.clientIds.takeOver(key, existing.claimedAt, at, lastSeq))
+        ) {
+          return null
+        }
       }
       if (Date.now() > deadline) {
         throw new ConflictError(CONVERSATION_MESSAGES.sendInProgress, 'SEND_IN_PROGRESS')
@@ -111,14 +122,14 @@ export function createMessagesService(deps: {
     text: string,
     clientId: string | null,
     context: Context,
-  ): Promise<{ view: MessageView; seq: number }> {
+  ): Promise<MessageView> {
     const { conversation, role } = party
     const conversationId = conversation._id
     const senderId = context.callerId
     const cards = await deps.users.find([conversation.requesterId, conversation.otherId])
     refuseReadOnly(conversation, cards)
     const sentAt = now()
-    await deps.rateLimit.spend(senderId, sentAt)
+    await deps.rateLimit.spend(senderId, conversationId, sentAt)
     const allocated = await deps.conversations.allocateMessage(conversationId, {
       senderId,
       text,
@@ -133,7 +144,6 @@ export function createMessagesService(deps: {
     }
     const recipientId = partyId(allocated, otherRole(role))
     const counts = await deps.inbox.messageArrived(recipientId, conversationId, sentAt)
-    await deps.inbox.touch(senderId, conversationId, sentAt)
     const message: StoredMessage = {
       seq: allocated.seq,
       senderId,
@@ -162,7 +172,7 @@ export function createMessagesService(deps: {
         },
       }),
     ])
-    return { view: messageView(allocated, message), seq: message.seq }
+    return messageView(allocated, message)
   }
 
   return {
@@ -181,20 +191,18 @@ export function createMessagesService(deps: {
       // A stranger learns nothing, not even whether a clientId was used: the party check first.
       const party = await deps.conversationsService.partyConversation(conversationId, senderId)
       if (clientId === null) {
-        return { message: (await store(party, text, null, context)).view, created: true }
+        return { message: await store(party, text, null, context), created: true }
       }
-      const key = clientIdKey(conversationId, senderId, clientId)
-      const earlier = await claimOrReplay(key, conversationId, senderId)
+      const earlier = await claimOrReplay(party.conversation, senderId, clientId)
       if (earlier) {
         const latest = (await deps.conversations.findById(conversationId)) ?? party.conversation
         return { message: messageView(latest, earlier), created: false }
       }
       try {
-        const { view, seq } = await store(party, text, clientId, context)
-        await deps.messages.clientIds.settle(key, seq)
-        return { message: view, created: true }
+        return { message: await store(party, text, clientId, context), created: true }
       } catch (error) {
         // Refused (read-only, too many): the clientId is free for a later try.
+        const key = clientIdKey(conversationId, senderId, clientId)
         await deps.messages.clientIds.release(key).catch(() => undefined)
         throw error
       }
@@ -263,7 +271,6 @@ export function createMessagesService(deps: {
         await deps.messages.forgetSender(conversationId, userId, conversation.seq)
         await deps.conversations.forgetParty(conversationId, role, userId)
       }
-      await deps.rateLimit.forget(userId)
       await deps.inbox.delete(userId)
     },
   }

@@ -2,6 +2,7 @@ import { Topics } from '@marketplace/contracts/events'
 import { CONVERSATION_LIMITS, CONVERSATION_MESSAGES } from '@marketplace/contracts/marketplace'
 import { startEventProbe } from '@marketplace/service-kit/testing'
 import { INBOXES_COLLECTION, type InboxDocument } from '../inbox/inbox-document'
+import { CLIENT_IDS_COLLECTION, clientIdKey } from './message-document'
 import {
   EVENT_WAIT_MS,
   startConversationsTestApp,
@@ -176,6 +177,55 @@ describe('conversations service: messages (real FerretDB and Kafka)', () => {
     },
     EVENT_WAIT_MS * 2,
   )
+
+  it(
+    'a send that died after claiming its clientId is taken over by a retry 30 s later, stored once',
+    async () => {
+      const { request, worker, workerId } = await pair()
+      // What a send leaves when its process dies between the claim and the message: the claim.
+      await app.db.collection(CLIENT_IDS_COLLECTION).insertOne({
+        _id: clientIdKey(request.conversationId, workerId, 'c-died') as never,
+        conversationId: request.conversationId,
+        senderId: workerId,
+        afterSeq: 0,
+        claimedAt: new Date(Date.now() - 31_000),
+      })
+      const retried = await worker.post(messagesPath(request), {
+        text: 'Again',
+        clientId: 'c-died',
+      })
+      expect(retried.status).toBe(201)
+      const replayed = await worker.post(messagesPath(request), {
+        text: 'Again',
+        clientId: 'c-died',
+      })
+      expect(replayed.status).toBe(200)
+      expect(replayed.body._id).toBe(retried.body._id)
+      const history = await worker.get(messagesPath(request))
+      expect(history.body.items.map((m: Message) => m.text)).toEqual(['Again'])
+    },
+    EVENT_WAIT_MS,
+  )
+
+  it('a send moves the conversation to the top of the sender’s own list', async () => {
+    const { request: older, worker, workerId } = await pair('Older job')
+    const newer = await app.requestPost(
+      workerId,
+      await app.registerUser('Nina', 'Newer'),
+      'Newer job',
+    )
+    const before = await worker.get('/api/conversations')
+    expect(before.body.items[0]._id).toBe(newer.conversationId)
+    expect((await worker.post(messagesPath(older), { text: 'About the older job' })).status).toBe(
+      201,
+    )
+    const after = await worker.get('/api/conversations')
+    expect(after.body.items.map((c: { _id: string }) => c._id)).toEqual([
+      older.conversationId,
+      newer.conversationId,
+    ])
+    expect(after.body.items[0].unreadCount).toBe(0)
+  })
 
   it(
     'pages newest first, 30 a page, with no gap and no duplicate under parallel sends',
