@@ -1,0 +1,251 @@
+import { execFileSync } from 'node:child_process'
+import { randomBytes, randomInt } from 'node:crypto'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Kafka, logLevel } from 'kafkajs'
+import { MongoClient, ObjectId } from 'mongodb'
+import { Topics } from '@marketplace/contracts/events'
+import { newEvent } from '@marketplace/service-kit'
+import {
+  infraEnv,
+  signTestToken,
+  testKeyPair,
+  testMongoUrl,
+  waitFor,
+} from '@marketplace/service-kit/testing'
+import {
+  freePort,
+  siteClient,
+  startService,
+  waitUntilReady,
+  type RunningService,
+} from './processes'
+
+// Issue 18 §11: a Kafka outage is not an API outage. The stack (jobs, notifications, the
+// gateway) runs on a broker of its own, started for this file on ports nobody else uses, so
+// stopping it for 30 s disturbs no other test or developer. Meanwhile a client reads and
+// writes through the gateway and every answer is the usual one, every service stays ready;
+// once the broker is back every event written meanwhile is delivered (notifications stored).
+describe('a Kafka outage, through the gateway', () => {
+  const infra = infraEnv()
+  const keys = testKeyPair()
+  const offset = 20_000 + randomInt(0, 200) * 100
+  const brokerEnv = {
+    ...process.env,
+    MARKETPLACE_PORT_OFFSET: String(offset),
+    MARKETPLACE_DATA: mkdtempSync(join(tmpdir(), 'kafka-outage-')),
+  }
+  const brokers = `127.0.0.1:${9092 + offset}`
+  const broker = (action: 'start' | 'stop') =>
+    execFileSync('bash', [infra.infraScript, action, 'kafka'], { env: brokerEnv, stdio: 'inherit' })
+  const databases = {
+    jobs: testMongoUrl('system_kafka_outage_jobs'),
+    notifications: testMongoUrl('system_kafka_outage_notifications'),
+  }
+  const services: RunningService[] = []
+  let call: ReturnType<typeof siteClient>['call']
+
+  const tokenFor = (userId: string) => {
+    const now = Math.floor(Date.now() / 1000)
+    return signTestToken(keys.privateKey, {
+      sub: userId,
+      roles: ['2000'],
+      iss: 'marketplace-auth',
+      aud: 'marketplace',
+      iat: now - 1,
+      exp: now + 1800,
+    })
+  }
+
+  beforeAll(async () => {
+    // infra.sh's `start` expects the logs folder `up` makes.
+    mkdirSync(join(brokerEnv.MARKETPLACE_DATA, 'logs'), { recursive: true })
+    broker('start')
+    const common = {
+      KAFKA_BROKERS: brokers,
+      KAFKA_GROUP_PREFIX: `system-kafka-outage-${randomBytes(4).toString('hex')}-`,
+      JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
+      OUTBOX_POLL_MS: '500',
+    }
+    const jobs = await startService('jobs-kafka-outage', 'services/jobs', {
+      ...common,
+      PORT: String(await freePort()),
+      MONGO_URL: databases.jobs,
+    })
+    services.push(jobs)
+    const notifications = await startService(
+      'notifications-kafka-outage',
+      'services/notifications',
+      {
+        ...common,
+        PORT: String(await freePort()),
+        MONGO_URL: databases.notifications,
+        SMTP_HOST: infra.smtpHost,
+        SMTP_PORT: String(infra.smtpPort),
+      },
+    )
+    services.push(notifications)
+    await Promise.all([waitUntilReady(jobs), waitUntilReady(notifications)])
+    const gateway = await startService('gateway-kafka-outage', 'services/gateway', {
+      PORT: String(await freePort()),
+      JOBS_URL: jobs.url,
+      NOTIFICATIONS_URL: notifications.url,
+    })
+    services.push(gateway)
+    ;({ call } = siteClient(gateway.url))
+  })
+
+  afterAll(async () => {
+    await Promise.all(services.map((service) => service.stop()))
+    try {
+      broker('stop')
+    } finally {
+      rmSync(brokerEnv.MARKETPLACE_DATA, { recursive: true, force: true })
+    }
+    for (const url of Object.values(databases)) {
+      const mongo = await new MongoClient(url).connect()
+      await mongo.db().dropDatabase()
+      await mongo.close()
+    }
+  })
+
+  /** Users and workers as auth and people announce them; waits until jobs knows them. */
+  async function announce(count: number) {
+    const people = Array.from({ length: count }, (_, i) => ({
+      userId: new ObjectId().toHexString(),
+      firstName: `Outage${i}`,
+    }))
+    const kafka = new Kafka({ brokers: [brokers], logLevel: logLevel.NOTHING })
+    const producer = kafka.producer()
+    await producer.connect()
+    await producer.send({
+      topic: Topics.authUsers,
+      messages: people.map(({ userId, firstName }) => ({
+        key: userId,
+        value: JSON.stringify(
+          newEvent('user.registered', {
+            aggregateId: userId,
+            actorId: userId,
+            data: {
+              userId,
+              email: `${firstName}.${userId}@example.test`.toLowerCase(),
+              firstName,
+              lastName: 'Outage',
+              phoneNumber: '(212) 555-0100',
+              dateOfBirth: '1990-01-01',
+              interest: 'Both',
+              emailPreferences: false,
+            },
+          }),
+        ),
+      })),
+    })
+    await producer.send({
+      topic: Topics.peopleUsers,
+      messages: people.map(({ userId }) => ({
+        key: userId,
+        value: JSON.stringify(
+          newEvent('worker-profile.updated', {
+            aggregateId: userId,
+            actorId: userId,
+            data: { userId, isWorker: true, title: 'Helper', skills: ['Lifting'] },
+          }),
+        ),
+      })),
+    })
+    await producer.disconnect()
+    const jobsDb = await new MongoClient(databases.jobs).connect()
+    try {
+      await waitFor(
+        async () =>
+          (await jobsDb
+            .db()
+            .collection('users')
+            .countDocuments({
+              _id: { $in: people.map((p) => p.userId) as never[] },
+              isWorker: true,
+            })) === count,
+        { timeoutMs: 120_000, intervalMs: 500, what: `${count} workers known to jobs` },
+      )
+    } finally {
+      await jobsDb.close()
+    }
+    return people
+  }
+
+  it('keeps every route answering and every service ready for 30 s without Kafka, then delivers every event', async () => {
+    const [owner, ...workers] = await announce(31)
+    const ownerToken = tokenFor(owner!.userId)
+    const answers: Array<{ route: string; status: number }> = []
+    const ask = async (
+      route: string,
+      method: string,
+      path: string,
+      token?: string,
+      body?: object,
+    ) => {
+      const answer = await call(method, path, token, body)
+      answers.push({ route, status: answer.status })
+      return answer
+    }
+
+    const stoppedAt = Date.now()
+    broker('stop')
+    const posts: string[] = []
+    let requests = 0
+    try {
+      // About one call a second for 30 s: the client's reads and writes, as usual.
+      for (let round = 0; Date.now() - stoppedAt < 30_000; round += 1) {
+        const post = await ask('POST /api/jobs', 'POST', '/api/jobs', ownerToken, {
+          title: `Outage job ${round}`,
+          where: 'Denver CO',
+        })
+        if (post.status === 201) posts.push(post.body._id)
+        await ask('GET /api/jobs/{id}', 'GET', `/api/jobs/${posts.at(-1)}`, ownerToken)
+        await ask('GET /api/jobs', 'GET', '/api/jobs?page=1', ownerToken)
+        const worker = workers[round % workers.length]!
+        const request = await ask(
+          'POST /api/jobs/requests',
+          'POST',
+          '/api/jobs/requests',
+          tokenFor(worker.userId),
+          {
+            postID: posts.at(-1),
+          },
+        )
+        if (request.status === 201) requests += 1
+        await ask('GET /api/notifications', 'GET', '/api/notifications?limit=5', ownerToken)
+        for (const service of services) {
+          answers.push({
+            route: `${service.name} /readyz`,
+            status: (await fetch(`${service.url}/readyz`)).status,
+          })
+        }
+        await new Promise((resolve) => setTimeout(resolve, 500))
+      }
+    } finally {
+      broker('start')
+    }
+
+    const unusual = answers.filter(({ status }) => status !== 200 && status !== 201)
+    console.log(
+      `Kafka away ${Math.round((Date.now() - stoppedAt) / 1000)} s: ${answers.length} calls, ` +
+        `${unusual.length} unusual answers; ${posts.length} posts and ${requests} requests written`,
+    )
+    expect(unusual).toEqual([])
+    expect(requests).toBeGreaterThan(0)
+
+    // Every request's event waited in the jobs outbox and reaches notifications now.
+    await waitFor(
+      async () =>
+        (await call('GET', '/api/notifications?limit=1', ownerToken)).body.pagination.total ===
+        requests,
+      { timeoutMs: 180_000, intervalMs: 1000, what: `${requests} notifications stored` },
+    )
+    await new Promise((resolve) => setTimeout(resolve, 3000))
+    expect(
+      (await call('GET', '/api/notifications?limit=1', ownerToken)).body.pagination.total,
+    ).toBe(requests)
+  })
+})
