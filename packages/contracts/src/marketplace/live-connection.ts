@@ -4,6 +4,11 @@ export const LIVE_CONNECTION = {
   reconnectionDelayMs: 1000,
   timeoutMs: 5000,
   reauthenticateRetryMs: 2000,
+  /**
+   * How long before its access token expires the server sends `token-expiring`: time for the
+   * client to renew its session and send `reauthenticate` before the server closes the socket.
+   */
+  tokenExpiringLeadMs: 60_000,
 } as const
 
 /** Event names on the live connection (spec 1 §7). */
@@ -20,7 +25,37 @@ export const LIVE_EVENTS = {
   message: 'message',
   conversationRead: 'conversation-read',
   messageTakenDown: 'message-taken-down',
+  /**
+   * A socket lives only as long as its access token (issue 18). Client to server:
+   * `reauthenticate` with LiveReauthenticate (a fresh token of the same user), answered by
+   * `reauthenticated` { success }; the socket then lives until the new token's expiry.
+   * Server to client: `token-expiring` (LiveTokenExpiring) a little before the expiry, and
+   * `session-ended` (LiveSessionEnded) just before the server closes the socket.
+   */
+  reauthenticate: 'reauthenticate',
+  reauthenticated: 'reauthenticated',
+  tokenExpiring: 'token-expiring',
+  sessionEnded: 'session-ended',
 } as const
+
+/** The `reauthenticate` payload: the client's fresh access token. */
+export interface LiveReauthenticate {
+  token: string
+}
+
+/** `token-expiring`: when the socket will be closed unless it re-authenticates. */
+export interface LiveTokenExpiring {
+  expiresAt: string
+}
+
+/**
+ * `session-ended`: why the server closes the socket. `expired`: the token ran out without a
+ * `reauthenticate`; `revoked`: the user's tokens were revoked (password changed or reset,
+ * account deletion), so only a token issued since can connect again.
+ */
+export interface LiveSessionEnded {
+  reason: 'expired' | 'revoked'
+}
 
 /** The `message` push: the stored message and the recipient's badges. */
 export interface LiveMessage {

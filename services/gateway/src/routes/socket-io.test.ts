@@ -1,6 +1,9 @@
 import http, { type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { Server, type Socket as ServerSocket } from 'socket.io'
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client'
+import { createServiceApp } from '@marketplace/service-kit'
+import { webSocketUpgradesPlugin } from '../plugins/websocket-upgrades'
 import {
   closeServer,
   listen,
@@ -9,6 +12,7 @@ import {
   unusedUrl,
   type RunningGateway,
 } from '../test/helpers'
+import { SOCKET_IO_PREFIX, socketIoRoutes } from './socket-io'
 
 /** Socket.IO's emitters are not Node EventEmitters, so events.once does not take them. */
 function nextEvent<T extends unknown[]>(
@@ -254,5 +258,150 @@ describe('Socket.IO when the gateway shuts down', () => {
       client.close()
       await upstream.close()
     }
+  })
+})
+
+/** A Socket.IO stand-in for one notifications instance, which says which one it is. */
+async function startNamedInstance(name: string) {
+  const httpServer = http.createServer()
+  const ioServer = new Server(httpServer)
+  const handshakes: string[] = []
+  ioServer.on('connection', (socket: ServerSocket) => {
+    handshakes.push(socket.conn.transport.name)
+    socket.on('whoami', (ack: (answer: unknown) => void) =>
+      ack({ instance: name, transport: socket.conn.transport.name }),
+    )
+    // A notification for this socket's user, pushed once.
+    socket.on('notify-me', (id: string) => socket.emit('notification', { id, instance: name }))
+  })
+  const url = await listen(httpServer)
+  return {
+    name,
+    url,
+    handshakes,
+    close: async () => {
+      ioServer.disconnectSockets(true)
+      await new Promise<void>((resolve) => ioServer.close(() => resolve()))
+      if (httpServer.listening) await closeServer(httpServer)
+    },
+  }
+}
+
+/** The gateway's Socket.IO part alone, as app.ts composes it, in front of `instances`. */
+async function startSocketIoGateway(instances: string[]) {
+  const app = await createServiceApp({ serviceName: 'gateway', logLevel: 'silent' })
+  await app.register(webSocketUpgradesPlugin, { prefixes: [SOCKET_IO_PREFIX] })
+  await app.register(socketIoRoutes, { instances, upstreamTimeoutMs: 60_000 })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  return { app, url: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
+}
+
+describe('Socket.IO through the gateway to two notifications instances', () => {
+  let first: Awaited<ReturnType<typeof startNamedInstance>>
+  let second: Awaited<ReturnType<typeof startNamedInstance>>
+  let gateway: Awaited<ReturnType<typeof startSocketIoGateway>>
+  let otherGateway: Awaited<ReturnType<typeof startSocketIoGateway>>
+  const clients: Socket[] = []
+
+  beforeAll(async () => {
+    first = await startNamedInstance('first')
+    second = await startNamedInstance('second')
+    gateway = await startSocketIoGateway([first.url, second.url])
+    otherGateway = await startSocketIoGateway([first.url, second.url])
+  })
+
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.close()
+  })
+
+  afterAll(async () => {
+    await gateway.app.close()
+    await otherGateway.app.close()
+    await first.close()
+    await second.close()
+  })
+
+  async function connectClient(options: Partial<ManagerOptions & SocketOptions>) {
+    const client = io(gateway.url, {
+      reconnection: false,
+      forceNew: true,
+      timeout: 5000,
+      ...options,
+    })
+    clients.push(client)
+    await new Promise<void>((resolve, reject) => {
+      client.once('connect', resolve)
+      client.once('connect_error', reject)
+    })
+    return client
+  }
+
+  /** Several round trips and one push, all on the instance the session started on. */
+  async function staysOnItsInstance(client: Socket) {
+    const notifications: unknown[] = []
+    client.on('notification', (payload: unknown) => notifications.push(payload))
+    const answers: { instance: string; transport: string }[] = []
+    for (let round = 0; round < 3; round += 1) {
+      answers.push(await client.timeout(5000).emitWithAck('whoami'))
+    }
+    const instance = answers[0]!.instance
+    expect(answers.every((answer) => answer.instance === instance)).toBe(true)
+    client.emit('notify-me', client.id)
+    await nextEvent(client, 'notification')
+    // Another round trip after the push: a second copy would have arrived before its answer.
+    await client.timeout(5000).emitWithAck('whoami')
+    expect(notifications).toEqual([{ id: client.id, instance }])
+    return { instance, transport: answers.at(-1)!.transport }
+  }
+
+  it.each<[string, ('polling' | 'websocket')[] | undefined]>([
+    ['polling only', ['polling']],
+    ['WebSocket only', ['websocket']],
+    ['default (polling, then upgrade)', undefined],
+  ])(
+    'clients on %s each keep to one instance, and new sessions use both',
+    async (_name, transports) => {
+      const seen = new Set<string>()
+      for (let i = 0; i < 4; i += 1) {
+        const client = await connectClient(transports ? { transports } : {})
+        const { instance } = await staysOnItsInstance(client)
+        seen.add(instance)
+        if (!transports) {
+          // The upgrade carries the session id: it must reach the instance holding it.
+          if (client.io.engine.transport.name !== 'websocket')
+            await nextEvent(client.io.engine, 'upgrade')
+          expect(await staysOnItsInstance(client)).toEqual({ instance, transport: 'websocket' })
+        }
+      }
+      expect(seen).toEqual(new Set(['first', 'second']))
+    },
+    30_000,
+  )
+
+  it('a polling session opened through another gateway replica is found and kept', async () => {
+    const polling = (base: string, sid?: string) =>
+      `${base}/socket.io/?EIO=4&transport=polling${sid ? `&sid=${sid}` : ''}`
+    const opened = await rawRequest(polling(otherGateway.url), {})
+    const sid = (JSON.parse(opened.body.slice(1)) as { sid: string }).sid
+
+    // Socket.IO's CONNECT for the main namespace, then the poll that carries its answer.
+    const sent = await rawRequest(polling(gateway.url, sid), {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain;charset=UTF-8' },
+      body: '40',
+    })
+    expect(sent).toMatchObject({ status: 200, body: 'ok' })
+    const answer = await rawRequest(polling(gateway.url, sid), {})
+    expect(answer.status).toBe(200)
+    expect(answer.body).toMatch(/^40\{"sid":/)
+  })
+
+  it('a session no instance holds gets Engine.IO’s own refusal', async () => {
+    const response = await rawRequest(
+      `${gateway.url}/socket.io/?EIO=4&transport=polling&sid=nobody-holds-this`,
+      {},
+    )
+    expect(response.status).toBe(400)
+    expect(JSON.parse(response.body)).toEqual({ code: 1, message: 'Session ID unknown' })
   })
 })

@@ -87,6 +87,17 @@ export function notificationsSubscriptions(deps: {
         'message.taken-down': async ({ id, data }) => {
           deps.live.deliverOnce(id, deliveriesOfMessageTakenDown(data))
         },
+        // A socket lives no longer than the session behind it, on whichever instance holds
+        // it. The cut-off is recorded here too (a duplicate of the shared group's write), so
+        // this instance refuses the old token at a reconnect even before that write lands.
+        'user.tokens-revoked': async ({ data }) => {
+          const validAfter = new Date(data.validAfter)
+          await deps.tokenRevocations.record(data.userId, validAfter)
+          deps.live.revokeTokens(data.userId, validAfter)
+        },
+        'user.deleted': async ({ data }) => {
+          deps.live.endSessionsOf(data.userId)
+        },
       },
     },
     // Its own group, as in every service: revocations must not wait behind a failing handler.

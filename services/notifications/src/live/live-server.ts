@@ -6,6 +6,7 @@ import { LIVE_EVENTS } from '@marketplace/contracts/marketplace'
 import { viewOfCreatedEvent } from '../notifications/notification-view'
 import type { PresenceTracker } from '../presence/presence-tracker'
 import type { LiveDelivery } from './live-payloads'
+import { createLiveSessions, type TokenLife } from './live-sessions'
 
 const roomOf = (userId: string) => `user:${userId}`
 
@@ -28,12 +29,14 @@ function tokenOf(socket: Socket): string | null {
 
 /**
  * The live connection (spec 1 §4, §7), served by this service at /socket.io and reached
- * through the gateway's tunnel. WebSocket transport only: a connection then lives on one
- * instance for its whole life, so several instances need no sticky sessions
- * (docs/notifications.md). The handshake must carry a valid access token; `authenticate`
- * with a user id succeeds only for the token's own user and joins that user's room; the
- * presence tracker then records that this instance holds a socket of theirs (answered only
- * once recorded, so a message sent after `authenticated` finds the user present).
+ * through the gateway. Both Socket.IO transports: WebSocket, and HTTP long-polling for clients
+ * behind proxies that block WebSocket (a default client starts with it); the gateway keeps a
+ * polling session on the instance that opened it (docs/notifications.md). The handshake must
+ * carry a valid access token, and the socket lives only as long as that token or the fresh
+ * ones it re-authenticates with (live-sessions). `authenticate` with a user id succeeds only
+ * for the token's own user and joins that user's room; the presence tracker then records that
+ * this instance holds a socket of theirs (answered only once recorded, so a message sent after
+ * `authenticated` finds the user present).
  */
 export function attachLiveServer(
   app: FastifyInstance,
@@ -41,18 +44,18 @@ export function attachLiveServer(
 ) {
   const io = new Server(app.server, {
     path: '/socket.io',
-    transports: ['websocket'],
     // Same origin through the gateway: no CORS option, so other sites' pages get none.
     serveClient: false,
   })
+  const sessions = createLiveSessions({ verify: (token) => app.verifyAccessToken(token) })
 
   io.use((socket, next) => {
-    const token = tokenOf(socket)
-    if (!token) return next(new Error('Authentication required'))
-    app
-      .verifyAccessToken(token)
-      .then((caller) => {
-        socket.data.userId = caller.userId
+    sessions
+      .lifeOfToken(tokenOf(socket))
+      .then((life) => {
+        if (!life) return next(new Error('Authentication required'))
+        socket.data.userId = life.userId
+        socket.data.life = life
         next()
       })
       .catch(() => next(new Error('Authentication required')))
@@ -63,6 +66,7 @@ export function attachLiveServer(
   deps.presence.readRoomsWith(holdsSocketOf)
 
   io.on('connection', (socket) => {
+    sessions.admit(socket, socket.data.life as TokenLife)
     socket.on(LIVE_EVENTS.authenticate, async (userId: unknown) => {
       const success = typeof userId === 'string' && userId === socket.data.userId
       if (success) {
@@ -71,6 +75,10 @@ export function attachLiveServer(
         await deps.presence.sync(userId)
       }
       socket.emit(LIVE_EVENTS.authenticated, { success })
+    })
+    socket.on(LIVE_EVENTS.reauthenticate, async (payload: unknown) => {
+      const success = await sessions.renew(socket, (payload as { token?: unknown } | null)?.token)
+      socket.emit(LIVE_EVENTS.reauthenticated, { success })
     })
     // The socket has left its rooms by now: the last one of a user here takes presence back.
     socket.on('disconnect', () => {
@@ -123,6 +131,10 @@ export function attachLiveServer(
       return true
     },
     deliverOnce,
+    /** user.tokens-revoked: sockets on tokens issued before the cut-off close at once. */
+    revokeTokens: (userId: string, validAfter: Date) => sessions.revoke(userId, validAfter),
+    /** user.deleted: every socket of the user closes. */
+    endSessionsOf: (userId: string) => sessions.endAllOf(userId),
     connectedSockets: () => io.engine.clientsCount,
   }
 }
