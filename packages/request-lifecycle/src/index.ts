@@ -12,7 +12,12 @@ export {
   type RequestStore,
 } from './request-store'
 export { requestCollectionIndexes, type RequestCollection } from './request-collection'
-export { requestEvent, type CallerContext, type RequestEventBuilder } from './request-event'
+export {
+  requestEvent,
+  type ActorContext,
+  type CallerContext,
+  type RequestEventBuilder,
+} from './request-event'
 export { isDecisionStatus, refusalOf, type DecisionRules, type Refusal } from './decision-rules'
 export { FINAL_DECISIONS, UNDOABLE_DECISIONS } from './request-decisions'
 export type {

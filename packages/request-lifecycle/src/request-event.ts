@@ -8,10 +8,19 @@ export interface CallerContext {
   requestId?: string
 }
 
+/**
+ * Who caused an event: a caller, or nobody (null) when a cascade removes a request because
+ * something else went (its post, an account at the end of its grace period).
+ */
+export interface ActorContext {
+  callerId: string | null
+  requestId?: string
+}
+
 /** Builds the event of one step of a request's life; `extra` is what that step knows more. */
 export type RequestEventBuilder<Doc extends RequestDocument, Extra = undefined> = (
   request: Doc,
-  context: CallerContext,
+  context: ActorContext,
   extra: Extra,
 ) => Promise<DomainEvent>
 

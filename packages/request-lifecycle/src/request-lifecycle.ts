@@ -2,7 +2,7 @@ import type { DomainEvent } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { BadRequestError, ConflictError, NotFoundError } from '@marketplace/service-kit'
 import { isDecisionStatus, refusalOf, type DecisionRules, type Refusal } from './decision-rules'
-import type { CallerContext, RequestEventBuilder } from './request-event'
+import type { ActorContext, CallerContext, RequestEventBuilder } from './request-event'
 import type { NewRequest, RequestDocument, RequestRole } from './request-document'
 import { DuplicateRequestError, type RequestStore } from './request-store'
 import { isObjectIdHex } from './object-id'
@@ -114,7 +114,17 @@ export function createRequestLifecycle<Doc extends RequestDocument, Hint = never
     return request
   }
 
-  return { create, decide, remove }
+  /**
+   * Deletes a request no caller asked to delete (its post or one side's account is gone),
+   * with the same event a deletion by `by` writes: whatever consumers granted while the
+   * request existed is taken back as for any other deletion.
+   */
+  async function discard(request: Doc, context: ActorContext, by: RequestRole): Promise<void> {
+    const event = await events.deleted(request, context, by)
+    await store.delete(request._id, [event])
+  }
+
+  return { create, decide, remove, discard }
 }
 
 export type RequestLifecycle<Doc extends RequestDocument, Hint = never> = ReturnType<

@@ -5,6 +5,11 @@ import { jobsSubscriptions } from './events/subscriptions'
 import { FeedIndex } from './feed/feed-index'
 import { feedRoutes } from './feed/feed-routes'
 import { createFeedSync } from './feed/feed-sync'
+import { schedulePostDeletionSweep } from './posts/post-deletion-sweep'
+import {
+  createPostDeletionsRepository,
+  postDeletionIndexes,
+} from './posts/post-deletions-repository'
 import { POSTS_COLLECTION } from './posts/post-document'
 import {
   POST_TOMBSTONES_COLLECTION,
@@ -25,7 +30,13 @@ import { createUserDirectory } from './users/user-directory'
 export function buildJobsApp(config: JobsConfig) {
   return buildService(config, {
     database: {
-      indexes: [...postIndexes, ...requestIndexes, ...postAccessIndexes, ...jobsStatsIndexes],
+      indexes: [
+        ...postIndexes,
+        ...postDeletionIndexes,
+        ...requestIndexes,
+        ...postAccessIndexes,
+        ...jobsStatsIndexes,
+      ],
       outbox: [
         POSTS_COLLECTION,
         POST_TOMBSTONES_COLLECTION,
@@ -50,6 +61,7 @@ export function buildJobsApp(config: JobsConfig) {
           .catch((error: unknown) => app.log.error({ err: error }, 'feed access refresh failed'))
       }
       const requests = createRequestsRepository(db, { notifyOutbox })
+      const postDeletions = createPostDeletionsRepository(db)
       const requestsService = createRequestsService({
         requests,
         posts,
@@ -61,8 +73,15 @@ export function buildJobsApp(config: JobsConfig) {
         posts,
         access,
         onAccessChanged,
-        deleteRequestsOfPost: (postId) => requests.deleteOfPost(postId),
+        deletions: postDeletions,
+        discardRequestsOfPost: (postId, context) =>
+          requestsService.discardAllOfPost(postId, context),
       })
+      const stopDeletionSweep = schedulePostDeletionSweep(
+        postsService,
+        config.POST_DELETION_SWEEP_MS,
+        app.log.child({ component: 'post-deletion-sweep' }),
+      )
       const feedSync = createFeedSync({
         feed,
         posts,
@@ -100,7 +119,10 @@ export function buildJobsApp(config: JobsConfig) {
           })
           await app.register(jobsStatsRoutes, { stats: createJobsStats(db) })
         },
-        expose: { feed, feedSync },
+        close() {
+          stopDeletionSweep()
+        },
+        expose: { feed, feedSync, postsService, postDeletions },
       }
     },
   })

@@ -16,6 +16,8 @@ const JobsConfigSchema = Type.Composite([
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4003 }),
     /** Posts per feed page (the client may ask for fewer or more with `limit`, up to the max). */
     FEED_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: FEED_PAGE_SIZE }),
+    /** How often interrupted post deletions are looked for, and how old one must be. */
+    POST_DELETION_SWEEP_MS: Type.Integer({ minimum: 100, default: 60_000 }),
   }),
 ])
 

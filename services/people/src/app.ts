@@ -8,6 +8,7 @@ import { createKnownPosts, knownPostIndexes } from './posts/known-posts'
 import { PROFILES_COLLECTION } from './profiles/profile-document'
 import { createProfilesRepository, profileIndexes } from './profiles/profiles-repository'
 import { createProfilesService } from './profiles/profiles-service'
+import { createStaleContactViewersCleanup } from './profiles/stale-contact-viewers'
 import { usersRoutes } from './profiles/users-routes'
 import { createKnownJobRequests, knownJobRequestIndexes } from './ratings/known-job-requests'
 import { createRatingsRepository, ratingIndexes } from './ratings/ratings-repository'
@@ -79,6 +80,19 @@ export function buildPeopleApp(config: PeopleConfig) {
         profiles,
         logger: app.log.child({ component: 'people-feed' }),
       })
+      const staleContactViewers = createStaleContactViewersCleanup({
+        db,
+        profiles,
+        knownPosts,
+        jobRequests,
+        logger: app.log.child({ component: 'stale-contact-viewers' }),
+      })
+      // A one-off step (docs/people.md), in the background: the service serves meanwhile.
+      staleContactViewers
+        .runOnce()
+        .catch((error: unknown) =>
+          app.log.error({ err: error }, 'stale contact viewers step failed'),
+        )
       const stopPurge = purge.schedule(config.PURGE_INTERVAL_MS)
       const stopRatingSweep = ratings.schedule(60_000)
 
@@ -122,7 +136,7 @@ export function buildPeopleApp(config: PeopleConfig) {
           stopPurge()
           stopRatingSweep()
         },
-        expose: { feed, feedSync, purge, ratings },
+        expose: { feed, feedSync, purge, ratings, staleContactViewers },
       }
     },
   })

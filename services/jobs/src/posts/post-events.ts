@@ -47,7 +47,10 @@ export function postChangedEvent(
   })
 }
 
-export function postDeletedEvent(post: PostDocument, context: Context) {
+export function postDeletedEvent(
+  post: Pick<PostDocument, '_id' | 'userID' | 'title'>,
+  context: Context,
+) {
   return newEvent('post.deleted', {
     aggregateId: post._id,
     actorId: context.actorId,

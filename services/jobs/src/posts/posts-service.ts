@@ -1,13 +1,14 @@
 import type { JobPost, JobPostCreateBody, JobPostUpdateBody } from '@marketplace/contracts/api'
 import { NotFoundError } from '@marketplace/service-kit'
 import type { PostAccess } from '../access/post-access'
+import type { PostDeletionDocument, PostDeletionsRepository } from './post-deletions-repository'
 import type { PostDocument } from './post-document'
 import { derivedFields, readNewPost, readPostChanges } from './post-input'
 import { postChangedEvent, postDeletedEvent } from './post-events'
 import { toPostView } from './post-view'
 import type { PostsRepository } from './posts-repository'
 
-interface Context {
+export interface Context {
   callerId: string
   requestId?: string
 }
@@ -22,8 +23,13 @@ export function createPostsService(deps: {
   access: PostAccess
   /** After a grant changed: the feed index re-reads the post's grants. */
   onAccessChanged(postId: string): void
-  /** Removes the requests on a post that is gone (requests module). */
-  deleteRequestsOfPost(postId: string): Promise<void>
+  /** Deletions under way, finished by `finishDeletions` after a crash. */
+  deletions: PostDeletionsRepository
+  /** Removes the requests on a post that is going, each with its event (requests module). */
+  discardRequestsOfPost(
+    postId: string,
+    context: { callerId: string | null; requestId?: string },
+  ): Promise<void>
   now?: () => Date
 }) {
   const now = deps.now ?? (() => new Date())
@@ -141,11 +147,59 @@ export function createPostsService(deps: {
 
   async function remove(postId: string, context: Context): Promise<void> {
     const post = await ownPost(postId, context.callerId)
-    await deps.posts.delete(postId, [
-      postDeletedEvent(post, { actorId: context.callerId, requestId: context.requestId }),
-    ])
-    await deps.deleteRequestsOfPost(postId)
-    await deps.access.deleteOfPost(postId)
+    await deleteWithEverything(post, context.callerId, context.requestId)
+  }
+
+  /**
+   * A post goes in steps (the post with post.deleted, each request with its event, the
+   * grants), so the deletion is marked first and unmarked last: the sweep finishes any
+   * deletion a crash interrupted.
+   */
+  async function deleteWithEverything(
+    post: PostDocument,
+    actorId: string | null,
+    requestId?: string,
+  ): Promise<void> {
+    const deletion: PostDeletionDocument = {
+      _id: post._id,
+      ownerId: post.userID,
+      title: post.title,
+      actorId,
+      ...(requestId !== undefined && { requestId }),
+      startedAt: now(),
+    }
+    await deps.deletions.begin(deletion)
+    await finishDeletion(deletion)
+  }
+
+  /** Every step is safe to repeat: a step already done finds nothing left to do. */
+  async function finishDeletion(deletion: PostDeletionDocument): Promise<void> {
+    const context = { actorId: deletion.actorId, requestId: deletion.requestId }
+    if (await deps.posts.findById(deletion._id)) {
+      await deps.posts.delete(deletion._id, [
+        postDeletedEvent(
+          { _id: deletion._id, userID: deletion.ownerId, title: deletion.title },
+          context,
+        ),
+      ])
+    }
+    await deps.discardRequestsOfPost(deletion._id, {
+      callerId: deletion.actorId,
+      requestId: deletion.requestId,
+    })
+    await deps.access.deleteOfPost(deletion._id)
+    deps.onAccessChanged(deletion._id)
+    await deps.deletions.finished(deletion._id)
+  }
+
+  /**
+   * The sweep: finishes the deletions begun before `before` (old enough that no request is
+   * still working on them). Answers how many it finished.
+   */
+  async function finishDeletions(before: Date): Promise<number> {
+    const pending = await deps.deletions.startedBefore(before)
+    for (const deletion of pending) await finishDeletion(deletion)
+    return pending.length
   }
 
   /** report.resolved with take-down: the post goes offline for good (owner still sees it). */
@@ -163,9 +217,7 @@ export function createPostsService(deps: {
   /** user.deleted: the user's posts go, with their requests. */
   async function deleteAllOf(userId: string): Promise<void> {
     for (const post of await deps.posts.findByOwner(userId)) {
-      await deps.posts.delete(post._id, [postDeletedEvent(post, { actorId: null })])
-      await deps.deleteRequestsOfPost(post._id)
-      await deps.access.deleteOfPost(post._id)
+      await deleteWithEverything(post, null)
     }
     // And whatever the user was granted on other people's posts.
     await deps.access.deleteOfUser(userId)
@@ -186,7 +238,17 @@ export function createPostsService(deps: {
     deps.onAccessChanged(postId)
   }
 
-  return { read, listOwn, create, update, remove, takeDown, deleteAllOf, setInvitee }
+  return {
+    read,
+    listOwn,
+    create,
+    update,
+    remove,
+    finishDeletions,
+    takeDown,
+    deleteAllOf,
+    setInvitee,
+  }
 }
 
 export type PostsService = ReturnType<typeof createPostsService>

@@ -18,17 +18,9 @@ export function createRequestsRepository(
 
   return {
     ...store,
-
-    async deleteOfPost(postId: string): Promise<void> {
-      await requests.deleteMany({ postId })
-    },
-
-    /** user.deleted: every request the user sent or received; answers the ones they sent. */
-    async deleteOfUser(userId: string): Promise<JobRequestDocument[]> {
-      const sent = await store.sent(userId)
-      await store.deleteOfUser(userId)
-      return sent
-    },
+    /** The requests on one post (the unique index's prefix serves it). */
+    ofPost: async (postId: string): Promise<JobRequestDocument[]> =>
+      requests.find({ postId }, { projection: { outbox: 0, outboxPending: 0 } }).toArray(),
   }
 }
 

@@ -4,6 +4,7 @@ import {
   createRequestLifecycle,
   isObjectIdHex,
   requestEvent,
+  type ActorContext,
   type CallerContext,
 } from '@marketplace/request-lifecycle'
 import {
@@ -113,14 +114,31 @@ export function createRequestsService(deps: {
     if (removed.status === 'accepted') await setAcceptance(removed, false)
   }
 
-  /** user.deleted: the user's requests go, and acceptances they held are taken back. */
-  async function deleteAllOf(userId: string): Promise<void> {
-    for (const request of await deps.requests.deleteOfUser(userId)) {
-      if (request.status === 'accepted') await setAcceptance(request, false)
+  /**
+   * The post is being deleted: each of its requests goes with its own job-request.deleted
+   * (deleted by the owner, whose post it was), so every consumer takes back what the request
+   * gave, above all the owner's view of the requester's hidden contacts (people service).
+   * The post's grants go with the post (posts-service.ts).
+   */
+  async function discardAllOfPost(postId: string, context: ActorContext): Promise<void> {
+    for (const request of await deps.requests.ofPost(postId)) {
+      await lifecycle.discard(request, context, 'receiver')
     }
   }
 
-  return { send, decide, remove, deleteAllOf }
+  /** user.deleted: the user's requests go, each with its event; acceptances they held are taken back. */
+  async function deleteAllOf(userId: string): Promise<void> {
+    const context = { callerId: null }
+    for (const request of await deps.requests.sent(userId)) {
+      await lifecycle.discard(request, context, 'sender')
+      if (request.status === 'accepted') await setAcceptance(request, false)
+    }
+    for (const request of await deps.requests.received(userId)) {
+      await lifecycle.discard(request, context, 'receiver')
+    }
+  }
+
+  return { send, decide, remove, discardAllOfPost, deleteAllOf }
 }
 
 export type RequestsService = ReturnType<typeof createRequestsService>

@@ -62,6 +62,10 @@ export function createKnownJobRequests(db: Db) {
     const at = new Date(event.occurredAt)
     const current = await requests.findOne({ _id: data.requestId })
     if (current?.deleted) return
+    // A request never known needs no marker: its older events came before this one. After
+    // a purge (user.deleted removed the user's entries) the jobs service's cascade deletes
+    // the user's requests, and a marker would bring their ids back.
+    if (deleted && !current) return
     if (current && current.eventAt.getTime() > at.getTime()) return
     await requests.replaceOne(
       { _id: data.requestId },
