@@ -158,7 +158,7 @@ start_mongo() {
 
 start_kafka() {
   local props=$DATA/kafka-server.properties
-  mkdir -p "$DATA/kafka"
+  mkdir -p "$DATA/kafka" "$LOGS"
   sed -e "s#__DATA__#$DATA#" -e "s#__PORT__#$KAFKA_PORT#g" -e "s#__CONTROLLER_PORT__#$KAFKA_CONTROLLER_PORT#g" \
     "$HERE/kafka/server.properties" >"$props"
   if [[ ! -f $DATA/kafka/meta.properties ]]; then
