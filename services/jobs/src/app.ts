@@ -73,6 +73,7 @@ export function buildJobsApp(config: JobsConfig) {
         posts,
         access,
         onAccessChanged,
+        isOwnerLeaving: (userId) => users.isLeaving(userId),
         deletions: postDeletions,
         discardRequestsOfPost: (postId, context) =>
           requestsService.discardAllOfPost(postId, context),

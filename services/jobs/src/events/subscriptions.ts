@@ -39,7 +39,21 @@ export function jobsSubscriptions(deps: {
     },
     // Its own group, as in every service: revocations must not wait behind a failing handler.
     { groupId: 'jobs-token-revocations', handlers: deps.tokenRevocations.handlers },
-    // Requesters' names, pictures and worker status, from identity and people events.
-    { groupId: 'jobs-users', handlers: deps.users.handlers },
+    // Requesters' names, pictures and worker status, from identity and people events; a
+    // deletion's grace period hides the user's posts until it ends or is cancelled.
+    {
+      groupId: 'jobs-users',
+      handlers: {
+        ...deps.users.handlers,
+        'user.deletion-requested': async (event) => {
+          await deps.users.handlers['user.deletion-requested']?.(event)
+          await deps.posts.followOwnerDeletion(event.data.userId)
+        },
+        'user.deletion-cancelled': async (event) => {
+          await deps.users.handlers['user.deletion-cancelled']?.(event)
+          await deps.posts.followOwnerDeletion(event.data.userId)
+        },
+      },
+    },
   ]
 }

@@ -38,6 +38,11 @@ export interface PostDocument extends OutboxFields {
   isOnline: boolean
   /** Taken down by a moderator (report.resolved): gone for everyone but the owner. */
   takenDown: boolean
+  /**
+   * The owner asked to delete the account and is in the 30-day grace period: the post is
+   * gone for everyone else until they keep the account (absent: false).
+   */
+  ownerLeaving?: boolean
   /** The last day the post is live, 'YYYY-MM-DD' (it leaves the feed after that day, UTC). */
   expirationDate: string | null
   /** End of the expiration day (UTC) as an instant, for comparisons; null when none. */
@@ -61,10 +66,23 @@ export function seesPrivateFields(
   return post.userID === viewerId || authorizedUsers.includes(viewerId)
 }
 
-/** Live = shown in the feed and open to requests: online, not taken down, not expired. */
+/**
+ * Live = shown in the feed and open to requests: online, not taken down, its owner not in a
+ * deletion's grace period, not expired.
+ */
 export function isLive(
-  post: Pick<PostDocument, 'isOnline' | 'takenDown' | 'expiresAt'>,
+  post: Pick<PostDocument, 'isOnline' | 'takenDown' | 'expiresAt' | 'ownerLeaving'>,
   now = new Date(),
 ): boolean {
-  return post.isOnline && !post.takenDown && (post.expiresAt === null || post.expiresAt > now)
+  return (
+    post.isOnline &&
+    !post.takenDown &&
+    post.ownerLeaving !== true &&
+    (post.expiresAt === null || post.expiresAt > now)
+  )
+}
+
+/** Whether anyone but the owner may see the post at all (details, lists of others). */
+export function isShownToOthers(post: Pick<PostDocument, 'takenDown' | 'ownerLeaving'>): boolean {
+  return !post.takenDown && post.ownerLeaving !== true
 }

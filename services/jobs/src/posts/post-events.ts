@@ -37,8 +37,9 @@ export function postChangedEvent(
       displayContact: view.displayContact,
       jobPicture: view.jobPicture,
       category: view.category,
-      // Consumers show "online" as "live": a taken-down post is not.
-      isOnline: view.isOnline && !post.takenDown,
+      // Consumers show "online" as "live": a taken-down post is not, nor one whose owner is
+      // in a deletion's grace period.
+      isOnline: view.isOnline && !post.takenDown && post.ownerLeaving !== true,
       takenDown: post.takenDown === true,
       expirationDate: view.expirationDate,
       createdAt: view.createdAt,

@@ -2,7 +2,7 @@ import type { JobPost, JobPostCreateBody, JobPostUpdateBody } from '@marketplace
 import { NotFoundError } from '@marketplace/service-kit'
 import type { PostAccess } from '../access/post-access'
 import type { PostDeletionDocument, PostDeletionsRepository } from './post-deletions-repository'
-import type { PostDocument } from './post-document'
+import { isShownToOthers, type PostDocument } from './post-document'
 import { derivedFields, readNewPost, readPostChanges } from './post-input'
 import { postChangedEvent, postDeletedEvent } from './post-events'
 import { toPostView } from './post-view'
@@ -23,6 +23,8 @@ export function createPostsService(deps: {
   access: PostAccess
   /** After a grant changed: the feed index re-reads the post's grants. */
   onAccessChanged(postId: string): void
+  /** Whether the user is in a deletion's grace period (user directory). */
+  isOwnerLeaving(userId: string): Promise<boolean>
   /** Deletions under way, finished by `finishDeletions` after a crash. */
   deletions: PostDeletionsRepository
   /** Removes the requests on a post that is going, each with its event (requests module). */
@@ -54,10 +56,13 @@ export function createPostsService(deps: {
     return toPostView(post, viewerId, access.get(post._id))
   }
 
-  /** A post's details (GET /api/jobs/{id}); a taken-down post exists only for its owner. */
+  /**
+   * A post's details (GET /api/jobs/{id}); a taken-down post, or one whose owner is in a
+   * deletion's grace period, exists only for its owner.
+   */
   async function read(postId: string, viewerId: string | null): Promise<JobPost> {
     const post = await deps.posts.findById(checkedId(postId))
-    if (!post || (post.takenDown && post.userID !== viewerId)) throw notFound()
+    if (!post || (!isShownToOthers(post) && post.userID !== viewerId)) throw notFound()
     return viewFor(post, viewerId)
   }
 
@@ -214,6 +219,29 @@ export function createPostsService(deps: {
     )
   }
 
+  /**
+   * user.deletion-requested / user.deletion-cancelled: the owner's posts leave everyone
+   * else's sight for the grace period, and come back when the account is kept. Each post's
+   * change carries post.updated (other replicas' feeds, other services' read models). The
+   * two events come on two topics and may be handled at once: the owner's state is read
+   * again after the pass, and a pass repeated until it held still.
+   */
+  async function followOwnerDeletion(ownerId: string): Promise<void> {
+    for (;;) {
+      const leaving = await deps.isOwnerLeaving(ownerId)
+      for (const post of await deps.posts.findByOwner(ownerId)) {
+        if ((post.ownerLeaving === true) === leaving) continue
+        const next = { ...post, ownerLeaving: leaving, updatedAt: now() }
+        await deps.posts.update(
+          post._id,
+          { $set: { ownerLeaving: leaving, updatedAt: next.updatedAt } },
+          [postChangedEvent('post.updated', next, { actorId: null })],
+        )
+      }
+      if ((await deps.isOwnerLeaving(ownerId)) === leaving) return
+    }
+  }
+
   /** user.deleted: the user's posts go, with their requests. */
   async function deleteAllOf(userId: string): Promise<void> {
     for (const post of await deps.posts.findByOwner(userId)) {
@@ -246,6 +274,7 @@ export function createPostsService(deps: {
     remove,
     finishDeletions,
     takeDown,
+    followOwnerDeletion,
     deleteAllOf,
     setInvitee,
   }

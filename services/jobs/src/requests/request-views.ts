@@ -5,10 +5,10 @@ import type {
   SentJobRequest,
 } from '@marketplace/contracts/api'
 import type { PostAccess } from '../access/post-access'
-import type { PostDocument } from '../posts/post-document'
+import { isShownToOthers, type PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { toPostView } from '../posts/post-view'
-import { displayName, type UserDirectory } from '../users/user-directory'
+import { displayName, isDeletionPending, type UserDirectory } from '../users/user-directory'
 import type { JobRequestDocument } from './request-document'
 
 /**
@@ -22,10 +22,12 @@ export async function receivedRequestsView(
 ): Promise<ReceivedJobRequest[]> {
   const posts = await postsById(requests, deps.posts)
   const users = await deps.users.find(requests.map((request) => request.requesterId))
-  return requests.map((request): ReceivedJobRequest => {
+  return requests.flatMap((request): ReceivedJobRequest[] => {
     const requester = users.get(request.requesterId)
+    // A requester in a deletion's grace period is hidden until they keep the account.
+    if (isDeletionPending(requester)) return []
     const post = posts.get(request.postId)
-    return {
+    const entry: ReceivedJobRequest = {
       _id: request._id,
       status: request.status,
       createdAt: request.createdAt.toISOString(),
@@ -49,6 +51,7 @@ export async function receivedRequestsView(
         status: post?.isOnline && !post.takenDown ? 'online' : 'offline',
       },
     }
+    return [entry]
   })
 }
 
@@ -62,8 +65,9 @@ export async function sentRequestsView(
   const owners = await deps.users.find(requests.map((request) => request.ownerId))
   return requests.flatMap((request): SentJobRequest[] => {
     const post = posts.get(request.postId)
-    // Entries without a post are dropped (spec 2 §3).
-    if (!post || post.takenDown) return []
+    // Entries without a post are dropped (spec 2 §3), and so are posts gone from others'
+    // sight (taken down, or their owner in a deletion's grace period).
+    if (!post || !isShownToOthers(post)) return []
     const view = toPostView(post, requesterId, access.get(post._id))
     return [
       {

@@ -14,7 +14,7 @@ import {
   NotFoundError,
 } from '@marketplace/service-kit'
 import type { PostAccess } from '../access/post-access'
-import { isLive } from '../posts/post-document'
+import { isLive, isShownToOthers } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { displayName, type UserCard, type UserDirectory } from '../users/user-directory'
 import type { JobRequestDocument } from './request-document'
@@ -80,7 +80,8 @@ export function createRequestsService(deps: {
       throw new BadRequestError(Messages.requests.invalid, 'INVALID_REQUEST')
     }
     const post = await deps.posts.findById(postId)
-    if (!post || post.takenDown) throw new NotFoundError('Post not found', 'POST_NOT_FOUND')
+    // A post whose owner is leaving (deletion grace period) is answered as if it did not exist.
+    if (!post || !isShownToOthers(post)) throw new NotFoundError('Post not found', 'POST_NOT_FOUND')
     if (post.userID === context.callerId)
       throw new BadRequestError(Messages.requests.ownPost, 'OWN_POST')
     if (!isLive(post, now()))

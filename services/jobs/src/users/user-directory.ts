@@ -17,7 +17,20 @@ export interface UserCard {
   title: string
   skills: string[]
   profilePicture: string | null
+  /** Asked to delete the account (user.deletion-requested); absent on older cards. */
+  deletionRequestedAt?: Date | null
+  /** "Keep my account" (user.deletion-cancelled). */
+  deletionCancelledAt?: Date | null
   updatedAt: Date
+}
+
+/**
+ * In the 30-day grace period (spec 2 §1): asked for deletion and not cancelled since. The two
+ * events travel on two topics (people.users, auth.users), so the later instant decides.
+ */
+export function isDeletionPending(card: UserCard | null | undefined): boolean {
+  if (!card?.deletionRequestedAt) return false
+  return !card.deletionCancelledAt || card.deletionRequestedAt > card.deletionCancelledAt
 }
 
 const BLANK = {
@@ -43,6 +56,20 @@ export function createUserDirectory(db: Db) {
     )
   }
 
+  /** Keeps the later of the stored instant and `at` (a replay never moves it back). */
+  async function later(
+    userId: string,
+    field: 'deletionRequestedAt' | 'deletionCancelledAt',
+    at: Date,
+  ): Promise<void> {
+    const onInsert = { ...BLANK }
+    await users.updateOne(
+      { _id: userId },
+      { $max: { [field]: at }, $set: { updatedAt: new Date() }, $setOnInsert: onInsert },
+      { upsert: true },
+    )
+  }
+
   const handlers: EventHandlers = {
     'user.registered': async ({ data }) =>
       merge(data.userId, { firstName: data.firstName, lastName: data.lastName, email: data.email }),
@@ -55,6 +82,10 @@ export function createUserDirectory(db: Db) {
         ...(data.skills !== undefined ? { skills: data.skills } : {}),
         ...(data.profilePicture !== undefined ? { profilePicture: data.profilePicture } : {}),
       }),
+    'user.deletion-requested': async ({ data }) =>
+      later(data.userId, 'deletionRequestedAt', new Date(data.requestedAt)),
+    'user.deletion-cancelled': async ({ data, occurredAt }) =>
+      later(data.userId, 'deletionCancelledAt', new Date(occurredAt)),
     'user.deleted': async ({ data }) => {
       await users.deleteOne({ _id: data.userId })
     },
@@ -62,6 +93,8 @@ export function createUserDirectory(db: Db) {
 
   return {
     handlers,
+    /** Whether the user is in the grace period of an account deletion. */
+    isLeaving: async (userId: string) => isDeletionPending(await users.findOne({ _id: userId })),
     async find(ids: readonly string[]): Promise<Map<string, UserCard>> {
       // One `_id` lookup each: the only lookup FerretDB pushes down; lists are short.
       const found = await Promise.all([...new Set(ids)].map((id) => users.findOne({ _id: id })))
