@@ -9,6 +9,9 @@ async function buildApp() {
     { schema: { body: Type.Object({ name: Type.String({ minLength: 1 }) }) } },
     async () => ({ ok: true }),
   )
+  // Loosely typed on purpose: only the operator check stands between a client and the handler.
+  app.post('/loose', async (request) => ({ received: request.body }))
+  app.get('/search', async (request) => ({ received: request.query }))
   app.get('/conflict', async () => {
     throw new ConflictError('You have already sent a request for this post')
   })
@@ -90,5 +93,30 @@ describe('createServiceApp', () => {
     expect(response.statusCode).toBe(503)
     expect(response.json().checks).toEqual({ database: 'connection refused' })
     await other.close()
+  })
+
+  it('refuses MongoDB operators anywhere in a body or a query, naming where (issue 18 §9)', async () => {
+    const attempts = [
+      { method: 'POST' as const, url: '/loose', payload: { email: { $ne: null } } },
+      { method: 'POST' as const, url: '/loose', payload: { profile: { name: { $gt: '' } } } },
+      { method: 'POST' as const, url: '/loose', payload: { $where: '1' } },
+      { method: 'POST' as const, url: '/loose', payload: { tags: [{ $regex: '.*' }] } },
+      { method: 'POST' as const, url: '/things', payload: { name: { $ne: null } } },
+      { method: 'GET' as const, url: '/search?email[$ne]=x' },
+      { method: 'GET' as const, url: '/search?$where=1' },
+    ]
+    const answers = await Promise.all(attempts.map((attempt) => app.inject(attempt)))
+    expect(answers.map((answer) => [answer.statusCode, answer.json().code])).toEqual(
+      attempts.map(() => [400, 'OPERATOR_NOT_ALLOWED']),
+    )
+    expect(answers[1]!.json().message).toContain('body.profile.name.$gt')
+    expect(answers[5]!.json().message).toContain('query.email[$ne]')
+    // Dollars in values are data: a price, a password.
+    const fine = await app.inject({
+      method: 'POST',
+      url: '/loose',
+      payload: { note: '$20 an hour', password: 'Pa$$word1' },
+    })
+    expect(fine.statusCode).toBe(200)
   })
 })

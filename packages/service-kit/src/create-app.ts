@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { refuseOperatorKeys } from './http/operator-keys'
 import { errorHandlerPlugin } from './plugins/error-handler'
 import { healthPlugin } from './plugins/health'
 import { metricsPlugin } from './plugins/metrics'
@@ -105,6 +106,7 @@ export async function createServiceApp(options: CreateAppOptions) {
     publicPrefixes: options.publicPrefixes,
   })
   await app.register(errorHandlerPlugin)
+  refuseOperatorKeys(app)
   await app.register(healthPlugin)
   await app.register(metricsPlugin, { serviceName: options.serviceName })
   return app

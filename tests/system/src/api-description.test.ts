@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from 'node:child_process'
+import { createHmac } from 'node:crypto'
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -16,10 +17,18 @@ const SCHEMATHESIS = process.env.SCHEMATHESIS_BIN ?? ''
 /** Per operation and phase; with about 60 operations, several thousand requests in all. */
 const MAX_EXAMPLES = process.env.FUZZ_MAX_EXAMPLES ?? '15'
 
+interface Parameter {
+  name: string
+  in: 'path' | 'query' | 'header' | 'cookie'
+}
+interface JsonSchema {
+  type?: string | string[]
+  properties?: Record<string, JsonSchema>
+}
 interface Operation {
   security?: Array<Record<string, string[]>>
-  parameters?: unknown[]
-  requestBody?: unknown
+  parameters?: Parameter[]
+  requestBody?: { content?: Record<string, { schema?: JsonSchema }> }
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>
 }
 interface ApiDocument {
@@ -115,6 +124,108 @@ describe('the API description', () => {
       }
     }
     expect(problems).toEqual([])
+  })
+
+  /** The MongoDB operators an injection sends in place of a value (issue 18 §9). */
+  const OPERATORS: Array<Record<string, unknown>> = [{ $ne: null }, { $gt: '' }, { $where: '1' }]
+
+  /** Every field path of a JSON body schema: its properties, and the properties of theirs. */
+  function fieldPaths(schema: JsonSchema | undefined, prefix: string[] = []): string[][] {
+    return Object.entries(schema?.properties ?? {}).flatMap(([name, inner]) => [
+      [...prefix, name],
+      ...(prefix.length < 2 ? fieldPaths(inner, [...prefix, name]) : []),
+    ])
+  }
+
+  function bodyWith(path: string[], value: unknown): Record<string, unknown> {
+    return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value) as Record<
+      string,
+      unknown
+    >
+  }
+
+  it('refuses MongoDB operators in every JSON body field and query parameter with a 400', async () => {
+    const { login } = siteClient(stack.site)
+    const admin = await login(stack.admin.email, stack.admin.password)
+    const attempts: Array<{ name: string; status: number; message: string }> = []
+    for (const [template, item] of Object.entries(document.paths)) {
+      // A well-formed id for every path parameter: the refusal must not depend on the target.
+      const path = template.replace(/\{[^}]+\}/g, '0123456789abcdef01234567')
+      for (const [method, operation] of Object.entries(item)) {
+        const send = async (name: string, url: string, body?: unknown) => {
+          const response = await fetch(`${stack.site}${url}`, {
+            method: method.toUpperCase(),
+            headers: {
+              origin: stack.site,
+              authorization: `Bearer ${admin.token}`,
+              'x-csrf-token': 'injection-test',
+              ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            },
+            body: body === undefined ? undefined : JSON.stringify(body),
+          })
+          const text = await response.text()
+          const message = (text.startsWith('{') ? (JSON.parse(text).message as string) : text) ?? ''
+          attempts.push({
+            name: `${method.toUpperCase()} ${template} ${name}`,
+            status: response.status,
+            message,
+          })
+        }
+        const json = operation.requestBody?.content?.['application/json']?.schema
+        for (const field of fieldPaths(json)) {
+          for (const operator of OPERATORS) {
+            await send(
+              `body ${field.join('.')}=${JSON.stringify(operator)}`,
+              path,
+              bodyWith(field, operator),
+            )
+          }
+        }
+        for (const parameter of (operation.parameters ?? []).filter((p) => p.in === 'query')) {
+          for (const operator of OPERATORS) {
+            const [key, value] = Object.entries(operator)[0]!
+            // The way qs-style parsers turn a query into an operator: name[$ne]=...
+            const query = `${encodeURIComponent(`${parameter.name}[${key}]`)}=${encodeURIComponent(String(value))}`
+            await send(`query ${parameter.name}[${key}]`, `${path}?${query}`, json ? {} : undefined)
+          }
+        }
+      }
+    }
+    // Every route with a body or a query was tried (the document lists dozens).
+    expect(attempts.length).toBeGreaterThan(200)
+    const refused = (attempt: (typeof attempts)[number]) =>
+      attempt.status === 400 && /operator/i.test(attempt.message)
+    // A rate-limited route (the support form: five a window) answers 429 once its budget is
+    // spent, before reading the body: also a refusal, once its first attempts were the 400.
+    const operation = (attempt: (typeof attempts)[number]) =>
+      attempt.name.split(' ').slice(0, 2).join(' ')
+    const accepted = attempts.filter(
+      (attempt) =>
+        !refused(attempt) &&
+        !(
+          attempt.status === 429 &&
+          attempts.some((a) => operation(a) === operation(attempt) && refused(a))
+        ),
+    )
+    expect(accepted).toEqual([])
+    console.log(`operator injection: ${attempts.length} requests, all 400`)
+  }, 600_000)
+
+  it('refuses an access token signed HS256 with the public key (algorithm confusion)', async () => {
+    const { login, call } = siteClient(stack.site)
+    const admin = await login(stack.admin.email, stack.admin.password)
+    expect((await call('GET', '/api/conversations/unread', admin.token)).status).toBe(200)
+    const [, payload] = admin.token.split('.')
+    const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url')
+    // The PEM as the HMAC secret, and the base64 form the services are configured with.
+    for (const secret of [stack.jwtPublicKey, Buffer.from(stack.jwtPublicKey).toString('base64')]) {
+      const signature = createHmac('sha256', secret)
+        .update(`${header}.${payload}`)
+        .digest('base64url')
+      const forged = `${header}.${payload}.${signature}`
+      const answer = await call('GET', '/api/conversations/unread', forged)
+      expect(answer.status).toBe(401)
+    }
   })
 
   it('holds under a fuzzing run, signed out and signed in: no 5xx, no answer outside its schema', async () => {

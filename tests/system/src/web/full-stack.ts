@@ -23,6 +23,8 @@ export interface FullStack {
   /** The gateway: the site a browser opens. */
   site: string
   admin: { email: string; password: string }
+  /** The PEM every service verifies access tokens with (public: what an attacker may know). */
+  jwtPublicKey: string
   stop(): Promise<void>
 }
 
@@ -40,11 +42,8 @@ export async function startFullStack(name: string): Promise<FullStack> {
   const bucket = `web-${name}-${suffix}`.toLowerCase()
   const admin = { email: `admin-${suffix}@example.test`, password: 'Admin2026!' }
   const databases = Object.fromEntries(
-    SERVICES.filter((service) => service !== 'media').map((service) => [
-      service,
-      testMongoUrl(`web_${name}_${service}`),
-    ]),
-  ) as Record<Exclude<ServiceName, 'media'>, string>
+    SERVICES.map((service) => [service, testMongoUrl(`web_${name}_${service}`)]),
+  ) as Record<ServiceName, string>
   const common = {
     KAFKA_BROKERS: infra.kafkaBrokers,
     KAFKA_GROUP_PREFIX: `web-${name}-${suffix}-`,
@@ -82,7 +81,7 @@ export async function startFullStack(name: string): Promise<FullStack> {
         ...common,
         ...own,
         PORT: port,
-        ...(service === 'media' ? {} : { MONGO_URL: databases[service] }),
+        MONGO_URL: databases[service],
       })
       running.unshift(started)
       upstreams[`${service.toUpperCase()}_URL`] = started.url
@@ -110,6 +109,7 @@ export async function startFullStack(name: string): Promise<FullStack> {
   return {
     site,
     admin,
+    jwtPublicKey: keys.publicKey,
     async stop() {
       await Promise.all(running.map((service) => service.stop()))
       await rm(servedDist, { recursive: true, force: true })
