@@ -277,22 +277,29 @@ describe('NotificationBell', () => {
     )
   })
 
-  it('opens the connection again with a new token and closes it on sign-out', async () => {
+  it('hands a renewed token to the open socket (no reconnection) and closes it on sign-out', async () => {
     server = serve([])
     const { store } = renderBell()
     // socket.io-client is imported on demand: the socket exists once that import settled.
     const first = await waitFor(() => lastSocket())
-    expect(first.options.auth).toEqual({ token: 'token' })
+    const tokenSent = () => {
+      let sent: unknown
+      ;(first.options.auth as (send: (data: unknown) => void) => void)((data) => (sent = data))
+      return sent
+    }
+    expect(tokenSent()).toEqual({ token: 'token' })
+    act(() => first.serverSends('connect'))
     act(() => {
       store.dispatch(credentialsReceived({ user: sampleUser, accessToken: 'renewed' }))
     })
-    expect(first.disconnected).toBe(true)
-    await waitFor(() => expect(lastSocket().options.auth).toEqual({ token: 'renewed' }))
-    const second = lastSocket()
+    // Issue 18: the server closes a socket at its token's expiry unless it re-authenticates.
+    expect(first.disconnected).toBe(false)
+    expect(first.emittedNamed('reauthenticate')).toEqual([['reauthenticate', { token: 'renewed' }]])
+    expect(tokenSent()).toEqual({ token: 'renewed' })
     act(() => {
       store.dispatch(signedOut())
     })
-    expect(second.disconnected).toBe(true)
-    expect(sockets).toHaveLength(2)
+    expect(first.disconnected).toBe(true)
+    expect(sockets).toHaveLength(1)
   })
 })

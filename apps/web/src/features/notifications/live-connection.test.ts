@@ -1,4 +1,4 @@
-import { openLiveConnection } from '@/features/notifications/live-connection'
+import { openLiveConnection, type LiveConnection } from '@/features/notifications/live-connection'
 import { io, lastSocket, sockets } from '@/test/fake-socket'
 
 jest.mock('socket.io-client', () => jest.requireActual('@/test/fake-socket'))
@@ -13,7 +13,7 @@ const notification = {
   createdAt: '2026-11-23T10:00:00.000Z',
 }
 
-let close: (() => void) | undefined
+let close: LiveConnection | undefined
 beforeEach(() => {
   sockets.length = 0
   io.mockClear()
@@ -39,16 +39,20 @@ const open = async (onNotification = jest.fn()) => {
 }
 
 describe('openLiveConnection', () => {
-  it('connects over WebSocket only with the token and the spec constants', async () => {
+  it('connects WebSocket first, polling when that fails, with the token and the spec constants', async () => {
     await open()
     expect(io).toHaveBeenCalledWith({
       path: '/socket.io',
-      transports: ['websocket'],
-      auth: { token: 'access-1' },
+      transports: ['websocket', 'polling'],
+      tryAllTransports: true,
+      auth: expect.any(Function),
       reconnectionAttempts: 5,
       reconnectionDelay: 1000,
       timeout: 5000,
     })
+    const send = jest.fn()
+    ;(lastSocket().options.auth as (send: unknown) => void)(send)
+    expect(send).toHaveBeenCalledWith({ token: 'access-1' })
   })
 
   it('authenticates with the user id on connect and again on every reconnect', async () => {
@@ -130,6 +134,43 @@ describe('openLiveConnection', () => {
     const connect = jest.spyOn(socket, 'connect')
     socket.serverSends('disconnect', 'io server disconnect')
     expect(connect).toHaveBeenCalled()
+  })
+
+  it('a renewed token re-authenticates the open socket, and later (re)connections use it', async () => {
+    const { socket } = await open()
+    socket.serverSends('connect')
+    close?.renewToken('access-2')
+    expect(socket.emittedNamed('reauthenticate')).toEqual([
+      ['reauthenticate', { token: 'access-2' }],
+    ])
+    const send = jest.fn()
+    ;(socket.options.auth as (send: unknown) => void)(send)
+    expect(send).toHaveBeenCalledWith({ token: 'access-2' })
+    close?.renewToken('access-2')
+    expect(socket.emittedNamed('reauthenticate')).toHaveLength(1)
+  })
+
+  it('a socket the server closed (session ended) connects again when a renewed token comes', async () => {
+    const { socket } = await open()
+    socket.serverSends('connect')
+    const connect = jest.spyOn(socket, 'connect')
+    socket.disconnect()
+    close?.renewToken('access-2')
+    expect(connect).toHaveBeenCalled()
+    expect(socket.emittedNamed('reauthenticate')).toEqual([])
+  })
+
+  it('asks for a renewal when the server says the token is expiring', async () => {
+    const onTokenExpiring = jest.fn()
+    close = openLiveConnection({
+      token: 'a',
+      userId: 'u1',
+      onNotification: jest.fn(),
+      onTokenExpiring,
+    })
+    await settle()
+    lastSocket().serverSends('token-expiring', { expiresAt: '2026-11-24T10:00:00.000Z' })
+    expect(onTokenExpiring).toHaveBeenCalledTimes(1)
   })
 
   it('closing disconnects and cancels a pending retry', async () => {

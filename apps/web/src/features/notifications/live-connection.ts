@@ -5,6 +5,7 @@ import {
   type LiveConversationRead,
   type LiveMessage,
   type LiveMessageTakenDown,
+  type LiveReauthenticate,
 } from '@marketplace/contracts/marketplace'
 import type { LiveNotification } from '@/features/notifications/notifications-api'
 
@@ -20,13 +21,24 @@ export interface LiveConnectionOptions {
   onMessage?: (payload: LiveMessage) => void
   onConversationRead?: (payload: LiveConversationRead) => void
   onMessageTakenDown?: (payload: LiveMessageTakenDown) => void
+  /** The server closes the socket at the token's expiry: time to renew the session. */
+  onTokenExpiring?: () => void
 }
 
-/** The socket options (spec 1 §9); WebSocket only, as the server allows (docs/notifications.md). */
-export const liveSocketOptions = (token: string) => ({
+/** Closes the connection; `renewToken` hands it the session's fresh access token. */
+export type LiveConnection = (() => void) & { renewToken(token: string): void }
+
+/**
+ * The socket options (spec 1 §9). WebSocket first, then HTTP long-polling when it fails (a
+ * proxy that blocks WebSocket): most connections open in one round trip and hold one
+ * connection, and nobody is left without live updates (docs/notifications.md). The token is
+ * read at every (re)connection, so a reconnect uses the newest one.
+ */
+export const liveSocketOptions = (token: () => string) => ({
   path: LIVE_PATH,
-  transports: ['websocket'],
-  auth: { token },
+  transports: ['websocket', 'polling'],
+  tryAllTransports: true,
+  auth: (send: (data: { token: string }) => void) => send({ token: token() }),
   reconnectionAttempts: LIVE_CONNECTION.reconnectionAttempts,
   reconnectionDelay: LIVE_CONNECTION.reconnectionDelayMs,
   timeout: LIVE_CONNECTION.timeoutMs,
@@ -35,7 +47,9 @@ export const liveSocketOptions = (token: string) => ({
 /**
  * spec 1 §4 "Live connection": to the same origin; on every connect (the first and each
  * reconnect) the client authenticates with the user id; a refusal is retried after 2 s.
- * Failures are only logged (spec 1 §8). Returns the function that closes it.
+ * Failures are only logged (spec 1 §8). The socket lives as long as the session: a renewed
+ * token is sent over it (`reauthenticate`), and a socket the server closed reconnects with
+ * the newest token. Returns the function that closes it, which also takes renewed tokens.
  */
 export function openLiveConnection({
   token,
@@ -45,7 +59,9 @@ export function openLiveConnection({
   onMessage,
   onConversationRead,
   onMessageTakenDown,
-}: LiveConnectionOptions): () => void {
+  onTokenExpiring,
+}: LiveConnectionOptions): LiveConnection {
+  let currentToken = token
   let socket: Socket | null = null
   let retry: ReturnType<typeof setTimeout> | undefined
   let closed = false
@@ -55,7 +71,7 @@ export function openLiveConnection({
   import('socket.io-client')
     .then(({ io }) => {
       if (closed) return
-      socket = io(liveSocketOptions(token))
+      socket = io(liveSocketOptions(() => currentToken))
       wire(socket)
     })
     .catch((error: unknown) => console.error('Live connection could not load:', error))
@@ -92,6 +108,10 @@ export function openLiveConnection({
     socket.on(LIVE_EVENTS.messageTakenDown, (payload: LiveMessageTakenDown) => {
       if (payload?.messageId) onMessageTakenDown?.(payload)
     })
+    socket.on(LIVE_EVENTS.tokenExpiring, () => onTokenExpiring?.())
+    socket.on(LIVE_EVENTS.reauthenticated, (answer: { success?: boolean } | undefined) => {
+      if (!answer?.success) console.warn('Live connection: the renewed token was refused')
+    })
     socket.on('connect_error', (error: Error) => {
       console.error('Live connection failed:', error.message)
     })
@@ -102,10 +122,22 @@ export function openLiveConnection({
     })
   }
 
-  return () => {
+  const close = () => {
     closed = true
     clearRetry()
     socket?.removeAllListeners()
     socket?.disconnect()
   }
+  return Object.assign(close, {
+    renewToken(fresh: string) {
+      if (closed || fresh === currentToken) return
+      currentToken = fresh
+      if (!socket) return
+      // Connected: the socket now lives as long as the fresh token. Closed by the server
+      // meanwhile (its token expired or was revoked): it opens again with the fresh one.
+      if (socket.connected) {
+        socket.emit(LIVE_EVENTS.reauthenticate, { token: fresh } satisfies LiveReauthenticate)
+      } else if (!socket.active) socket.connect()
+    },
+  })
 }

@@ -1,8 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
+import { useStore } from 'react-redux'
 import type { NotificationView } from '@marketplace/contracts/api'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { selectAccessToken, selectCurrentUser } from '@/lib/auth-slice'
-import { openLiveConnection } from '@/features/notifications/live-connection'
+import { renewSession } from '@/lib/base-query'
+import { openLiveConnection, type LiveConnection } from '@/features/notifications/live-connection'
 import {
   liveNotificationReceived,
   notificationsMayHaveBeenMissed,
@@ -13,10 +15,11 @@ import type { ConversationPushes } from '@/features/conversations/conversations-
 export const LIVE_NOTICE_MS = 4000
 
 /**
- * Holds the live connection while a user is signed in: a new token (renewal, another user)
- * closes it and opens one with the new token; sign-out closes it. Answers the latest live
- * notification for a short notice, cleared after LIVE_NOTICE_MS or when dismissed. The same
- * connection carries the conversations' pushes (issue 17): their handlers load with
+ * Holds the live connection while a user is signed in: a renewed token is handed to the open
+ * socket (it re-authenticates, no pushes are missed), another user or sign-out closes it.
+ * Asked by the server before the token expires, it renews the session, so an idle tab keeps
+ * its live updates. Answers the latest live notification for a short notice, cleared after
+ * LIVE_NOTICE_MS or when dismissed. The same connection carries the conversations' pushes (issue 17): their handlers load with
  * socket.io-client, on demand, and also keep the unread messages total the shell shows.
  */
 export function useLiveNotifications() {
@@ -27,6 +30,12 @@ export function useLiveNotifications() {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined)
   /** The user whose socket connected at least once: a later connect may have missed pushes. */
   const connectedUser = useRef<string | null>(null)
+  const connection = useRef<LiveConnection | null>(null)
+  const store = useStore()
+  /** The token of the moment, read when a connection opens (renewals reach it by renewToken). */
+  const latestToken = useRef(token)
+  latestToken.current = token
+  const signedIn = !!token
 
   const dismissNotice = useCallback(() => {
     clearTimeout(timer.current)
@@ -34,7 +43,8 @@ export function useLiveNotifications() {
   }, [])
 
   useEffect(() => {
-    if (!token || !userId) return
+    const openingToken = latestToken.current
+    if (!signedIn || !openingToken || !userId) return
     let conversations: ConversationPushes | null = null
     let closed = false
     import('@/features/conversations/conversations-live')
@@ -43,8 +53,13 @@ export function useLiveNotifications() {
       })
       .catch((error: unknown) => console.error('Live conversations could not load:', error))
     const close = openLiveConnection({
-      token,
+      token: openingToken,
       userId,
+      onTokenExpiring() {
+        // Renewed or not, the socket's fate follows: a new token reaches it below; a refused
+        // renewal signs out at the next request.
+        void renewSession({ dispatch, getState: store.getState })
+      },
       onConnect() {
         // docs/notifications.md: pushes during a reconnection window are lost; read the list.
         if (connectedUser.current === userId) {
@@ -64,13 +79,19 @@ export function useLiveNotifications() {
         timer.current = setTimeout(() => setNotice(null), LIVE_NOTICE_MS)
       },
     })
+    connection.current = close
     return () => {
       closed = true
+      connection.current = null
       close()
       conversations?.stop()
       clearTimeout(timer.current)
     }
-  }, [dispatch, token, userId])
+  }, [dispatch, signedIn, store, userId])
+
+  useEffect(() => {
+    if (token) connection.current?.renewToken(token)
+  }, [token])
 
   return { notice, dismissNotice }
 }
