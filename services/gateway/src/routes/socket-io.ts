@@ -78,7 +78,14 @@ function createSessionTable(
  */
 export async function socketIoRoutes(scope: FastifyInstance, options: SocketIoRoutesOptions) {
   const instances = options.instances.map((url) => new URL(url))
-  if (instances.length === 0) throw new Error('socketIoRoutes needs at least one instance')
+  if (instances.length === 0) {
+    const unavailable = async () => {
+      throw new AppError(503, 'UPSTREAM_UNAVAILABLE', 'The notifications service is not available')
+    }
+    scope.route({ method: ['GET', 'POST'], url: SOCKET_IO_PREFIX, handler: unavailable })
+    scope.route({ method: ['GET', 'POST'], url: `${SOCKET_IO_PREFIX}/*`, handler: unavailable })
+    return
+  }
   const sessions = createSessionTable(instances, (instance, sid) =>
     holdsSession(instance, sid, options.upstreamTimeoutMs),
   )
