@@ -12,6 +12,7 @@ export {
   createPeopleCatalog,
   toPublicPersonView,
   isVisiblePerson,
+  isDeletionPending,
   fullNameOf,
   type CatalogPerson,
   type CatalogWorker,

@@ -32,6 +32,19 @@ export interface CatalogPerson {
   isWorker: boolean
   worker: CatalogWorker | null
   takenDown: boolean
+  /** Asked to delete the account (user.deletion-requested); absent on older entries. */
+  deletionRequestedAt?: Date | null
+  /** "Keep my account" (user.deletion-cancelled). */
+  deletionCancelledAt?: Date | null
+}
+
+/**
+ * In the 30-day grace period of an account deletion (spec 2 §1): asked and not cancelled
+ * since. The two events travel on two topics (people.users, auth.users): the later decides.
+ */
+export function isDeletionPending(person: CatalogPerson | null | undefined): boolean {
+  if (!person?.deletionRequestedAt) return false
+  return !person.deletionCancelledAt || person.deletionRequestedAt > person.deletionCancelledAt
 }
 
 export function fullNameOf(person: Pick<CatalogPerson, 'firstName' | 'lastName'>): string {
@@ -116,7 +129,29 @@ export function createPeopleCatalog(
     )
   }
 
+  /** Keeps the later of the stored instant and `at`: a replay never moves it back. */
+  async function later(
+    id: string,
+    field: 'deletionRequestedAt' | 'deletionCancelledAt',
+    at: Date,
+  ): Promise<void> {
+    const onInsert = { ...blank, isWorker: false, worker: null, takenDown: false }
+    const write = () =>
+      people.updateOne(
+        { _id: id },
+        { $max: { [field]: at }, $setOnInsert: onInsert },
+        { upsert: true },
+      )
+    await write().catch((error: unknown) =>
+      isDuplicateKey(error) ? write() : Promise.reject(error),
+    )
+  }
+
   const handlers: EventHandlers = {
+    'user.deletion-requested': async (event) =>
+      later(event.data.userId, 'deletionRequestedAt', new Date(event.data.requestedAt)),
+    'user.deletion-cancelled': async (event) =>
+      later(event.data.userId, 'deletionCancelledAt', new Date(event.occurredAt)),
     'user.registered': async (event) => {
       const { data } = event
       await setNames(data.userId, data.firstName, data.lastName, new Date(event.occurredAt))

@@ -1,5 +1,6 @@
 import type { FavoritePersonEntry, FavoritePostEntry } from '@marketplace/contracts/api'
 import {
+  isDeletionPending,
   isVisiblePerson,
   isVisiblePost,
   toPublicPersonView,
@@ -39,6 +40,9 @@ export function personEntry(
 export const isListedPost = (post: CatalogPost | null | undefined): post is CatalogPost =>
   isVisiblePost(post)
 
-/** So is one whose person is gone, was taken down or no longer has a worker profile. */
+/**
+ * So is one whose person is gone, was taken down, no longer has a worker profile, or is in
+ * an account deletion's grace period (back if they keep the account).
+ */
 export const isListedPerson = (person: CatalogPerson | null | undefined): person is CatalogPerson =>
-  isVisiblePerson(person) && person.isWorker
+  isVisiblePerson(person) && person.isWorker && !isDeletionPending(person)

@@ -14,6 +14,7 @@ import {
 } from '@marketplace/service-kit'
 import {
   fullNameOf,
+  isDeletionPending,
   isVisiblePerson,
   isVisiblePost,
   type PeopleCatalog,
@@ -60,7 +61,8 @@ export function createFavoritesService(deps: {
 
   async function postTarget(postId: string, context: Context) {
     const entry = await deps.posts.findById(postId)
-    if (!isVisiblePost(entry))
+    // A post whose owner is in a deletion's grace period is answered as if it did not exist.
+    if (!isVisiblePost(entry) || isDeletionPending(await deps.people.findById(entry.ownerId)))
       throw new NotFoundError(Messages.favorites.postNotFound, 'POST_NOT_FOUND')
     if (entry.ownerId === context.callerId) {
       throw new BadRequestError(Messages.favorites.ownPost, 'OWN_POST')
@@ -73,7 +75,7 @@ export function createFavoritesService(deps: {
       throw new BadRequestError(Messages.favorites.yourself, 'OWN_PROFILE')
     }
     const person = await deps.people.findById(personId)
-    if (!isVisiblePerson(person)) {
+    if (!isVisiblePerson(person) || isDeletionPending(person)) {
       throw new NotFoundError(Messages.favorites.personNotFound, 'PERSON_NOT_FOUND')
     }
     if (!person.isWorker)
@@ -196,9 +198,13 @@ export function createFavoritesService(deps: {
       assertCaller(userId, context)
       const favorites = await deps.favorites.list(userId, 'post')
       const posts = await deps.posts.findMany(favorites.map((f) => f.targetId))
+      // Posts of an owner in a deletion's grace period are left out until they stay.
+      const owners = await deps.people.findMany([...posts.values()].map((post) => post.ownerId))
       return favorites.flatMap((f) => {
         const post = posts.get(f.targetId)
-        return isListedPost(post) ? [postEntry(f, post)] : []
+        return isListedPost(post) && !isDeletionPending(owners.get(post.ownerId))
+          ? [postEntry(f, post)]
+          : []
       })
     },
 
