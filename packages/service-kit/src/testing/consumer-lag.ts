@@ -29,9 +29,10 @@ export async function consumerLag(groupPrefix: string): Promise<number> {
 }
 
 /**
- * Waits until the test app's new consumer groups have read the shared broker's history
- * (every earlier suite's events), so an event a test publishes next is handled at once
- * instead of queueing behind hundreds of old ones.
+ * Waits until the test app's new consumer groups have read what the shared broker holds for
+ * them (since the test file started, service-test-app.ts; or every earlier suite's events for
+ * an app that sets no KAFKA_NEW_GROUPS_SINCE), so an event a test publishes next is handled at
+ * once instead of queueing behind old ones.
  */
 export async function waitForConsumersCaughtUp(groupPrefix: string, timeoutMs = 480_000) {
   const until = Date.now() + timeoutMs

@@ -21,6 +21,15 @@ export interface HttpAnswer<T = unknown> {
 }
 
 /**
+ * When this test file started (jest gives every file its own module registry): every app the
+ * file starts, replicas and later apps included, has its new consumer groups begin here
+ * (KAFKA_NEW_GROUPS_SINCE). The file's own events all come after it; the broker's history of
+ * every earlier test file does not, and no longer has to be read (and handled) before a test
+ * can start: in a full run that history is tens of thousands of events.
+ */
+const FILE_STARTED_AT = Date.now()
+
+/**
  * A service app as its server.ts builds it, on a random port, against the real FerretDB and
  * Kafka of infra/local, with its own database and consumer groups. `build` gets the
  * environment (Mongo, Kafka, a test JWT key) and reads its config from it. `startReplica`
@@ -42,6 +51,7 @@ export async function startServiceTestApp<App extends TestableApp>(
       MONGO_URL: mongoUrl,
       KAFKA_BROKERS: infraEnv().kafkaBrokers,
       KAFKA_GROUP_PREFIX: groupPrefix,
+      KAFKA_NEW_GROUPS_SINCE: String(FILE_STARTED_AT),
       JWT_PUBLIC_KEY: keys.publicKey,
       // TEST_LOG_LEVEL=info shows the services' logs when a test needs explaining.
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -109,7 +119,7 @@ export async function startServiceTestApp<App extends TestableApp>(
     tokenFor,
     startReplica: start,
     groupPrefix,
-    /** Resolves once this app's consumer groups have read the broker's whole history. */
+    /** Resolves once this app's consumer groups have read the broker's history since the file started. */
     caughtUp: (timeoutMs?: number) => waitForConsumersCaughtUp(groupPrefix, timeoutMs),
     async stop() {
       // Close every instance before dropping: FerretDB must not see a drop during requests.
