@@ -10,8 +10,8 @@ import { upstreamReadinessPlugin } from './plugins/upstream-readiness'
 import { webSocketUpgradesPlugin } from './plugins/websocket-upgrades'
 import { appConfigRoute } from './routes/app-config'
 import { proxyRoutes } from './routes/proxy'
+import { SOCKET_IO_PREFIX, socketIoRoutes } from './routes/socket-io'
 import { spaRoutes } from './routes/spa'
-import { PROXY_ROUTES } from './upstreams'
 
 /**
  * The public entry: service-kit's bootstrap (request ids, error shape, /healthz, /readyz,
@@ -36,12 +36,14 @@ export async function buildGateway(config: GatewayConfig) {
   })
   await app.register(rateLimitPlugin, config.rateLimit)
   await app.register(upstreamReadinessPlugin, { upstreams: config.upstreams })
-  await app.register(webSocketUpgradesPlugin, {
-    prefixes: PROXY_ROUTES.filter((route) => route.websocket).map((route) => route.prefix),
-  })
+  await app.register(webSocketUpgradesPlugin, { prefixes: [SOCKET_IO_PREFIX] })
 
   await app.register(proxyRoutes, {
     upstreams: config.upstreams,
+    upstreamTimeoutMs: config.upstreamTimeoutMs,
+  })
+  await app.register(socketIoRoutes, {
+    instances: config.socketIoInstances,
     upstreamTimeoutMs: config.upstreamTimeoutMs,
   })
   const publisher = config.analytics.kafkaBrokers

@@ -12,6 +12,7 @@ describe('gateway configuration', () => {
       port: 8080,
       logLevel: 'info',
       upstreams: {},
+      socketIoInstances: [],
       webDistDir: path.resolve(__dirname, '../../../apps/web/dist'),
       publicBucketUrl: 'http://127.0.0.1:9000/marketplace-media',
       s3Endpoint: 'http://127.0.0.1:9000',

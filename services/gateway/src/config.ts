@@ -24,6 +24,12 @@ export const GatewayEnvSchema = Type.Object({
   FAVORITES_URL: Type.Optional(HttpUrl),
   REPORTS_URL: Type.Optional(HttpUrl),
   NOTIFICATIONS_URL: Type.Optional(HttpUrl),
+  /**
+   * Every notifications instance, comma-separated, each by an address that reaches it alone:
+   * Socket.IO long-polling must reach the instance holding its session (routes/socket-io).
+   * Without it, NOTIFICATIONS_URL alone.
+   */
+  NOTIFICATIONS_INSTANCES: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_URL: Type.Optional(HttpUrl),
   CONVERSATIONS_URL: Type.Optional(HttpUrl),
   /** The built SPA; relative paths are taken from the gateway package directory. */
@@ -61,6 +67,8 @@ export interface GatewayConfig {
   logLevel: string
   /** Only the configured ones; the others answer 503. Without a trailing slash. */
   upstreams: Partial<Record<UpstreamName, string>>
+  /** The notifications instances Socket.IO sessions are spread over and kept on. */
+  socketIoInstances: string[]
   webDistDir: string
   publicBucketUrl: string
   s3Endpoint: string
@@ -83,12 +91,27 @@ export function loadGatewayConfig(
     const url = raw[`${name.toUpperCase()}_URL` as keyof typeof raw] as string | undefined
     if (url) upstreams[name] = url.replace(/\/+$/, '')
   }
+  const socketIoInstances = raw.NOTIFICATIONS_INSTANCES
+    ? raw.NOTIFICATIONS_INSTANCES.split(',')
+        .map((url) => url.trim().replace(/\/+$/, ''))
+        .filter(Boolean)
+    : upstreams.notifications
+      ? [upstreams.notifications]
+      : []
+  for (const url of socketIoInstances) {
+    if (!/^https?:\/\/[^\s/?#]+/.test(url)) {
+      throw new ConfigError(
+        `Invalid configuration:\n  NOTIFICATIONS_INSTANCES: "${url}" is not an http(s) URL`,
+      )
+    }
+  }
   return {
     serviceName: raw.SERVICE_NAME,
     host: raw.HOST,
     port: raw.PORT,
     logLevel: raw.LOG_LEVEL,
     upstreams,
+    socketIoInstances,
     webDistDir: path.resolve(PACKAGE_DIR, raw.WEB_DIST_DIR),
     publicBucketUrl: raw.PUBLIC_BUCKET_URL,
     s3Endpoint: raw.S3_ENDPOINT,

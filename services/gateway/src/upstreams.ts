@@ -28,8 +28,9 @@ export interface ProxyRoute {
   websocket?: boolean
 }
 
-// ARCHITECTURE.md "Gateway routes". Only Socket.IO takes WebSocket handshakes; any other path
-// refuses them (plugins/websocket-upgrades).
+// ARCHITECTURE.md "Gateway routes". /socket.io (notifications) has routes of its own, which
+// keep each long-polling session on one instance (routes/socket-io); only they take WebSocket
+// handshakes, any other path refuses them (plugins/websocket-upgrades).
 export const PROXY_ROUTES: readonly ProxyRoute[] = [
   { upstream: 'auth', prefix: '/api/auth' },
   { upstream: 'auth', prefix: '/logout', methods: ['GET', 'HEAD'] },
@@ -42,5 +43,4 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   { upstream: 'notifications', prefix: '/api/email' },
   { upstream: 'media', prefix: '/api/upload' },
   { upstream: 'conversations', prefix: '/api/conversations' },
-  { upstream: 'notifications', prefix: '/socket.io', websocket: true },
 ]
