@@ -2,23 +2,53 @@ import { buildService } from '@marketplace/service-kit'
 import type { MediaConfig } from './config'
 import { mediaSubscriptions } from './events/subscriptions'
 import { setUpStorage } from './storage/storage'
+import { createAttachPicture } from './uploads/attach-picture'
 import { uploadRoutes } from './uploads/upload-routes'
+import { createUploadSweep, scheduleUploadSweep } from './uploads/upload-sweep'
+import { createUploadsRepository, uploadIndexes } from './uploads/uploads-repository'
 
 /**
- * Pre-signed upload slots for pictures; no database of its own. No revocation check either
- * (people and auth have one): a slot only lets the caller put a picture under their own
- * prefix for a few minutes, and the service that stores the key checks the token again.
+ * Pre-signed upload slots for pictures, with the bookkeeping around them: a daily quota per
+ * user, which uploads a post or a profile took up, and a sweep of those nobody did. No
+ * revocation check (people and auth have one): a slot only lets the caller put a picture
+ * under their own prefix for a few minutes, and the service that stores the key checks the
+ * token again.
  */
 export function buildMediaApp(config: MediaConfig) {
   return buildService(config, {
-    compose({ app }) {
+    database: { indexes: uploadIndexes, outbox: [] },
+    compose({ app, db }) {
       setUpStorage(app, config)
+      const uploads = createUploadsRepository(db)
+      const attachPicture = createAttachPicture({
+        uploads,
+        applyPictureCachePolicy: (key) => app.storage.applyPictureCachePolicy(key),
+        logger: app.log.child({ component: 'attachments' }),
+      })
+      const sweepUnattachedUploads = createUploadSweep({
+        uploads,
+        deleteObjects: (keys) => app.storage.deleteObjects(keys),
+        maxAgeMs: config.UNATTACHED_UPLOAD_MAX_AGE_HOURS * 3_600_000,
+        logger: app.log.child({ component: 'upload-sweep' }),
+      })
+      const stopSweep = scheduleUploadSweep(
+        sweepUnattachedUploads,
+        config.UPLOAD_SWEEP_INTERVAL_SECONDS * 1000,
+        app.log.child({ component: 'upload-sweep' }),
+      )
       return {
         subscriptions: mediaSubscriptions({
           deleteUnderPrefix: (prefix) => app.storage.deleteUnderPrefix(prefix),
+          attachPicture,
           logger: app.log.child({ component: 'user-deleted' }),
         }),
-        routes: uploadRoutes,
+        routes: uploadRoutes({
+          signPut: app.storage.signPut,
+          uploads,
+          uploadsPerDay: config.UPLOADS_PER_DAY,
+        }),
+        close: stopSweep,
+        expose: { sweepUnattachedUploads },
       }
     },
   })

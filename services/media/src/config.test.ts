@@ -8,6 +8,7 @@ const required = {
   S3_ACCESS_KEY: 'access',
   S3_SECRET_KEY: 'secret',
   KAFKA_BROKERS: 'kafka:9092',
+  MONGO_URL: 'mongodb://mongo:27017/media',
 }
 
 describe('media configuration', () => {
@@ -34,6 +35,20 @@ describe('media configuration', () => {
     expect(config.S3_FORCE_PATH_STYLE).toBe(false)
     expect(config.UPLOAD_URL_TTL_SECONDS).toBe(120)
     expect(config.appOrigins).toEqual(['https://app.example.com', 'https://www.example.com'])
+  })
+
+  it('allows 100 uploads per user and day, removes unattached ones after 24 hours, sweeps every 10 minutes', () => {
+    expect(readConfig(required)).toMatchObject({
+      UPLOADS_PER_DAY: 100,
+      UNATTACHED_UPLOAD_MAX_AGE_HOURS: 24,
+      UPLOAD_SWEEP_INTERVAL_SECONDS: 600,
+    })
+    expect(readConfig({ ...required, UPLOADS_PER_DAY: '20' }).UPLOADS_PER_DAY).toBe(20)
+    expect(() => readConfig({ ...required, UPLOADS_PER_DAY: '0' })).toThrow(ConfigError)
+  })
+
+  it('refuses to start without its database', () => {
+    expect(() => readConfig({ ...required, MONGO_URL: undefined })).toThrow(/MONGO_URL/)
   })
 
   it('refuses to start without the S3 address, the public address or the credentials', () => {

@@ -3,14 +3,17 @@ import {
   BaseConfigSchema,
   ConfigError,
   KafkaConfigSchema,
+  MongoConfigSchema,
   loadConfig,
 } from '@marketplace/service-kit'
 
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s/?#]+$' })
 
-// Kafka only to hear user.deleted: media has no database, so no outbox and no ledger.
+// The database holds upload bookkeeping only (quotas, uploads not yet attached); Kafka brings
+// user.deleted and the attachments of pictures to posts and profiles.
 const MediaConfigSchema = Type.Composite([
   BaseConfigSchema,
+  MongoConfigSchema,
   KafkaConfigSchema,
   Type.Object({
     SERVICE_NAME: Type.String({ default: 'media' }),
@@ -24,7 +27,7 @@ const MediaConfigSchema = Type.Composite([
     S3_PUBLIC_URL: HttpUrl,
     S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
     S3_ACCESS_KEY: Type.String({ minLength: 1 }),
-    S3_SECRET_KEY: Type.String({ minLength: 1 }),
+    S3_SECRET_KEY: Type.String({ minLength: 1, secret: { productionMinLength: 16 } }),
     /** S3's bucket naming rules (3 to 63 lower-case letters, digits, dots and hyphens). */
     S3_BUCKET: Type.String({
       pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$',
@@ -34,6 +37,12 @@ const MediaConfigSchema = Type.Composite([
     S3_FORCE_PATH_STYLE: Type.Boolean({ default: true }),
     /** Lifetime of a pre-signed upload address: long enough to send 5 MB, no longer. */
     UPLOAD_URL_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 3600, default: 300 }),
+    /** Upload slots one user may ask for per UTC day, both kinds together. */
+    UPLOADS_PER_DAY: Type.Integer({ minimum: 1, default: 100 }),
+    /** An upload attached to no post and no profile this long after its slot is removed. */
+    UNATTACHED_UPLOAD_MAX_AGE_HOURS: Type.Integer({ minimum: 1, default: 24 }),
+    /** How often each instance looks for such uploads. */
+    UPLOAD_SWEEP_INTERVAL_SECONDS: Type.Integer({ minimum: 1, default: 600 }),
     /** Origins of the web app, comma-separated: the bucket's CORS rules allow their PUTs. */
     APP_ORIGINS: Type.String({ default: 'http://127.0.0.1:8080,http://localhost:8080' }),
   }),

@@ -1,4 +1,5 @@
-import { DeleteObjectsCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3'
+import { ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3'
+import { deleteObjects } from './delete-objects'
 
 /**
  * Deletes every object under `prefix`, a listing page (at most 1,000 keys) at a time, and
@@ -14,17 +15,9 @@ export async function deleteUnderPrefix(
   for (;;) {
     // Always the first page: the objects of the previous page are gone by now.
     const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }))
-    const keys = (page.Contents ?? []).flatMap((object) =>
-      object.Key ? [{ Key: object.Key }] : [],
-    )
+    const keys = (page.Contents ?? []).flatMap((object) => (object.Key ? [object.Key] : []))
     if (keys.length === 0) return deleted
-    const result = await client.send(
-      new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: keys, Quiet: true } }),
-    )
-    if (result.Errors && result.Errors.length > 0) {
-      const first = result.Errors[0]!
-      throw new Error(`S3 refused to delete ${first.Key}: ${first.Code} ${first.Message}`)
-    }
+    await deleteObjects(client, bucket, keys)
     deleted += keys.length
   }
 }

@@ -37,11 +37,15 @@ describe('bucket setup', () => {
         `arn:aws:s3:::${media.config.S3_BUCKET}/userImages/*`,
       ])
 
-      // Kafka carries user.deleted (a purged user's pictures go), so it is checked too.
+      // The consumer groups (user.deleted, attachments) have joined, and the database that
+      // keeps the quotas and the uploads awaiting attachment answers.
       await media.app.events.ready
       const ready = await media.app.inject({ method: 'GET', url: '/readyz' })
       expect(ready.statusCode).toBe(200)
-      expect(ready.json()).toEqual({ status: 'ready', checks: { s3: 'ok', kafka: 'ok' } })
+      expect(ready.json()).toEqual({
+        status: 'ready',
+        checks: { s3: 'ok', mongodb: 'ok', 'consumer-groups': 'ok' },
+      })
     } finally {
       await media.close()
     }

@@ -2,6 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { HeadBucketCommand } from '@aws-sdk/client-s3'
 import type { FastifyInstance } from 'fastify'
 import type { MediaConfig } from '../config'
+import { applyPictureCachePolicy, type CachePolicyOutcome } from './cache-policy'
+import { deleteObjects } from './delete-objects'
 import { deleteUnderPrefix } from './delete-prefix'
 import { ensureBucket } from './ensure-bucket'
 import { createPutSigner, type PutSigner } from './put-signer'
@@ -16,6 +18,10 @@ declare module 'fastify' {
       bucketReady: Promise<void>
       /** Deletes every object under a key prefix of the bucket; answers how many. */
       deleteUnderPrefix(prefix: string): Promise<number>
+      /** Deletes the objects named (those already gone are no error). */
+      deleteObjects(keys: readonly string[]): Promise<void>
+      /** Gives an attached picture the headers it is served with (cache-policy.ts). */
+      applyPictureCachePolicy(key: string): Promise<CachePolicyOutcome>
     }
   }
 }
@@ -84,6 +90,9 @@ export function setUpStorage(app: FastifyInstance, config: MediaConfig): void {
     }),
     bucketReady,
     deleteUnderPrefix: (prefix: string) => deleteUnderPrefix(internal, config.S3_BUCKET, prefix),
+    deleteObjects: (keys: readonly string[]) => deleteObjects(internal, config.S3_BUCKET, keys),
+    applyPictureCachePolicy: (key: string) =>
+      applyPictureCachePolicy(internal, config.S3_BUCKET, key),
   })
 
   app.addReadinessCheck('s3', async () => {

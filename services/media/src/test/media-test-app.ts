@@ -7,7 +7,12 @@ import {
   ListObjectsV2Command,
   type S3Client,
 } from '@aws-sdk/client-s3'
-import { infraEnv, signTestToken, testKeyPair } from '@marketplace/service-kit/testing'
+import {
+  infraEnv,
+  signTestToken,
+  testKeyPair,
+  testMongoUrl,
+} from '@marketplace/service-kit/testing'
 import { buildMediaApp } from '../app'
 import { readConfig, type MediaConfig } from '../config'
 import { createS3Client } from '../storage/s3-client'
@@ -19,7 +24,10 @@ export function testBucketName(label: string): string {
   return `test-media-${label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${randomBytes(4).toString('hex')}`
 }
 
-/** The settings `server.ts` would read, pointed at the real local S3 and a fresh bucket. */
+/**
+ * The settings `server.ts` would read, pointed at the real local servers: a fresh bucket and
+ * a fresh database.
+ */
 export function testConfig(label: string, env: Record<string, string> = {}): MediaConfig {
   const infra = infraEnv()
   return readConfig({
@@ -31,8 +39,12 @@ export function testConfig(label: string, env: Record<string, string> = {}): Med
     S3_ACCESS_KEY: infra.s3AccessKey,
     S3_SECRET_KEY: infra.s3SecretKey,
     S3_BUCKET: testBucketName(label),
+    // monitorCommands: tests may check what the service asks the database.
+    MONGO_URL: `${testMongoUrl(`media_${label}`)}&monitorCommands=true`,
     KAFKA_BROKERS: infra.kafkaBrokers,
     KAFKA_GROUP_PREFIX: `test-media-${randomBytes(4).toString('hex')}-`,
+    // New groups start now rather than replaying every earlier test's posts and profiles.
+    KAFKA_NEW_GROUPS_SINCE: String(Date.now()),
     LOG_LEVEL: 'silent',
     ...env,
   })
@@ -70,6 +82,7 @@ export async function startMediaTestApp(label: string, env: Record<string, strin
     return baseUrl
   }
   const close = async () => {
+    await app.mongo.db.dropDatabase()
     await app.close()
     await dropBucket(admin, config.S3_BUCKET)
     admin.destroy()

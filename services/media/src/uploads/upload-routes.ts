@@ -6,7 +6,12 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { callerOf, type ServiceApp } from '@marketplace/service-kit'
-import { createUploadSlot, noFileError, type UploadPurpose } from './upload-slot'
+import {
+  createUploadSlot,
+  noFileError,
+  type UploadPurpose,
+  type UploadSlotDeps,
+} from './upload-slot'
 
 const ROUTES: Array<{ url: string; purpose: UploadPurpose; summary: string }> = [
   {
@@ -22,7 +27,7 @@ const ROUTES: Array<{ url: string; purpose: UploadPurpose; summary: string }> = 
 ]
 
 /** POST /api/upload (spec 1 §7) and POST /api/upload/user-profile-picture (spec 2 §7). */
-export async function uploadRoutes(app: ServiceApp) {
+export const uploadRoutes = (deps: UploadSlotDeps) => async (app: ServiceApp) => {
   for (const { url, purpose, summary } of ROUTES) {
     app.post(
       url,
@@ -34,15 +39,17 @@ export async function uploadRoutes(app: ServiceApp) {
         schema: {
           tags: ['media'],
           summary,
+          description:
+            "Each slot counts towards the caller's daily upload quota (UPLOADS_PER_DAY, default 100, both routes together; 429 with Retry-After past it). PUT the file to presignedUrl with its Content-Type; a picture no post or profile names within 24 hours is removed.",
           security: SECURED,
           body: UploadSlotRequestSchema,
-          response: { 200: UploadSlotSchema, ...errorResponses(400, 401) },
+          response: { 200: UploadSlotSchema, ...errorResponses(400, 401, 429) },
         },
       },
       async (request) => {
         rejectInvalidBody(request)
         const { fileType, fileSize } = request.body
-        return createUploadSlot(app.storage.signPut, purpose, callerOf(request).userId, {
+        return createUploadSlot(deps, purpose, callerOf(request).userId, {
           type: fileType,
           size: fileSize,
         })

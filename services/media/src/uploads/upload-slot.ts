@@ -11,8 +11,10 @@ import {
   type PictureType,
   type ProfilePictureType,
 } from '@marketplace/contracts/marketplace'
-import { BadRequestError } from '@marketplace/service-kit'
+import { AppError, BadRequestError } from '@marketplace/service-kit'
 import type { PutSigner } from '../storage/put-signer'
+import { quotaId } from './upload-documents'
+import type { UploadsRepository } from './uploads-repository'
 
 /** What the picture is for: a post (spec 1 §5) or the caller's profile (spec 2 §5). */
 export type UploadPurpose = 'post' | 'profile'
@@ -42,13 +44,23 @@ const ERROR_CODES: Record<string, string> = {
   [Messages.upload.tooLarge]: 'FILE_TOO_LARGE',
 }
 
+export interface UploadSlotDeps {
+  signPut: PutSigner
+  uploads: Pick<UploadsRepository, 'countSlot' | 'recordSlot'>
+  /** Slots one user may ask for per UTC day (UPLOADS_PER_DAY). */
+  uploadsPerDay: number
+  now?: () => Date
+}
+
 /**
  * A pre-signed address for one PUT of the described file, under the caller's own prefix
  * (`jobImages/{userId}/` or `userImages/{userId}/`) with a fresh name, so an upload can
- * neither overwrite another user's picture nor one of the caller's earlier ones.
+ * neither overwrite another user's picture nor one of the caller's earlier ones. A file the
+ * rules refuse costs nothing; every slot handed out counts towards the caller's daily quota
+ * and is recorded, so the sweep removes it unless a post or a profile takes it up.
  */
 export async function createUploadSlot(
-  signPut: PutSigner,
+  deps: UploadSlotDeps,
   purpose: UploadPurpose,
   callerId: string,
   file: FileDescription,
@@ -56,14 +68,33 @@ export async function createUploadSlot(
   const rules = RULES[purpose]
   const problem = rules.validate(file)
   if (problem) throw new BadRequestError(problem, ERROR_CODES[problem])
+  const at = (deps.now ?? (() => new Date()))()
+  const quota = quotaId(callerId, at)
+  if ((await deps.uploads.countSlot(quota)) > deps.uploadsPerDay) {
+    throw quotaExceededError(deps.uploadsPerDay, at)
+  }
   const extension = EXTENSIONS[file.type as keyof typeof EXTENSIONS]
   const objectKey = `${rules.prefix}${callerId}/${randomUUID()}.${extension}`
-  const presignedUrl = await signPut({
+  const presignedUrl = await deps.signPut({
     key: objectKey,
     contentType: file.type,
     contentLength: file.size,
   })
+  // Recorded before the address leaves: no object can exist that the sweep does not know.
+  await deps.uploads.recordSlot({ key: objectKey, userId: callerId, quotaId: quota, at })
   return { presignedUrl, objectKey }
+}
+
+/** 429 until the next UTC midnight, when the caller's count starts again. */
+export function quotaExceededError(uploadsPerDay: number, at: Date): AppError {
+  const midnight = Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1)
+  const retryAfterSeconds = Math.max(1, Math.ceil((midnight - at.getTime()) / 1000))
+  return new AppError(
+    429,
+    'UPLOAD_QUOTA_EXCEEDED',
+    `You have reached today's limit of ${uploadsPerDay} picture uploads. Please try again tomorrow.`,
+    { 'retry-after': String(retryAfterSeconds) },
+  )
 }
 
 /** The answer to a request that names no file at all (a missing field or no body). */

@@ -1,0 +1,33 @@
+import type { FastifyBaseLogger } from 'fastify'
+import { UPLOAD_KEY_PREFIXES } from '@marketplace/contracts/marketplace'
+import type { CachePolicyOutcome } from '../storage/cache-policy'
+import type { UploadsRepository } from './uploads-repository'
+
+const PICTURE_PREFIXES = Object.values(UPLOAD_KEY_PREFIXES)
+
+/**
+ * A post or a profile names a picture: the sweep must keep it, and it is served from now on
+ * with the service's headers. Both steps are idempotent, so a redelivered event, or every
+ * later post.updated naming the same key, changes nothing (the headers are only rewritten
+ * when they differ).
+ */
+export function createAttachPicture(deps: {
+  uploads: Pick<UploadsRepository, 'markAttached'>
+  applyPictureCachePolicy(key: string): Promise<CachePolicyOutcome>
+  logger: FastifyBaseLogger
+  now?: () => Date
+}) {
+  const now = deps.now ?? (() => new Date())
+  return async function attachPicture(key: string | null | undefined): Promise<void> {
+    if (!key || !PICTURE_PREFIXES.some((prefix) => key.startsWith(prefix))) return
+    // Kept first: a failure of the storage step retries the event, and the sweep meanwhile
+    // already knows the picture is in use.
+    const firstAttachment = await deps.uploads.markAttached(key, now())
+    const headers = await deps.applyPictureCachePolicy(key)
+    if (firstAttachment || headers === 'applied') {
+      deps.logger.debug({ key, firstAttachment, headers }, 'picture attached')
+    }
+  }
+}
+
+export type AttachPicture = ReturnType<typeof createAttachPicture>
