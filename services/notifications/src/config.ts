@@ -28,6 +28,12 @@ const NotificationsConfigSchema = Type.Composite([
     SUPPORT_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 5 }),
     SUPPORT_RATE_LIMIT_WINDOW_MS: Type.Integer({ minimum: 1000, default: 15 * 60 * 1000 }),
     /**
+     * The gateway's address(es), whose X-Forwarded-For names the client (the support form's
+     * limit keys on it); from any other peer the header is ignored. Addresses or CIDR ranges,
+     * comma-separated (Fastify's trustProxy).
+     */
+    TRUST_PROXY: Type.String({ default: '127.0.0.1,::1' }),
+    /**
      * Presence across instances (docs/notifications.md, "Presence"): each instance proves it
      * is alive this often, and its users' sockets count as open until its last proof is this
      * old (a crashed instance's users then count as away).

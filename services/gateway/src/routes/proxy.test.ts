@@ -198,6 +198,45 @@ describe('proxying to the services', () => {
     expect(headers.forwarded).toBeUndefined()
   })
 
+  it('two clients at different addresses reach the services under their own, whatever they claim', async () => {
+    // The support form's budget keys on this header (services/notifications/src/support).
+    for (const client of ['127.0.0.2', '127.0.0.3']) {
+      await rawRequest(`${gateway.url}/api/email/send-email`, {
+        method: 'POST',
+        localAddress: client,
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.9' },
+        body: '{}',
+      })
+      expect(lastRequest('notifications')?.headers['x-forwarded-for']).toBe(client)
+    }
+  })
+
+  it('behind a trusted proxy, the client address it reports is passed on, and nobody else can claim one', async () => {
+    // The proxy in front of this gateway is 127.0.0.1; 127.0.0.4 is a client reaching the
+    // gateway around it.
+    const behindProxy = await startGateway({
+      NOTIFICATIONS_URL: upstreams.notifications.url,
+      TRUST_PROXY: '127.0.0.1',
+    })
+    try {
+      const send = (localAddress: string, forwardedFor: string) =>
+        rawRequest(`${behindProxy.url}/api/email/send-email`, {
+          method: 'POST',
+          localAddress,
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+          body: '{}',
+        })
+      await send('127.0.0.1', '198.51.100.1, 203.0.113.7')
+      expect(lastRequest('notifications')?.headers['x-forwarded-for']).toBe(
+        '203.0.113.7, 127.0.0.1',
+      )
+      await send('127.0.0.4', '203.0.113.7')
+      expect(lastRequest('notifications')?.headers['x-forwarded-for']).toBe('127.0.0.4')
+    } finally {
+      await behindProxy.app.close()
+    }
+  })
+
   it('a JSON body reaches the upstream byte for byte', async () => {
     // A number beyond double precision would not survive a parse and re-serialise.
     const body = '{"title":"Fix the fence","budget":12345678901234567890,"tags":["garden"]}'

@@ -1,17 +1,20 @@
-import rateLimit from '@fastify/rate-limit'
 import {
   SupportMessageRequestSchema,
   SupportMessageSentSchema,
   errorResponses,
 } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
-import type { ServiceApp } from '@marketplace/service-kit'
+import { TooManyRequestsError, type ServiceApp } from '@marketplace/service-kit'
 import type { MailTransport } from '@marketplace/service-kit/mail'
 import { createSupportMessages } from './support-messages'
+import { createSupportRateLimit } from './support-rate-limit'
 
 /**
  * POST /api/email/send-email {email, message} (spec 2 §2.6, §2.18). Open to guests (the
- * contact page is public), so it is rate-limited per address.
+ * contact page is public), so it is rate-limited per client address: `request.ip`, which is
+ * the address the gateway forwards in X-Forwarded-For when the request comes from an address
+ * in TRUST_PROXY (the gateway's), and the peer's own address otherwise, so nobody but the
+ * gateway can choose the address they are counted under.
  */
 export async function supportRoutes(
   app: ServiceApp,
@@ -22,17 +25,14 @@ export async function supportRoutes(
   },
 ) {
   const supportMessages = createSupportMessages(deps)
-  // In-memory per instance: with N instances a sender gets at most N times the budget, still
-  // far too few to flood the inbox. The gateway's own per-IP limit comes first anyway.
-  await app.register(rateLimit, {
-    max: deps.rateLimit.max,
-    timeWindow: deps.rateLimit.windowMs,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      code: 'TOO_MANY_REQUESTS',
-      message: Messages.support.tooManyMessages(Math.ceil(context.ttl / 1000)),
-    }),
-  })
+  const rateLimit = createSupportRateLimit(app.mongo.db, deps.rateLimit)
+  const sweep = setInterval(() => {
+    rateLimit.removeExpired().catch((error: unknown) => {
+      app.log.warn({ err: error }, 'ended support rate-limit windows not removed')
+    })
+  }, deps.rateLimit.windowMs)
+  sweep.unref()
+  app.addHook('onClose', async () => clearInterval(sweep))
 
   app.post(
     '/api/email/send-email',
@@ -43,6 +43,13 @@ export async function supportRoutes(
         security: [],
         body: SupportMessageRequestSchema,
         response: { 200: SupportMessageSentSchema, ...errorResponses(400, 429, 503) },
+      },
+      // Before the body is validated: refused messages count too.
+      onRequest: async (request) => {
+        const retryAfter = await rateLimit.hit(request.ip)
+        if (retryAfter !== null) {
+          throw new TooManyRequestsError(Messages.support.tooManyMessages(retryAfter), retryAfter)
+        }
       },
     },
     async (request) => {
