@@ -45,9 +45,10 @@ export function publicReadPolicy(bucket: string): string {
 }
 
 /**
- * The browser PUTs the file itself, cross-origin: the preflight must allow PUT with the
- * headers the signature covers (content-type and cache-control; content-length is set by the
- * browser and never preflighted). GET and HEAD let the app read pictures with fetch too.
+ * The browser PUTs the file itself, cross-origin: the preflight must allow PUT with
+ * content-type (signed; content-length is set by the browser and never preflighted) and
+ * cache-control, which spec 2's client still sends along (unsigned, and replaced when the
+ * picture is attached). GET and HEAD let the app read pictures with fetch too.
  */
 export function corsRules(appOrigins: string[]): CORSRule[] {
   return [

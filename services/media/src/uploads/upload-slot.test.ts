@@ -82,6 +82,8 @@ describe('upload slots against real object storage', () => {
     const read = await fetch(publicUrl(media.config, objectKey!))
     expect(read.status).toBe(200)
     expect(read.headers.get('content-type')).toBe('image/png')
+    // The browser reads pictures straight from the bucket: no content sniffing there.
+    expect(read.headers.get('x-content-type-options')).toBe('nosniff')
     expect(Buffer.from(await read.arrayBuffer()).equals(picture)).toBe(true)
   })
 
