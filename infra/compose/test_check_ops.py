@@ -238,7 +238,7 @@ class BreakageTest(unittest.TestCase):
 
     def test_compose_and_kubernetes_drifting_apart(self):
         self.stack["media"]["build"]["args"]["PORT"] = 4008
-        self.ops.k8s_objects.remove(self.k8s("notifications", "Deployment"))
+        self.ops.k8s_objects.remove(self.k8s("notifications", "StatefulSet"))
         self.assertCaught(kubernetes_checks.check_same_services_as_compose, "media", "4008")
         self.assertCaught(kubernetes_checks.check_same_services_as_compose, "notifications", "no Deployment")
 

@@ -14,8 +14,19 @@ def _of_kind(objects: list[dict], kind: str) -> dict[str, dict]:
     return {(doc.get("metadata") or {}).get("name"): doc for doc in objects if doc.get("kind") == kind}
 
 
+WORKLOAD_KINDS = ("Deployment", "StatefulSet")
+
+
+def _workloads(objects: list[dict]) -> dict[str, dict]:
+    """Deployments and StatefulSets (notifications: each pod addressed by name), by name."""
+    found: dict[str, dict] = {}
+    for kind in WORKLOAD_KINDS:
+        found.update(_of_kind(objects, kind))
+    return found
+
+
 def _pod(deployment: dict) -> tuple[dict, dict]:
-    """(labels, spec) of a Deployment's pod template."""
+    """(labels, spec) of a workload's pod template."""
     template = (deployment.get("spec") or {}).get("template") or {}
     return (template.get("metadata") or {}).get("labels") or {}, template.get("spec") or {}
 
@@ -42,7 +53,7 @@ class Cluster:
                 name: {*(d.get("data") or {}), *(d.get("stringData") or {})}
                 for name, d in _of_kind(secret_documents, "Secret").items()
             },
-            deployments=_of_kind(ops.k8s_objects, "Deployment"),
+            deployments=_workloads(ops.k8s_objects),
             services=_of_kind(ops.k8s_objects, "Service"),
         )
 
@@ -67,7 +78,7 @@ def check_kustomization(ops: Ops) -> list[str]:
         problems.append(f"kustomization.yaml: namespace {namespace} has no Namespace object")
     images = {entry.get("name") for entry in ops.kustomization.get("images") or []}
     as_written = [doc for name in resources for doc in ops.k8s_files.get(name, [])]
-    for name, deployment in _of_kind(as_written, "Deployment").items():
+    for name, deployment in _workloads(as_written).items():
         for container in _pod(deployment)[1].get("containers") or []:
             if container.get("image") not in images:
                 problems.append(f"Deployment {name}: image {container.get('image')} gets no registry and tag (images:)")
@@ -81,7 +92,7 @@ def check_kustomization(ops: Ops) -> list[str]:
 
 
 def _deployment_references(cluster: Cluster, name: str, deployment: dict) -> list[str]:
-    where, problems = f"Deployment {name}", []
+    where, problems = f"{deployment.get('kind')} {name}", []
     labels, pod = _pod(deployment)
     selector = ((deployment.get("spec") or {}).get("selector") or {}).get("matchLabels") or {}
     if not selector or any(labels.get(key) != value for key, value in selector.items()):
@@ -165,7 +176,7 @@ def check_references(ops: Ops) -> list[str]:
 def check_same_services_as_compose(ops: Ops) -> list[str]:
     """Each image compose builds is deployed, on the port it is built for, and nothing else."""
     built = {build_args(s).get("SERVICE"): build_args(s).get("PORT") for s in services(ops).values() if "build" in s}
-    deployments = _of_kind(ops.k8s_objects, "Deployment")
+    deployments = _workloads(ops.k8s_objects)
     problems = [f"{name}: built by docker-compose.yml, no Deployment" for name in sorted(set(built) - set(deployments))]
     problems += [
         f"Deployment {name}: docker-compose.yml builds no such service"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -12,6 +13,9 @@ import yaml
 
 from .dockerignore import DockerIgnore
 from .interpolation import interpolate
+
+# `${VAR:?message}`: a secret compose requires from the operator's .env (no default).
+REQUIRED_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*):?\?")
 
 COMPOSE_FILE = "docker-compose.yml"
 COMPOSE_SCHEMA = "infra/compose/compose-spec.schema.json"
@@ -110,7 +114,10 @@ def load(root: Path, render: bool = True) -> Ops:
         raw = yaml.load((root / COMPOSE_FILE).read_text(), LOADER)
     except (OSError, yaml.YAMLError) as error:
         compose_problems.append(f"{COMPOSE_FILE}: {error}")
-    compose = interpolate(raw, {}, compose_problems) if isinstance(raw, dict) else {}
+    # Secrets compose requires come from the operator's .env: read the file as `docker compose
+    # up` reads it once they are set. Defaults stay as committed.
+    required = {name: f"<{name}>" for name in REQUIRED_VARIABLE.findall((root / COMPOSE_FILE).read_text())}
+    compose = interpolate(raw, required, compose_problems) if isinstance(raw, dict) else {}
 
     k8s = root / K8S_DIR
     k8s_files = {path.name: _yaml_documents(path, problems) for path in sorted(k8s.glob("*.yaml"))}

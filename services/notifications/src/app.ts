@@ -19,6 +19,7 @@ import { createNotificationsService } from './notifications/notifications-servic
 import { createPresenceRepository, presenceIndexes } from './presence/presence-repository'
 import { createPresenceTracker } from './presence/presence-tracker'
 import { createRecipients } from './recipients/recipients-repository'
+import { supportWindowIndexes } from './support/support-rate-limit'
 import { supportRoutes } from './support/support-routes'
 
 /**
@@ -28,7 +29,12 @@ import { supportRoutes } from './support/support-routes'
 export function buildNotificationsApp(config: NotificationsConfig) {
   return buildService(config, {
     database: {
-      indexes: [...notificationIndexes, ...messageNoticeIndexes, ...presenceIndexes],
+      indexes: [
+        ...notificationIndexes,
+        ...messageNoticeIndexes,
+        ...presenceIndexes,
+        ...supportWindowIndexes,
+      ],
       outbox: [NOTIFICATIONS_COLLECTION],
     },
     tokenRevocations: true,

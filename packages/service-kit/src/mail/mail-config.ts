@@ -12,7 +12,8 @@ export const MailConfigSchema = Type.Object({
   SMTP_SECURE: Type.Boolean({ default: false }),
   /** Authentication is used only when a user is set. */
   SMTP_USER: Type.Optional(Type.String()),
-  SMTP_PASSWORD: Type.Optional(Type.String()),
+  /** Refused in production when a known default or shorter than 12 (config.ts). */
+  SMTP_PASSWORD: Type.Optional(Type.String({ secret: { productionMinLength: 12 } })),
   MAIL_FROM: Type.String({ minLength: 1, default: 'Marketplace <no-reply@marketplace.local>' }),
   /** Where the browser reaches the app (the gateway); the links in mails start with it. */
   APP_PUBLIC_URL: Type.String({ pattern: '^https?://', default: 'http://localhost:8080' }),
