@@ -99,6 +99,8 @@ export async function buildService<
     serviceName: config.SERVICE_NAME,
     logLevel: config.LOG_LEVEL,
     trustProxy: config.TRUST_PROXY,
+    metricsPort: config.METRICS_PORT,
+    metricsHost: config.HOST,
   })
   if (database) {
     if (!config.MONGO_URL) throw new Error('a service with a database needs MONGO_URL')

@@ -6,6 +6,11 @@ export const BaseConfigSchema = Type.Object({
   SERVICE_NAME: Type.String({ minLength: 1 }),
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535 }),
+  /**
+   * Where Prometheus scrapes /metrics, apart from the API's port, so nothing that routes the
+   * API (the Ingress, the gateway) can expose it. Unset: /metrics on PORT (local runs, tests).
+   */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },

@@ -120,3 +120,23 @@ describe('createServiceApp', () => {
     expect(fine.statusCode).toBe(200)
   })
 })
+
+describe('createServiceApp with METRICS_PORT', () => {
+  it('serves /metrics on its own port only, and closes it with the app (issue 18 §10)', async () => {
+    const app = await createServiceApp({ serviceName: 'test', logLevel: 'silent', metricsPort: 0 })
+    await app.listen({ host: '127.0.0.1', port: 0 })
+    try {
+      const api = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`
+      const metricsPort = app.metricsAddress()
+      expect(metricsPort).toEqual(expect.any(Number))
+      expect((await fetch(`${api}/metrics`)).status).toBe(404)
+      const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`)
+      expect(scraped.status).toBe(200)
+      expect(await scraped.text()).toContain('process_cpu_user_seconds_total')
+      expect((await fetch(`http://127.0.0.1:${metricsPort}/healthz`)).status).toBe(404)
+    } finally {
+      await app.close()
+    }
+    expect(app.metricsAddress()).toBeNull()
+  })
+})

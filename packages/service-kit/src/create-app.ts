@@ -23,6 +23,10 @@ export interface CreateAppOptions {
   trustProxy?: FastifyServerOptions['trustProxy']
   /** Path prefixes of the public API, for the OpenAPI document (default: every route). */
   publicPrefixes?: string[]
+  /** METRICS_PORT: /metrics on a listener of its own instead of the API's port. */
+  metricsPort?: number
+  /** The address the metrics listener binds (the service's HOST). */
+  metricsHost?: string
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
@@ -108,6 +112,10 @@ export async function createServiceApp(options: CreateAppOptions) {
   await app.register(errorHandlerPlugin)
   refuseOperatorKeys(app)
   await app.register(healthPlugin)
-  await app.register(metricsPlugin, { serviceName: options.serviceName })
+  await app.register(metricsPlugin, {
+    serviceName: options.serviceName,
+    ownPort: options.metricsPort,
+    host: options.metricsHost,
+  })
   return app
 }

@@ -4,6 +4,7 @@ import { apiDocsRoutes } from './api-docs/api-docs-routes'
 import { AnalyticsPublisher } from './analytics/analytics-publisher'
 import { analyticsRoute } from './analytics/analytics-route'
 import type { GatewayConfig, TrustProxy } from './config'
+import { compressionPlugin } from './plugins/compression'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeadersPlugin } from './plugins/security-headers'
 import { upstreamReadinessPlugin } from './plugins/upstream-readiness'
@@ -26,6 +27,8 @@ export async function buildGateway(config: GatewayConfig) {
     logLevel: config.logLevel,
     bodyLimit: config.bodyLimit,
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    metricsPort: config.metricsPort,
+    metricsHost: config.host,
     // The gateway's own API routes; the proxied ones are documented by their services.
     publicPrefixes: [ANALYTICS_EVENTS_PATH],
   })
@@ -36,6 +39,8 @@ export async function buildGateway(config: GatewayConfig) {
   })
   await app.register(rateLimitPlugin, config.rateLimit)
   await app.register(upstreamReadinessPlugin, { upstreams: config.upstreams })
+  // Before every route it compresses (the proxied API and the SPA): it joins each as declared.
+  await app.register(compressionPlugin)
   await app.register(webSocketUpgradesPlugin, { prefixes: [SOCKET_IO_PREFIX] })
 
   await app.register(proxyRoutes, {

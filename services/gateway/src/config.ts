@@ -14,6 +14,8 @@ export const GatewayEnvSchema = Type.Object({
   SERVICE_NAME: Type.String({ minLength: 1, default: 'gateway' }),
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /** /metrics on a port of its own, which the Ingress never routes (service-kit config). */
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -65,6 +67,7 @@ export interface GatewayConfig {
   host: string
   port: number
   logLevel: string
+  metricsPort?: number
   /** Only the configured ones; the others answer 503. Without a trailing slash. */
   upstreams: Partial<Record<UpstreamName, string>>
   /** The notifications instances Socket.IO sessions are spread over and kept on. */
@@ -109,6 +112,7 @@ export function loadGatewayConfig(
     serviceName: raw.SERVICE_NAME,
     host: raw.HOST,
     port: raw.PORT,
+    metricsPort: raw.METRICS_PORT,
     logLevel: raw.LOG_LEVEL,
     upstreams,
     socketIoInstances,

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client'
@@ -5,12 +7,22 @@ import { Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 declare module 'fastify' {
   interface FastifyInstance {
     metrics: Registry
+    /** The metrics listener's port when it has its own (METRICS_PORT; 0 picks a free one). */
+    metricsAddress(): number | null
   }
 }
 
-/** Prometheus /metrics: process metrics plus one latency histogram per route and status. */
+/**
+ * Prometheus /metrics: process metrics plus one latency histogram per route and status. With
+ * `ownPort`, /metrics is served by a plain listener of its own on that port and `host` (opened
+ * when the app is ready, closed with it) and the API's port answers 404 for it: whatever routes the API to
+ * the world (the Ingress in front of the gateway) cannot expose it (issue 18 §10).
+ */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, options: { serviceName: string }) => {
+  async (
+    app: FastifyInstance,
+    options: { serviceName: string; ownPort?: number; host?: string },
+  ) => {
     const registry = new Registry()
     registry.setDefaultLabels({ service: options.serviceName })
     collectDefaultMetrics({ register: registry })
@@ -41,9 +53,40 @@ export const metricsPlugin = fp(
       done()
     })
 
-    app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) =>
-      reply.type(registry.contentType).send(await registry.metrics()),
+    if (options.ownPort === undefined) {
+      app.decorate('metricsAddress', () => null)
+      app.get('/metrics', { logLevel: 'warn' }, async (_request, reply) =>
+        reply.type(registry.contentType).send(await registry.metrics()),
+      )
+      return
+    }
+    const listener: Server = createServer((request, response) => {
+      if (request.method !== 'GET' || request.url?.split('?')[0] !== '/metrics') {
+        response.writeHead(404).end()
+        return
+      }
+      registry.metrics().then(
+        (text) => response.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        (error: unknown) => {
+          app.log.error({ err: error }, 'metrics could not be collected')
+          response.writeHead(500).end()
+        },
+      )
+    })
+    app.decorate('metricsAddress', () =>
+      listener.listening ? (listener.address() as AddressInfo).port : null,
     )
+    // onReady: listen() waits for it, so the scrape port is open once the app is (onListen
+    // hooks do not hold listen() up), and a port in use fails the start.
+    app.addHook('onReady', async () => {
+      await new Promise<void>((resolve, reject) => {
+        listener.once('error', reject)
+        listener.listen(options.ownPort, options.host ?? '127.0.0.1', () => resolve())
+      })
+    })
+    app.addHook('onClose', async () => {
+      if (listener.listening) await new Promise((resolve) => listener.close(resolve))
+    })
   },
   { name: 'metrics' },
 )
