@@ -1,11 +1,37 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import http, { type IncomingHttpHeaders } from 'node:http'
+import { brotliCompressSync, brotliDecompressSync, gzipSync } from 'node:zlib'
 import { rawRequest, startGateway, type RunningGateway } from '../test/helpers'
 
 const INDEX_HTML =
   '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-4f2a9c1b.js"></script></body></html>'
 const ASSET_JS = 'console.log("app")'
+// Large enough for the build to write its .br and .gz copies (apps/web/build/precompress-assets).
+const BIG_JS = 'export const feed = "posts and people";\n'.repeat(100)
+
+/** node:http, so the test chooses Accept-Encoding and sees the bytes as they travel. */
+function getBytes(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = []
+        response.on('data', (chunk: Buffer) => chunks.push(chunk))
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        )
+      })
+      .on('error', reject)
+  })
+}
 
 describe('the built SPA', () => {
   let workDir: string
@@ -17,6 +43,10 @@ describe('the built SPA', () => {
     await mkdir(path.join(dist, 'assets'), { recursive: true })
     await writeFile(path.join(dist, 'index.html'), INDEX_HTML)
     await writeFile(path.join(dist, 'assets', 'index-4f2a9c1b.js'), ASSET_JS)
+    await writeFile(path.join(dist, 'assets', 'feed-9b1c2d3e.js'), BIG_JS)
+    await writeFile(path.join(dist, 'assets', 'feed-9b1c2d3e.js.br'), brotliCompressSync(BIG_JS))
+    await writeFile(path.join(dist, 'assets', 'feed-9b1c2d3e.js.gz'), gzipSync(BIG_JS))
+    await writeFile(path.join(dist, 'index.html.br'), brotliCompressSync(INDEX_HTML))
     await writeFile(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>')
     await writeFile(path.join(dist, '.env'), 'SECRET=1')
     // Beside dist, not in it: must never be reachable.
@@ -59,6 +89,49 @@ describe('the built SPA', () => {
       expect(await response.text()).toBe(INDEX_HTML)
     },
   )
+
+  it('a precompressed asset is sent in brotli to a browser that accepts it, with its type and a year-long cache', async () => {
+    const response = await getBytes(`${gateway.url}/assets/feed-9b1c2d3e.js`, {
+      'accept-encoding': 'gzip, deflate, br',
+    })
+
+    expect(response.status).toBe(200)
+    expect(response.headers['content-encoding']).toBe('br')
+    expect(response.headers['content-type']).toMatch(/javascript/)
+    expect(response.headers.vary).toMatch(/accept-encoding/i)
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+    expect(brotliDecompressSync(response.body).toString()).toBe(BIG_JS)
+  })
+
+  it('the gzip copy goes to a browser without brotli, the file itself to one without either', async () => {
+    const gzip = await getBytes(`${gateway.url}/assets/feed-9b1c2d3e.js`, {
+      'accept-encoding': 'gzip',
+    })
+    const plain = await getBytes(`${gateway.url}/assets/feed-9b1c2d3e.js`, {
+      'accept-encoding': 'identity',
+    })
+
+    expect(gzip.headers['content-encoding']).toBe('gzip')
+    expect(gzip.body).toEqual(gzipSync(BIG_JS))
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    expect(plain.headers.vary).toMatch(/accept-encoding/i)
+    expect(plain.body.toString()).toBe(BIG_JS)
+  })
+
+  it('index.html comes precompressed too, for / and for every client route', async () => {
+    for (const urlPath of ['/', '/settings-account']) {
+      const response = await getBytes(`${gateway.url}${urlPath}`, {
+        accept: 'text/html',
+        'accept-encoding': 'br, gzip',
+      })
+
+      expect(response.headers['content-encoding']).toBe('br')
+      expect(response.headers['content-type']).toMatch(/^text\/html/)
+      expect(response.headers['cache-control']).toBe('no-cache')
+      expect(response.headers.vary).toMatch(/accept-encoding/i)
+      expect(brotliDecompressSync(response.body).toString()).toBe(INDEX_HTML)
+    }
+  })
 
   it('a missing asset is a 404, not index.html parsed as a script', async () => {
     const response = await browse('/assets/index-00000000.js')

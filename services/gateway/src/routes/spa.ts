@@ -38,6 +38,9 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     root,
     serve: false,
     dotfiles: 'ignore',
+    // The build writes .br and .gz beside each text file (apps/web/build/precompress-assets):
+    // the best one the browser accepts is sent, with Content-Encoding and Vary: Accept-Encoding.
+    preCompressed: true,
     suppressWarning: true,
   })
 
