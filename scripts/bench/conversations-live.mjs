@@ -11,6 +11,7 @@
 //   bash infra/local/infra.sh up && pnpm turbo run build
 //   node scripts/bench/conversations-live.mjs [--rate 50] [--duration 60] [--pairs 50] [--keep]
 import { createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
+import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -45,6 +46,31 @@ function tokenFor(userId) {
   const now = Math.floor(Date.now() / 1000)
   const input = `${b64url({ alg: 'EdDSA', typ: 'JWT' })}.${b64url({ sub: userId, roles: ['2000'], iss: 'marketplace-auth', aud: 'marketplace', iat: now - 1, exp: now + 3600 })}`
   return `${input}.${sign(null, Buffer.from(input), createPrivateKey(privateKey.export({ type: 'pkcs8', format: 'pem' }))).toString('base64url')}`
+}
+// Where the machine's cores go during the measured run: CPU seconds per process (from
+// /proc/<pid>/stat, user + system, in clock ticks of 1/100 s) and the whole machine's busy
+// time (/proc/stat), so a figure says whether the stack or the machine was the limit.
+const TICKS_PER_S = 100
+function cpuTicksOf(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return Number(fields[11]) + Number(fields[12])
+  } catch {
+    return Number.NaN
+  }
+}
+function machineTicks() {
+  const [, ...values] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/)
+  const numbers = values.map(Number)
+  const idle = numbers[3] + numbers[4]
+  return {
+    busy: numbers.reduce((a, b) => a + b, 0) - idle,
+    cores: (readFileSync('/proc/stat', 'utf8').match(/^cpu\d+ /gm) ?? []).length,
+  }
+}
+function infraPid(name) {
+  const file = join(repoRoot, '.data', 'pids', `${name}.pid`)
+  return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null
 }
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
@@ -275,6 +301,16 @@ async function main() {
     const total = RATE * DURATION_S
     log(`sending ${total} messages at ${RATE}/s for ${DURATION_S} s over ${PAIRS} conversations...`)
     measuring = true
+    const profiled = [
+      ['FerretDB (the database)', infraPid('mongo')],
+      ['Kafka', infraPid('kafka')],
+      ['conversations', processes[0]?.pid],
+      ['notifications', processes[1]?.pid],
+      ['gateway', processes[2]?.pid],
+      ['this client (sockets, HTTP)', process.pid],
+    ].filter(([, pid]) => pid)
+    const cpuBefore = profiled.map(([, pid]) => cpuTicksOf(pid))
+    const machineBefore = machineTicks()
     const accepted = []
     const inFlight = []
     let refused = 0
@@ -300,6 +336,9 @@ async function main() {
     // Every request answered, then every accepted message given two minutes to arrive: a
     // message still missing after that counts as lost, a late one only in the percentiles.
     await Promise.allSettled(inFlight)
+    const sendingS = (performance.now() - started) / 1000
+    const cpuAfter = profiled.map(([, pid]) => cpuTicksOf(pid))
+    const machineAfter = machineTicks()
     const waitUntil = Date.now() + 120_000
     while (!accepted.every(({ id }) => deliveries.has(id)) && Date.now() < waitUntil)
       await new Promise((resolve) => setTimeout(resolve, 200))
@@ -334,6 +373,17 @@ async function main() {
     console.log(`| and answer-to-socket p50 / p95 / p99 | ${shown(percentiles(afterAnswer))} ms |`)
     console.log(`| lost (not pushed within 2 min) / duplicated | ${lost} / ${duplicated} |`)
     console.log(`| run length | ${elapsedS.toFixed(0)} s |`)
+    console.log(
+      `\nCPU while sending (${sendingS.toFixed(0)} s, ${machineAfter.cores} cores): the machine was ` +
+        `${(((machineAfter.busy - machineBefore.busy) / TICKS_PER_S / sendingS / machineAfter.cores) * 100).toFixed(0)} % busy\n` +
+        `| process | CPU s | share of one core | CPU ms per message |\n|---|---|---|---|`,
+    )
+    profiled.forEach(([name], index) => {
+      const seconds = (cpuAfter[index] - cpuBefore[index]) / TICKS_PER_S
+      console.log(
+        `| ${name} | ${seconds.toFixed(1)} | ${((seconds / sendingS) * 100).toFixed(0)} % | ${((seconds * 1000) / total).toFixed(1)} |`,
+      )
+    })
     const met = p95 <= 150 && p99 <= 300 && lost === 0 && duplicated === 0 && refused === 0
     console.log(
       `\nTarget p95 ≤ 150 ms, p99 ≤ 300 ms, 0 lost, 0 duplicated: ${met ? 'met' : 'NOT met'}.`,

@@ -35,7 +35,7 @@ export const UploadSlotSchema = Type.Object(
   {
     presignedUrl: Type.String({
       description:
-        'PUT the file here within minutes, with the declared Content-Type and Content-Length and the one-year Cache-Control',
+        'PUT the file here within minutes, with the declared Content-Type (and a body of the declared size)',
     }),
     objectKey: Type.String({
       description:
