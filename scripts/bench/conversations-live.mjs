@@ -10,6 +10,7 @@
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build
 //   node scripts/bench/conversations-live.mjs [--rate 50] [--duration 60] [--pairs 50] [--keep]
+//     [--profile <dir>]   (a CPU profile of the conversations service)
 import { createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -30,6 +31,9 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '60' },
     pairs: { type: 'string', default: '50' },
     keep: { type: 'boolean', default: false },
+    // A V8 CPU profile of the conversations service for the whole run, written to this folder
+    // when it exits (open it in Chrome's DevTools, Performance panel).
+    profile: { type: 'string' },
   },
 })
 const RATE = Number(args.rate)
@@ -168,6 +172,7 @@ async function main() {
         MESSAGES_PER_MINUTE: '1000000',
       },
       conversationsPort,
+      args.profile ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${args.profile}`] } : {},
     )
     const notifications = startProcess(
       'notifications',
