@@ -1,5 +1,6 @@
 import { buildService } from '@marketplace/service-kit'
 import { createPostAccess, postAccessIndexes } from './access/post-access'
+import { createPostReaders } from './access/post-readers'
 import type { JobsConfig } from './config'
 import { jobsSubscriptions } from './events/subscriptions'
 import { FeedIndex } from './feed/feed-index'
@@ -61,17 +62,23 @@ export function buildJobsApp(config: JobsConfig) {
           .catch((error: unknown) => app.log.error({ err: error }, 'feed access refresh failed'))
       }
       const requests = createRequestsRepository(db, { notifyOutbox })
+      const readers = createPostReaders({ requests, access })
+      // Request grants of earlier versions: nothing reads them (post-access.ts). In the
+      // background: the service serves meanwhile, and deleting twice is harmless.
+      access
+        .deleteLeftoverRequestGrants()
+        .catch((error: unknown) => app.log.error({ err: error }, 'leftover grants not deleted'))
       const postDeletions = createPostDeletionsRepository(db)
       const requestsService = createRequestsService({
         requests,
         posts,
         users,
-        access,
         onAccessChanged,
       })
       const postsService = createPostsService({
         posts,
         access,
+        readers,
         onAccessChanged,
         isOwnerLeaving: (userId) => users.isLeaving(userId),
         deletions: postDeletions,
@@ -86,7 +93,7 @@ export function buildJobsApp(config: JobsConfig) {
       const feedSync = createFeedSync({
         feed,
         posts,
-        access,
+        readers,
         logger: app.log.child({ component: 'feed' }),
       })
 
@@ -116,7 +123,7 @@ export function buildJobsApp(config: JobsConfig) {
             requests,
             posts,
             users,
-            access,
+            readers,
           })
           await app.register(jobsStatsRoutes, { stats: createJobsStats(db) })
         },

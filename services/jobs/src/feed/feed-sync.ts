@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ConsumerDefinition } from '@marketplace/service-kit'
 import { createOrderedApply } from '@marketplace/read-models/feed'
-import type { PostAccess } from '../access/post-access'
+import type { PostReaders } from '../access/post-readers'
 import type { PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import type { FeedIndex } from './feed-index'
@@ -21,11 +21,11 @@ import type { FeedIndex } from './feed-index'
 export function createFeedSync(deps: {
   feed: FeedIndex
   posts: PostsRepository
-  access: PostAccess
+  readers: PostReaders
   logger: FastifyBaseLogger
 }) {
   let loaded = false
-  /** Who may see each post's hidden fields (post-access.ts), for per-viewer feed pages. */
+  /** Who may see each post's hidden fields (post-readers.ts), for per-viewer feed pages. */
   let accessByPost = new Map<string, string[]>()
   /** Posts changed while a load was scanning: the scan may hold an older copy of them. */
   let changedDuringLoad: Set<string> | null = null
@@ -44,7 +44,7 @@ export function createFeedSync(deps: {
     changedDuringLoad = new Set()
     try {
       posts = await deps.posts.findAll()
-      const access = await deps.access.all()
+      const access = await deps.readers.all()
       deps.feed.load(posts)
       accessByPost = access
       loaded = true
@@ -60,7 +60,7 @@ export function createFeedSync(deps: {
   }
 
   async function refreshAccess(postId: string): Promise<void> {
-    const users = (await deps.access.usersOf([postId])).get(postId)
+    const users = (await deps.readers.usersOf([postId])).get(postId)
     if (users) accessByPost.set(postId, users)
     else accessByPost.delete(postId)
   }

@@ -1,6 +1,7 @@
 import type { JobPost, JobPostCreateBody, JobPostUpdateBody } from '@marketplace/contracts/api'
 import { NotFoundError } from '@marketplace/service-kit'
 import type { PostAccess } from '../access/post-access'
+import type { PostReaders } from '../access/post-readers'
 import type { PostDeletionDocument, PostDeletionsRepository } from './post-deletions-repository'
 import { isShownToOthers, type PostDocument } from './post-document'
 import { derivedFields, readNewPost, readPostChanges } from './post-input'
@@ -20,7 +21,10 @@ export interface Context {
  */
 export function createPostsService(deps: {
   posts: PostsRepository
+  /** Invitations: written by setInvitee, deleted with a post or a user. */
   access: PostAccess
+  /** Who may see each post's hidden fields (accepted requests and invitations). */
+  readers: PostReaders
   /** After a grant changed: the feed index re-reads the post's grants. */
   onAccessChanged(postId: string): void
   /** Whether the user is in a deletion's grace period (user directory). */
@@ -52,7 +56,7 @@ export function createPostsService(deps: {
   }
 
   async function viewFor(post: PostDocument, viewerId: string | null): Promise<JobPost> {
-    const access = await deps.access.usersOf([post._id])
+    const access = await deps.readers.usersOf([post._id])
     return toPostView(post, viewerId, access.get(post._id))
   }
 
@@ -69,7 +73,7 @@ export function createPostsService(deps: {
   /** My posts: the owner's view of each, newest first. */
   async function listOwn(ownerId: string): Promise<JobPost[]> {
     const posts = await deps.posts.findByOwner(ownerId)
-    const access = await deps.access.usersOf(posts.map((post) => post._id))
+    const access = await deps.readers.usersOf(posts.map((post) => post._id))
     return posts.map((post) => toPostView(post, ownerId, access.get(post._id)))
   }
 
@@ -261,8 +265,8 @@ export function createPostsService(deps: {
     const post = await deps.posts.findById(postId)
     // Only the post's owner can grant access to it; anything else is a stale or forged event.
     if (!post || post.userID !== ownerId) return
-    if (granted) await deps.access.grant(postId, workerId, 'invitation')
-    else await deps.access.revoke(postId, workerId, 'invitation')
+    if (granted) await deps.access.invite(postId, workerId)
+    else await deps.access.uninvite(postId, workerId)
     deps.onAccessChanged(postId)
   }
 

@@ -4,7 +4,7 @@ import type {
   ReceivedJobRequest,
   SentJobRequest,
 } from '@marketplace/contracts/api'
-import type { PostAccess } from '../access/post-access'
+import type { PostReaders } from '../access/post-readers'
 import { isShownToOthers, type PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { toPostView } from '../posts/post-view'
@@ -58,10 +58,10 @@ export async function receivedRequestsView(
 export async function sentRequestsView(
   requests: JobRequestDocument[],
   requesterId: string,
-  deps: { posts: PostsRepository; users: UserDirectory; access: PostAccess },
+  deps: { posts: PostsRepository; users: UserDirectory; readers: PostReaders },
 ): Promise<SentJobRequest[]> {
   const posts = await postsById(requests, deps.posts)
-  const access = await deps.access.usersOf(requests.map((request) => request.postId))
+  const access = await deps.readers.usersOf(requests.map((request) => request.postId))
   const owners = await deps.users.find(requests.map((request) => request.ownerId))
   return requests.flatMap((request): SentJobRequest[] => {
     const post = posts.get(request.postId)

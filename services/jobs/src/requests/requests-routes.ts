@@ -13,7 +13,7 @@ import {
   errorResponses,
 } from '@marketplace/contracts/api'
 import { assertSelf, callerOf } from '@marketplace/service-kit'
-import type { PostAccess } from '../access/post-access'
+import type { PostReaders } from '../access/post-readers'
 import type { PostsRepository } from '../posts/posts-repository'
 import type { ServiceApp } from '@marketplace/service-kit'
 import type { UserDirectory } from '../users/user-directory'
@@ -41,7 +41,7 @@ export async function requestsRoutes(
     requests: RequestsRepository
     posts: PostsRepository
     users: UserDirectory
-    access: PostAccess
+    readers: PostReaders
   },
 ) {
   app.addHook('preHandler', app.authenticate)

@@ -13,7 +13,6 @@ import {
   ForbiddenError,
   NotFoundError,
 } from '@marketplace/service-kit'
-import type { PostAccess } from '../access/post-access'
 import { isLive, isShownToOthers } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { displayName, type UserCard, type UserDirectory } from '../users/user-directory'
@@ -24,15 +23,15 @@ import type { RequestsRepository } from './requests-repository'
  * Requests on posts (spec 1 §4, spec 2 §4): a worker asks to do a post; its owner accepts or
  * rejects, and may undo back to pending; the requester withdraws at any status and the owner
  * may delete a request on their post. The lifecycle (@marketplace/request-lifecycle) keeps
- * those steps; this service checks the post and the requester before one, and after a
- * decision grants or takes back what acceptance gives: the requester's view of the post's
- * hidden location and contact (a grant in post-access.ts).
+ * those steps; this service checks the post and the requester before one. What acceptance
+ * gives, the requester's view of the post's hidden location and contact, is read from the
+ * request itself (access/post-readers.ts): a decision is one write, and its access with it.
  */
 export function createRequestsService(deps: {
   requests: RequestsRepository
   posts: PostsRepository
   users: UserDirectory
-  access: PostAccess
+  /** A request's acceptance changed: this process's feed reads the post's access again. */
   onAccessChanged(postId: string): void
   now?: () => Date
 }) {
@@ -68,13 +67,6 @@ export function createRequestsService(deps: {
     now,
   })
 
-  /** Grants or takes back the requester's view of the post's hidden fields. */
-  async function setAcceptance(request: JobRequestDocument, accepted: boolean): Promise<void> {
-    if (accepted) await deps.access.grant(request.postId, request.requesterId, 'request')
-    else await deps.access.revoke(request.postId, request.requesterId, 'request')
-    deps.onAccessChanged(request.postId)
-  }
-
   async function send(postId: unknown, context: CallerContext): Promise<JobRequestDocument> {
     if (!isObjectIdHex(postId)) {
       throw new BadRequestError(Messages.requests.invalid, 'INVALID_REQUEST')
@@ -98,21 +90,21 @@ export function createRequestsService(deps: {
     )
   }
 
-  /** The post's owner decides; acceptance grants the hidden fields, anything else takes them back. */
+  /** The post's owner decides; the saved status alone says who sees the hidden fields. */
   async function decide(
     requestId: string,
     status: unknown,
     context: CallerContext,
   ): Promise<JobRequestDocument> {
     const saved = await lifecycle.decide(requestId, status, context)
-    await setAcceptance(saved, saved.status === 'accepted')
+    deps.onAccessChanged(saved.postId)
     return saved
   }
 
-  /** The requester withdraws, or the post's owner deletes. */
+  /** The requester withdraws, or the post's owner deletes; an acceptance goes with it. */
   async function remove(requestId: string, context: CallerContext): Promise<void> {
     const removed = await lifecycle.remove(requestId, context, ['sender', 'receiver'])
-    if (removed.status === 'accepted') await setAcceptance(removed, false)
+    if (removed.status === 'accepted') deps.onAccessChanged(removed.postId)
   }
 
   /**
@@ -127,12 +119,12 @@ export function createRequestsService(deps: {
     }
   }
 
-  /** user.deleted: the user's requests go, each with its event; acceptances they held are taken back. */
+  /** user.deleted: the user's requests go, each with its event, and acceptances they held with them. */
   async function deleteAllOf(userId: string): Promise<void> {
     const context = { callerId: null }
     for (const request of await deps.requests.sent(userId)) {
       await lifecycle.discard(request, context, 'sender')
-      if (request.status === 'accepted') await setAcceptance(request, false)
+      if (request.status === 'accepted') deps.onAccessChanged(request.postId)
     }
     for (const request of await deps.requests.received(userId)) {
       await lifecycle.discard(request, context, 'receiver')
