@@ -4,6 +4,8 @@ const base = require('@marketplace/jest-config')()
 
 module.exports = {
   ...base,
+  // build/ holds the Vite plugins the build runs (node code, tested in node).
+  roots: ['<rootDir>/src', '<rootDir>/build'],
   testEnvironment: '<rootDir>/src/test/jsdom-environment.cjs',
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],

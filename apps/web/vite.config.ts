@@ -1,13 +1,15 @@
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
+import { precompressAssets } from './build/precompress-assets'
 
 const contracts = fileURLToPath(new URL('../../packages/contracts/src', import.meta.url))
 
 // The shared rules come straight from packages/contracts' TypeScript sources: the browser
 // runs the same code as the server, without a CommonJS build in between.
 export default defineConfig({
-  plugins: [react()],
+  // Brotli and gzip copies beside each file: the gateway serves them as they are (issue 22 §1).
+  plugins: [react(), precompressAssets()],
   resolve: {
     alias: [
       { find: /^@marketplace\/contracts\/(.*)$/, replacement: `${contracts}/$1/index.ts` },

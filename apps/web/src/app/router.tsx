@@ -4,6 +4,7 @@ import { RequireRole } from '@/app/RequireRole'
 import Layout from '@/app/shell/Layout'
 import RouteError from '@/app/shell/RouteError'
 import { paths } from '@/config/paths'
+import { HomePageSkeleton } from '@/features/feed/HomePageSkeleton'
 import { importWithRetry } from '@/lib/retry-import'
 import { ROLES } from '@marketplace/contracts/marketplace'
 
@@ -55,8 +56,8 @@ function Loading() {
   )
 }
 
-const show = (Page: LazyExoticComponent<ComponentType>) => (
-  <Suspense fallback={<Loading />}>
+const show = (Page: LazyExoticComponent<ComponentType>, fallback = <Loading />) => (
+  <Suspense fallback={fallback}>
     <Page />
   </Suspense>
 )
@@ -68,7 +69,8 @@ export const routes = [
     element: <Layout />,
     errorElement: <RouteError />,
     children: [
-      { path: paths.home, element: show(HomePage) },
+      // The feed's outline while its code loads: the page keeps its shape (issue 22 §2).
+      { path: paths.home, element: show(HomePage, <HomePageSkeleton />) },
       { path: paths.login, element: show(LoginPage) },
       { path: paths.signup, element: show(SignupPage) },
       { path: paths.verify, element: show(VerifyPage) },

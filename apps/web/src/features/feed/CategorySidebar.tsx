@@ -30,10 +30,13 @@ export function CategorySidebar() {
   if (!loggedIn) {
     body = <p className="muted category-message">{CATEGORIES_LOGIN_MESSAGE}</p>
   } else if (isLoading) {
+    // In the room the total and the list will take, so the feed below it (on a phone) stays put.
     body = (
-      <p className="muted category-message" role="status">
-        Loading categories...
-      </p>
+      <div className="category-pending">
+        <p className="muted category-message" role="status">
+          Loading categories...
+        </p>
+      </div>
     )
   } else if (error || !data) {
     body = (

@@ -1,6 +1,8 @@
 import { useEffect } from 'react'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { CategorySidebar } from '@/features/feed/CategorySidebar'
+import { FeedSkeleton } from '@/features/feed/FeedSkeleton'
+import { FEED_TEXTS } from '@/features/feed/feed-texts'
 import {
   useGetJobsFeedQuery,
   useGetPeopleFeedQuery,
@@ -12,23 +14,6 @@ import { PersonCard } from '@/features/feed/PersonCard'
 import { PostCard } from '@/features/feed/PostCard'
 import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
 import './feed.css'
-
-export const FEED_TEXTS = {
-  job: {
-    loading: 'Loading posts...',
-    error: 'Failed to fetch jobs. Please try again.',
-    empty: 'No posts found.',
-    back: 'Show all posts',
-    toggle: 'Posts',
-  },
-  worker: {
-    loading: 'Loading workers...',
-    error: 'Failed to fetch workers. Please try again.',
-    empty: 'No people found.',
-    back: 'Show all people',
-    toggle: 'People',
-  },
-} as const
 
 /** spec 1 §2 "Home feed" (route /): posts or people, with categories, filters and pages. */
 export default function HomePage() {
@@ -82,11 +67,7 @@ export default function HomePage() {
       </>
     )
   } else if (current.isLoading || (current.isFetching && current.isError)) {
-    content = (
-      <p className="page-loading" role="status">
-        {texts.loading}
-      </p>
-    )
+    content = <FeedSkeleton layout={view} status={texts.loading} />
   } else if (current.isError) {
     content = (
       <div className="error-state" role="alert">

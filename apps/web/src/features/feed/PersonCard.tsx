@@ -25,7 +25,10 @@ export function PersonCard({ person, layout }: { person: ShownPerson; layout: 'g
         className="post-card-image person-card-image"
         src={imageUrl(person.profilePicture, DEFAULT_PROFILE_PICTURE)}
         alt=""
+        width={400}
+        height={300}
         loading="lazy"
+        decoding="async"
       />
       <div className="card-body post-card-body">
         <h3 className="post-card-title">{name}</h3>

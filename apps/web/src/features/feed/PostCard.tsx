@@ -18,7 +18,16 @@ export function PostCard({ post, layout }: { post: JobPost; layout: 'grid' | 'li
 
   return (
     <article className={`card post-card post-card-${layout}`} aria-label={post.title}>
-      <img className="post-card-image" src={imageUrl(post.jobPicture)} alt="" loading="lazy" />
+      {/* width and height give the picture its 4:3 box before it arrives (no layout shift). */}
+      <img
+        className="post-card-image"
+        src={imageUrl(post.jobPicture)}
+        alt=""
+        width={400}
+        height={300}
+        loading="lazy"
+        decoding="async"
+      />
       <div className="card-body post-card-body">
         <h3 className="post-card-title">{post.title}</h3>
         {post.location !== null ? (
