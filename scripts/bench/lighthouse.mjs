@@ -130,7 +130,9 @@ async function main() {
       await page.goto(`${stack.site}/`, { waitUntil: 'networkidle0' })
       const flags = { logLevel: 'error', onlyCategories: CATEGORIES }
       const timespan = await startTimespan(page, { config, flags })
-      await page.locator('article ::-p-aria([name="Details"][role="button"])').click()
+      // The first card's "Details" (the DOM's own click: the card may still be settling).
+      await page.waitForSelector('article .card-actions button')
+      await page.evaluate(() => document.querySelector('article .card-actions button').click())
       await page.waitForSelector('[role="dialog"]')
       await new Promise((resolve) => setTimeout(resolve, 1500))
       const opened = figures((await timespan.endTimespan()).lhr)
