@@ -19,8 +19,13 @@ async function mongo() {
 
 async function kafka() {
   const { Kafka, logLevel } = require('kafkajs')
+  // A broker started with KAFKA_SECURITY=scram (infra.sh) is asked as its administrator.
+  const sasl = process.env.KAFKA_SCRAM_ADMIN_PASSWORD
+    ? { mechanism: 'scram-sha-512', username: 'admin', password: process.env.KAFKA_SCRAM_ADMIN_PASSWORD }
+    : undefined
   const admin = new Kafka({
     brokers: target.split(','),
+    ...(sasl ? { sasl } : {}),
     logLevel: logLevel.NOTHING,
     connectionTimeout: 2000,
     retry: { retries: 0 },

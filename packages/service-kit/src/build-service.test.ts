@@ -26,6 +26,7 @@ function testConfig(label: string): ServiceConfig {
     // A minute: what a test sees published came from the relay's first pass, not a poll.
     OUTBOX_POLL_MS: 60_000,
     KAFKA_GROUP_PREFIX: `test-${label}-${new ObjectId().toHexString()}-`,
+    KAFKA_SSL: false,
   }
 }
 

@@ -114,7 +114,11 @@ export async function buildService<
       ],
     })
   }
-  await app.register(kafkaPlugin, { brokers: config.KAFKA_BROKERS, clientId: config.SERVICE_NAME })
+  await app.register(kafkaPlugin, {
+    brokers: config.KAFKA_BROKERS,
+    clientId: config.SERVICE_NAME,
+    auth: config,
+  })
   if (database) {
     await app.register(outboxPlugin, {
       collections: database.outbox,

@@ -30,9 +30,28 @@ export const MongoConfigSchema = Type.Object({
   }),
 })
 
+/**
+ * How a service authenticates to Kafka: SASL/SCRAM with one principal per service (its own
+ * user, so the broker's ACLs let it produce to its own topics only, docs/events.md). Unset: no
+ * authentication (the local broker of infra/local, whose listener is PLAINTEXT).
+ */
+export const KafkaAuthConfigSchema = Type.Object({
+  KAFKA_SASL_MECHANISM: Type.Optional(
+    Type.Union([Type.Literal('scram-sha-256'), Type.Literal('scram-sha-512')]),
+  ),
+  KAFKA_SASL_USERNAME: Type.Optional(Type.String({ minLength: 1 })),
+  KAFKA_SASL_PASSWORD: Type.Optional(
+    Type.String({ minLength: 1, secret: { productionMinLength: 16 } satisfies SecretRule }),
+  ),
+  /** TLS to the brokers (managed Kafka); the system's CAs. */
+  KAFKA_SSL: Type.Boolean({ default: false }),
+})
+export type KafkaAuthConfig = Static<typeof KafkaAuthConfigSchema>
+
 export const KafkaConfigSchema = Type.Object({
   /** Comma-separated host:port list. */
   KAFKA_BROKERS: Type.String({ minLength: 1 }),
+  ...KafkaAuthConfigSchema.properties,
   /**
    * Milliseconds between the outbox relay's sweeps for pending documents. Every write names
    * its document to the relay, which publishes it at once, so a sweep only finds what a

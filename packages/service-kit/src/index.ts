@@ -21,6 +21,8 @@ export {
   BaseConfigSchema,
   MongoConfigSchema,
   KafkaConfigSchema,
+  KafkaAuthConfigSchema,
+  type KafkaAuthConfig,
   ConfigError,
   type BaseConfig,
 } from './config'
@@ -52,7 +54,7 @@ export { OutboxRelay, type OutboxTarget } from './outbox/outbox-relay'
 export { insertTombstone } from './outbox/tombstones'
 export { newEvent } from './events/new-event'
 export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'
-export { createKafka, ensureTopics, DEAD_LETTER_TOPIC } from './events/kafka-client'
+export { createKafka, ensureTopics, saslOf, DEAD_LETTER_TOPIC } from './events/kafka-client'
 export {
   deadLetterTopicOf,
   redriveDeadLetters,
@@ -76,3 +78,10 @@ export {
   type TokenRevocationsOptions,
 } from './sessions/token-revocations'
 export * from './http/feed-query'
+export {
+  aclsOf,
+  applyKafkaAcls,
+  KAFKA_PRINCIPALS,
+  PRODUCT_TOPICS,
+  type KafkaPrincipal,
+} from './events/kafka-acls'

@@ -54,6 +54,7 @@ export async function buildGateway(config: GatewayConfig) {
   const publisher = config.analytics.kafkaBrokers
     ? new AnalyticsPublisher({
         brokers: config.analytics.kafkaBrokers,
+        auth: config.analytics.kafkaAuth,
         logger: app.log.child({ component: 'analytics' }),
         metrics: app.metrics,
       })

@@ -1,7 +1,12 @@
 import { isIP } from 'node:net'
 import path from 'node:path'
 import { Type } from '@sinclair/typebox'
-import { ConfigError, loadConfig } from '@marketplace/service-kit'
+import {
+  ConfigError,
+  KafkaAuthConfigSchema,
+  loadConfig,
+  type KafkaAuthConfig,
+} from '@marketplace/service-kit'
 import { UPSTREAM_NAMES, type UpstreamName } from './upstreams'
 
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s/?#]+' })
@@ -56,6 +61,8 @@ export const GatewayEnvSchema = Type.Object({
    * answers the analytics route with 503 and everything else works as before.
    */
   KAFKA_BROKERS: Type.Optional(Type.String({ minLength: 1 })),
+  /** The gateway's own Kafka principal (analytics), as every service's (service-kit config). */
+  ...KafkaAuthConfigSchema.properties,
   /** Analytics batches per client IP and window, under the general limit. */
   ANALYTICS_RATE_LIMIT_MAX: Type.Integer({ minimum: 1, default: 60 }),
 })
@@ -79,7 +86,7 @@ export interface GatewayConfig {
   rateLimit: { max: number; windowMs: number }
   upstreamTimeoutMs: number
   trustProxy: TrustProxy
-  analytics: { kafkaBrokers: string | null; rateLimitMax: number }
+  analytics: { kafkaBrokers: string | null; kafkaAuth: KafkaAuthConfig; rateLimitMax: number }
 }
 
 const PACKAGE_DIR = path.resolve(__dirname, '..')
@@ -125,6 +132,12 @@ export function loadGatewayConfig(
     trustProxy: parseTrustProxy(raw.TRUST_PROXY),
     analytics: {
       kafkaBrokers: raw.KAFKA_BROKERS ?? null,
+      kafkaAuth: {
+        KAFKA_SASL_MECHANISM: raw.KAFKA_SASL_MECHANISM,
+        KAFKA_SASL_USERNAME: raw.KAFKA_SASL_USERNAME,
+        KAFKA_SASL_PASSWORD: raw.KAFKA_SASL_PASSWORD,
+        KAFKA_SSL: raw.KAFKA_SSL,
+      },
       rateLimitMax: raw.ANALYTICS_RATE_LIMIT_MAX,
     },
   }

@@ -1,5 +1,6 @@
-import { Kafka, logLevel, type ITopicConfig, type LogEntry } from 'kafkajs'
+import { Kafka, logLevel, type ITopicConfig, type LogEntry, type SASLOptions } from 'kafkajs'
 import type { FastifyBaseLogger } from 'fastify'
+import type { KafkaAuthConfig } from '../config'
 
 /** kafkajs logs through the service's pino logger, so one log stream tells the whole story. */
 function pinoLogCreator(logger: FastifyBaseLogger) {
@@ -12,12 +13,33 @@ function pinoLogCreator(logger: FastifyBaseLogger) {
     }
 }
 
+/**
+ * The SASL settings of a service's principal (KAFKA_SASL_*), or undefined without them. Half a
+ * setting is a mistake that would only show as a refused connection later: refused here.
+ */
+export function saslOf(auth: Partial<KafkaAuthConfig>): SASLOptions | undefined {
+  const { KAFKA_SASL_MECHANISM: mechanism, KAFKA_SASL_USERNAME: username } = auth
+  const password = auth.KAFKA_SASL_PASSWORD
+  if (!mechanism && !username && !password) return undefined
+  if (!mechanism || !username || !password) {
+    throw new Error(
+      'Invalid configuration:\n  KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME and KAFKA_SASL_PASSWORD go together',
+    )
+  }
+  return { mechanism, username, password }
+}
+
 export function createKafka(options: {
   brokers: string
   clientId: string
   logger: FastifyBaseLogger
+  /** KAFKA_SASL_* and KAFKA_SSL: the service's own principal (docs/events.md). */
+  auth?: Partial<KafkaAuthConfig>
 }): Kafka {
+  const sasl = saslOf(options.auth ?? {})
   return new Kafka({
+    ...(sasl ? { sasl } : {}),
+    ...(options.auth?.KAFKA_SSL ? { ssl: true } : {}),
     clientId: options.clientId,
     brokers: options.brokers
       .split(',')

@@ -1,11 +1,13 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Partitioners, type Kafka, type Producer } from 'kafkajs'
+import type { KafkaAuthConfig } from '../config'
 import { createKafka } from '../events/kafka-client'
 
 export interface KafkaPluginOptions {
   brokers: string
   clientId: string
+  auth?: Partial<KafkaAuthConfig>
 }
 
 declare module 'fastify' {
@@ -26,6 +28,7 @@ export const kafkaPlugin = fp(
       brokers: options.brokers,
       clientId: options.clientId,
       logger: app.log,
+      auth: options.auth,
     })
     const producer = client.producer({
       allowAutoTopicCreation: false,

@@ -3,13 +3,15 @@ import type { Producer } from 'kafkajs'
 import type { Registry } from 'prom-client'
 import { Counter } from 'prom-client'
 import { ANALYTICS_TOPIC, type AnalyticsEvent } from '@marketplace/contracts/marketplace'
-import { createKafka, ensureTopics } from '@marketplace/service-kit'
+import { createKafka, ensureTopics, type KafkaAuthConfig } from '@marketplace/service-kit'
 
 /** What the gateway adds to each event: when it arrived. Nothing that names the person. */
 export type ReceivedAnalyticsEvent = AnalyticsEvent & { receivedAt: string }
 
 export interface AnalyticsPublisherOptions {
   brokers: string
+  /** The gateway's Kafka principal (KAFKA_SASL_*), when the broker asks for one. */
+  auth?: Partial<KafkaAuthConfig>
   logger: FastifyBaseLogger
   metrics: Registry
   /** Events held while the broker is away; beyond it new ones are dropped and counted. */
@@ -41,6 +43,7 @@ export class AnalyticsPublisher {
       brokers: options.brokers,
       clientId: 'gateway-analytics',
       logger: options.logger,
+      auth: options.auth,
     })
     this.producer = kafka.producer({ allowAutoTopicCreation: false })
     this.maxQueued = options.maxQueued ?? 10_000

@@ -1,0 +1,195 @@
+import { execFileSync } from 'node:child_process'
+import { randomBytes, randomInt } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Kafka, logLevel, type SASLOptions } from 'kafkajs'
+import { MongoClient, ObjectId } from 'mongodb'
+import { Topics } from '@marketplace/contracts/events'
+import { applyKafkaAcls, newEvent } from '@marketplace/service-kit'
+import {
+  infraEnv,
+  signTestToken,
+  testKeyPair,
+  testMongoUrl,
+  waitFor,
+} from '@marketplace/service-kit/testing'
+import { freePort, startService, waitUntilReady, type RunningService } from './processes'
+
+// Issue 18 §10: every service authenticates to Kafka as its own SASL/SCRAM principal, and the
+// broker's ACLs (scripts/kafka-acls.mjs) let it produce to its own topics only. A broker that
+// authenticates and authorizes, as production's does, is started for this file on ports
+// nobody else uses (infra.sh, KAFKA_SECURITY=scram); the jobs service runs on it as `jobs`.
+describe('one Kafka principal per service, with ACLs', () => {
+  const infra = infraEnv()
+  const keys = testKeyPair()
+  const offset = 20_000 + randomInt(0, 200) * 100 + 70
+  const secret = () => randomBytes(18).toString('base64url')
+  const passwords = { admin: secret(), jobs: secret(), auth: secret() }
+  const brokerEnv = {
+    ...process.env,
+    MARKETPLACE_PORT_OFFSET: String(offset),
+    MARKETPLACE_DATA: mkdtempSync(join(tmpdir(), 'kafka-principals-')),
+    KAFKA_SECURITY: 'scram',
+    KAFKA_SCRAM_ADMIN_PASSWORD: passwords.admin,
+    KAFKA_SCRAM_USERS: `jobs=${passwords.jobs},auth=${passwords.auth}`,
+  }
+  const brokers = `127.0.0.1:${9092 + offset}`
+  const broker = (action: 'start' | 'stop') =>
+    execFileSync('bash', [infra.infraScript, action, 'kafka'], { env: brokerEnv, stdio: 'inherit' })
+  const database = testMongoUrl('system_kafka_principals_jobs')
+  const as = (username: keyof typeof passwords, password = passwords[username]) =>
+    new Kafka({
+      brokers: [brokers],
+      sasl: { mechanism: 'scram-sha-512', username, password } satisfies SASLOptions,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 0 },
+    })
+  let jobs: RunningService | undefined
+
+  beforeAll(async () => {
+    broker('start')
+    const admin = as('admin').admin()
+    await admin.connect()
+    try {
+      await applyKafkaAcls(admin)
+    } finally {
+      await admin.disconnect()
+    }
+    jobs = await startService('jobs-kafka-principals', 'services/jobs', {
+      PORT: String(await freePort()),
+      MONGO_URL: database,
+      KAFKA_BROKERS: brokers,
+      // A broker of its own: the groups keep their production names, which the ACLs name.
+      KAFKA_GROUP_PREFIX: '',
+      KAFKA_SASL_MECHANISM: 'scram-sha-512',
+      KAFKA_SASL_USERNAME: 'jobs',
+      KAFKA_SASL_PASSWORD: passwords.jobs,
+      JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
+      OUTBOX_POLL_MS: '500',
+    })
+    await waitUntilReady(jobs)
+  })
+
+  afterAll(async () => {
+    await jobs?.stop()
+    try {
+      broker('stop')
+    } finally {
+      rmSync(brokerEnv.MARKETPLACE_DATA, { recursive: true, force: true })
+    }
+    const mongo = await new MongoClient(database).connect()
+    await mongo.db().dropDatabase()
+    await mongo.close()
+  })
+
+  it('runs a service as its own principal: it reads others’ events and publishes its own', async () => {
+    // auth announces a user, as auth (its own topic).
+    const userId = new ObjectId().toHexString()
+    const authProducer = as('auth').producer()
+    await authProducer.connect()
+    await authProducer.send({
+      topic: Topics.authUsers,
+      messages: [
+        {
+          key: userId,
+          value: JSON.stringify(
+            newEvent('user.registered', {
+              aggregateId: userId,
+              actorId: userId,
+              data: {
+                userId,
+                email: `owner.${userId}@example.test`,
+                firstName: 'Olga',
+                lastName: 'Owner',
+                phoneNumber: '(212) 555-0100',
+                dateOfBirth: '1990-01-01',
+                interest: 'Both',
+                emailPreferences: false,
+              },
+            }),
+          ),
+        },
+      ],
+    })
+    await authProducer.disconnect()
+
+    // jobs read it (its group, its principal) and publishes post.created on its own topic.
+    const now = Math.floor(Date.now() / 1000)
+    const token = signTestToken(keys.privateKey, {
+      sub: userId,
+      roles: ['2000'],
+      iss: 'marketplace-auth',
+      aud: 'marketplace',
+      iat: now - 1,
+      exp: now + 900,
+    })
+    const post = await waitFor(
+      async () => {
+        const response = await fetch(`${jobs!.url}/api/jobs`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ title: 'Move a piano', where: 'Denver CO' }),
+        })
+        return response.status === 201 ? ((await response.json()) as { _id: string }) : undefined
+      },
+      { timeoutMs: 60_000, intervalMs: 500, what: 'jobs to know the owner and take a post' },
+    )
+    const seen: string[] = []
+    const consumer = as('admin').consumer({ groupId: `probe-${randomBytes(4).toString('hex')}` })
+    await consumer.connect()
+    await consumer.subscribe({ topic: Topics.jobsPosts, fromBeginning: true })
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        const event = JSON.parse(message.value!.toString()) as { type: string; aggregateId: string }
+        seen.push(`${event.type} ${event.aggregateId}`)
+      },
+    })
+    try {
+      await waitFor(async () => seen.includes(`post.created ${post._id}`), {
+        timeoutMs: 60_000,
+        what: 'post.created published by jobs',
+      })
+    } finally {
+      await consumer.disconnect()
+    }
+  })
+
+  it('refuses a service producing to another service’s topic, joining its groups, or a wrong password', async () => {
+    const producer = as('jobs').producer()
+    await producer.connect()
+    try {
+      await expect(
+        producer.send({ topic: Topics.authUsers, messages: [{ value: '{"forged":true}' }] }),
+      ).rejects.toMatchObject({ type: 'TOPIC_AUTHORIZATION_FAILED' })
+      // Its own topics stay open to it.
+      await producer.send({ topic: Topics.jobsPosts, messages: [{ value: '{"ok":true}' }] })
+    } finally {
+      await producer.disconnect()
+    }
+    // A group of its own joins; another service's group is refused (the broker answers
+    // GROUP_AUTHORIZATION_FAILED to the coordinator lookup, which kafkajs reports as such or
+    // as no coordinator found).
+    const joins = async (groupId: string) => {
+      const consumer = as('jobs').consumer({ groupId })
+      await consumer.connect()
+      try {
+        await consumer.subscribe({ topic: Topics.authUsers })
+        const outcome = new Promise<string>((resolve) => {
+          consumer.on(consumer.events.GROUP_JOIN, () => resolve('joined'))
+          consumer.on(consumer.events.CRASH, ({ payload }) => resolve(String(payload.error)))
+        })
+        await consumer.run({ eachMessage: async () => undefined }).catch(() => undefined)
+        return await outcome
+      } finally {
+        await consumer.disconnect()
+      }
+    }
+    expect(await joins(`jobs-probe-${randomBytes(4).toString('hex')}`)).toBe('joined')
+    expect(await joins('auth-mail')).toMatch(/GROUP_AUTHORIZATION_FAILED|group coordinator/i)
+    const impostor = as('jobs', 'not-the-password').producer()
+    await expect(impostor.connect()).rejects.toMatchObject({
+      name: 'KafkaJSSASLAuthenticationError',
+    })
+  })
+})
