@@ -18,6 +18,27 @@ export function peopleSubscriptions(deps: {
   purge: AccountPurge
   tokenRevocations: TokenRevocations
 }): ConsumerDefinition[] {
+  /**
+   * The owner sees the requester's hidden contacts while the request exists as this service
+   * knows it, whatever the event at hand says: a deleted request is kept as a marker, so a
+   * creation handled after its deletion (a re-driven dead letter, a replay) grants nothing,
+   * and repeating either step is harmless (issue 18 §14).
+   */
+  async function followContactViewer(data: {
+    requestId: string
+    ownerId: string
+    requesterId: string
+  }): Promise<void> {
+    const known = await deps.jobRequests.findById(data.requestId)
+    const exists = known !== null && !known.deleted
+    await deps.profilesService.setContactViewer(
+      data.requesterId,
+      data.ownerId,
+      data.requestId,
+      exists,
+    )
+  }
+
   return [
     {
       groupId: 'people',
@@ -38,30 +59,17 @@ export function peopleSubscriptions(deps: {
           await deps.ratings.removeUser(data.userId)
           await deps.purge.removeUser(data.userId)
         },
-        // The owner of a post the worker requested may see the worker's hidden contacts
-        // while the request exists (spec 2 §5).
-        // The same events keep the requests known for ratings (known-job-requests.ts).
+        // The requests known for ratings (known-job-requests.ts), and the owner's view of
+        // the requester's hidden contacts while the request exists (spec 2 §5).
         'job-request.created': async (event) => {
-          const { data } = event
-          await deps.profilesService.setContactViewer(
-            data.requesterId,
-            data.ownerId,
-            data.requestId,
-            true,
-          )
           await deps.jobRequests.handlers['job-request.created'](event)
+          await followContactViewer(event.data)
         },
         // Only an accepted request may be rated.
         'job-request.decided': deps.jobRequests.handlers['job-request.decided'],
         'job-request.deleted': async (event) => {
-          const { data } = event
-          await deps.profilesService.setContactViewer(
-            data.requesterId,
-            data.ownerId,
-            data.requestId,
-            false,
-          )
           await deps.jobRequests.handlers['job-request.deleted'](event)
+          await followContactViewer(event.data)
         },
       },
     },

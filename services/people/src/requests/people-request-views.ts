@@ -9,6 +9,12 @@ const nameIn = (names: Names, id: string) => {
   return profile ? fullName(profile) : 'Unknown User'
 }
 
+/**
+ * Someone in the grace period of an account deletion is gone for everyone else until they
+ * keep the account (issue 18 §3): their requests leave the other side's lists.
+ */
+export const isLeaving = (names: Names, id: string): boolean => !!names.get(id)?.deletion
+
 function base(request: PeopleRequestDocument) {
   return {
     _id: request._id,

@@ -14,7 +14,7 @@ import { callerOf } from '@marketplace/service-kit'
 import { exactTypesKeepingUnknownFields as exactTypes } from '@marketplace/service-kit'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
 import type { ServiceApp } from '@marketplace/service-kit'
-import { receivedView, sentView } from './people-request-views'
+import { isLeaving, receivedView, sentView } from './people-request-views'
 import type { PeopleRequestsRepository } from './people-requests-repository'
 import type { PeopleRequestsService } from './people-requests-service'
 
@@ -69,6 +69,7 @@ export async function peopleRequestsRoutes(
       schema: {
         tags,
         summary: 'The requests the caller sent to workers, newest first',
+        description: 'Requests to someone in an account deletion’s grace period are left out.',
         security: SECURED,
         response: { 200: SentPeopleRequestListSchema, ...errorResponses(401) },
       },
@@ -77,7 +78,7 @@ export async function peopleRequestsRoutes(
       const caller = callerOf(request)
       const requests = await deps.requests.sent(caller.userId)
       const names = await deps.profiles.findByIds(requests.map((r) => r.workerId))
-      return requests.map((r) => sentView(r, names))
+      return requests.filter((r) => !isLeaving(names, r.workerId)).map((r) => sentView(r, names))
     },
   )
 
@@ -87,6 +88,7 @@ export async function peopleRequestsRoutes(
       schema: {
         tags,
         summary: 'The requests the caller received as a worker, newest first',
+        description: 'Requests from someone in an account deletion’s grace period are left out.',
         security: SECURED,
         response: { 200: ReceivedPeopleRequestListSchema, ...errorResponses(401) },
       },
@@ -95,7 +97,7 @@ export async function peopleRequestsRoutes(
       const caller = callerOf(request)
       const requests = await deps.requests.received(caller.userId)
       const names = await deps.profiles.findByIds(requests.map((r) => r.ownerId))
-      return requests.map((r) => receivedView(r, names))
+      return requests.filter((r) => !isLeaving(names, r.ownerId)).map((r) => receivedView(r, names))
     },
   )
 
