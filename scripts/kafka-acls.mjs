@@ -6,18 +6,15 @@
 // service's console); `--print` prints the equivalent kafka-acls.sh commands instead.
 //
 //   KAFKA_SCRAM_ADMIN_PASSWORD=... node scripts/kafka-acls.mjs --brokers host:9092 [--admin admin] [--ssl]
-//   node scripts/kafka-acls.mjs --print --brokers host:9092
+//   node scripts/kafka-acls.mjs --print --brokers host:9092 [--command-config admin.properties]
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { repoRoot } from './bench/infra-env.mjs'
 
 const fromKit = createRequire(join(repoRoot, 'packages', 'service-kit', 'package.json'))
-const { Kafka, logLevel, AclResourceTypes, AclOperationTypes, ResourcePatternTypes } =
-  fromKit('kafkajs')
-const { aclsOf, applyKafkaAcls, KAFKA_PRINCIPALS, PRODUCT_TOPICS } = fromKit(
-  '@marketplace/service-kit',
-)
+const { Kafka, logLevel } = fromKit('kafkajs')
+const { applyKafkaAcls, kafkaAclCommands, KAFKA_PRINCIPALS } = fromKit('@marketplace/service-kit')
 
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +22,8 @@ const { values: args } = parseArgs({
     admin: { type: 'string', default: 'admin' },
     ssl: { type: 'boolean', default: false },
     print: { type: 'boolean', default: false },
+    // With --print: the client config file kafka-topics.sh and kafka-acls.sh log in with.
+    'command-config': { type: 'string', default: 'admin.properties' },
   },
 })
 if (!args.brokers) {
@@ -33,22 +32,11 @@ if (!args.brokers) {
 }
 
 if (args.print) {
-  const name = (table, value) =>
-    Object.keys(table)
-      .find((key) => table[key] === value)
-      .toLowerCase()
-  for (const topic of PRODUCT_TOPICS)
-    console.log(
-      `kafka-topics.sh --bootstrap-server ${args.brokers} --command-config admin.properties --create --if-not-exists --topic ${topic} --partitions 3`,
-    )
-  for (const service of KAFKA_PRINCIPALS)
-    for (const acl of aclsOf(service))
-      console.log(
-        `kafka-acls.sh --bootstrap-server ${args.brokers} --command-config admin.properties --add ` +
-          `--allow-principal ${acl.principal} --operation ${name(AclOperationTypes, acl.operation)} ` +
-          `--${name(AclResourceTypes, acl.resourceType)} '${acl.resourceName}' ` +
-          `--resource-pattern-type ${name(ResourcePatternTypes, acl.resourcePatternType)}`,
-      )
+  for (const line of kafkaAclCommands({
+    bootstrap: args.brokers,
+    commandConfig: args['command-config'],
+  }))
+    console.log(line)
   process.exit(0)
 }
 

@@ -81,6 +81,7 @@ export * from './http/feed-query'
 export {
   aclsOf,
   applyKafkaAcls,
+  kafkaAclCommands,
   KAFKA_PRINCIPALS,
   PRODUCT_TOPICS,
   type KafkaPrincipal,

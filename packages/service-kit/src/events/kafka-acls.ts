@@ -107,3 +107,39 @@ export async function applyKafkaAcls(
   await admin.createAcls({ acl })
   return { topicsCreated: missing.length, acls: acl.length }
 }
+
+/**
+ * The same topics and ACLs as Kafka's own command-line tools run them (for an operator, and
+ * for compose, whose Kafka container has the tools but no Node): one `kafka-topics.sh` per
+ * topic and one `kafka-acls.sh` per principal and resource, with all its operations.
+ */
+export function kafkaAclCommands(options: { bootstrap: string; commandConfig: string }): string[] {
+  const connect = `--bootstrap-server ${options.bootstrap} --command-config ${options.commandConfig}`
+  const nameOf = (table: Record<string, string | number>, value: number) =>
+    Object.keys(table)
+      .find((key) => table[key] === value)!
+      .toLowerCase()
+  const topics = PRODUCT_TOPICS.map(
+    (topic) =>
+      `kafka-topics.sh ${connect} --create --if-not-exists --topic ${topic} --partitions 3`,
+  )
+  const grouped = new Map<string, AclEntry[]>()
+  for (const service of KAFKA_PRINCIPALS) {
+    for (const entry of aclsOf(service)) {
+      const key = `${entry.principal}|${entry.resourceType}|${entry.resourceName}|${entry.resourcePatternType}`
+      grouped.set(key, [...(grouped.get(key) ?? []), entry])
+    }
+  }
+  const acls = [...grouped.values()].map((entries) => {
+    const [first] = entries as [AclEntry]
+    const operations = entries
+      .map((entry) => `--operation ${nameOf(AclOperationTypes, entry.operation)}`)
+      .join(' ')
+    return (
+      `kafka-acls.sh ${connect} --add --allow-principal ${first.principal} ${operations} ` +
+      `--${nameOf(AclResourceTypes, first.resourceType)} '${first.resourceName}' ` +
+      `--resource-pattern-type ${nameOf(ResourcePatternTypes, first.resourcePatternType)}`
+    )
+  })
+  return [...topics, ...acls]
+}
