@@ -64,16 +64,17 @@ describe('timings (spec 1 §9, spec 2 §9)', () => {
 })
 
 describe('live connection (spec 1 §4, §9)', () => {
-  it('reconnects 5 times, 1 s apart, times out after 5 s and re-authenticates after 2 s', () => {
+  it('reconnects 5 times, 1 s apart, times out after 5 s, re-authenticates after 2 s, and warns a minute before the token expires (issue 18)', () => {
     expect(LIVE_CONNECTION).toEqual({
       reconnectionAttempts: 5,
       reconnectionDelayMs: 1000,
       timeoutMs: 5000,
       reauthenticateRetryMs: 2000,
+      tokenExpiringLeadMs: 60_000,
     })
   })
 
-  it('names the authenticate, authenticated and notification events, and the conversations ones (issue 17)', () => {
+  it('names the authenticate, authenticated and notification events, the conversations ones (issue 17) and the session ones (issue 18)', () => {
     expect(LIVE_EVENTS).toEqual({
       authenticate: 'authenticate',
       authenticated: 'authenticated',
@@ -81,6 +82,10 @@ describe('live connection (spec 1 §4, §9)', () => {
       message: 'message',
       conversationRead: 'conversation-read',
       messageTakenDown: 'message-taken-down',
+      reauthenticate: 'reauthenticate',
+      reauthenticated: 'reauthenticated',
+      tokenExpiring: 'token-expiring',
+      sessionEnded: 'session-ended',
     })
   })
 })
