@@ -249,6 +249,8 @@ export function watchForStall(
   const stallMs = context.stallMs ?? CONSUMER_STALL_MS
   const liveness = context.liveness ?? { lastSign: Date.now() }
   let restarting = false
+  /** The restart under way, if any: closing waits for it, so it cannot outlive the close. */
+  let restart: Promise<void> | null = null
   let closed = false
   // A batch in progress is never interrupted: a slow handler is not a hung fetch.
   // Batches running now: partitions are consumed concurrently, so several may overlap.
@@ -283,7 +285,7 @@ export function watchForStall(
         { silentMs: Date.now() - liveness.lastSign },
         'restarting a stalled consumer',
       )
-      void (async () => {
+      restart = (async () => {
         try {
           await disconnect().catch(() => undefined)
           if (closed) return
@@ -295,6 +297,7 @@ export function watchForStall(
           context.logger.warn({ err: error }, 'a stalled consumer could not restart yet')
         } finally {
           restarting = false
+          restart = null
         }
       })()
     },
@@ -305,6 +308,9 @@ export function watchForStall(
   consumer.disconnect = async () => {
     closed = true
     clearInterval(check)
+    if (restart) {
+      await Promise.race([restart, new Promise((resolve) => setTimeout(resolve, 30_000).unref())])
+    }
     await disconnect()
   }
 }

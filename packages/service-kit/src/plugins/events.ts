@@ -88,7 +88,9 @@ export const eventsPlugin = fp(
                 metrics: app.metrics,
               })
               started.add(definition)
-              consumers.push(consumer)
+              // Closed while it was joining (past the wait below): it must not outlive the app.
+              if (closing) await consumer.disconnect().catch(() => undefined)
+              else consumers.push(consumer)
             }),
           )
           const failed = results.find((result) => result.status === 'rejected')
@@ -155,8 +157,10 @@ export const eventsPlugin = fp(
       if (ledgerSweep) clearInterval(ledgerSweep)
       // A consumer still joining its group cannot be interrupted: let the start-up finish
       // (bounded, for a broker that does not answer) so it is in `consumers` and disconnected
-      // below, instead of joining after the process believes it has shut down.
-      await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 10_000).unref())])
+      // below, instead of joining after the process believes it has shut down. A join takes
+      // seconds, more on a loaded broker (a CI run's, with hundreds of groups): 30 s, and one
+      // that still ends later disconnects itself (above). runService() exits after 10 s anyway.
+      await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 30_000).unref())])
       await Promise.all(consumers.map((consumer) => consumer.disconnect()))
       await relay?.stop()
       await producer.disconnect()
