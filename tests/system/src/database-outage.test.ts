@@ -18,7 +18,9 @@ import { freePort, startService, waitUntilReady, type RunningService } from './p
 describe('a database outage, through the gateway', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
-  const offset = 20_000 + randomInt(0, 200) * 100 + 50
+  // The database's port below Linux's ephemeral range (32768 and up) and under 65536, so no
+  // client connection's own port can take it: 28067-32467.
+  const offset = 1_000 + randomInt(0, 45) * 100 + 50
   const serverEnv = {
     ...process.env,
     MARKETPLACE_PORT_OFFSET: String(offset),

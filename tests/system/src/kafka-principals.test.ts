@@ -23,7 +23,9 @@ import { freePort, startService, waitUntilReady, type RunningService } from './p
 describe('one Kafka principal per service, with ACLs', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
-  const offset = 20_000 + randomInt(0, 200) * 100 + 70
+  // Ports below Linux's ephemeral range (32768 and up), so no client connection's own port
+  // can take the broker's: Kafka on 27092-32062 (+ the controller's, one up).
+  const offset = 18_000 + randomInt(0, 50) * 100 + 70
   const secret = () => randomBytes(18).toString('base64url')
   const passwords = { admin: secret(), jobs: secret(), auth: secret() }
   const brokerEnv = {
