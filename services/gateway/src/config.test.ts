@@ -20,8 +20,19 @@ describe('gateway configuration', () => {
       rateLimit: { max: 600, windowMs: 60_000 },
       upstreamTimeoutMs: 60_000,
       trustProxy: false,
-      // Analytics off until KAFKA_BROKERS names a broker.
-      analytics: { kafkaBrokers: null, rateLimitMax: 60 },
+      // Metrics share the service port until METRICS_PORT names one of their own.
+      metricsPort: undefined,
+      // Analytics off until KAFKA_BROKERS names a broker; plain Kafka until SASL is set.
+      analytics: {
+        kafkaBrokers: null,
+        rateLimitMax: 60,
+        kafkaAuth: {
+          KAFKA_SASL_MECHANISM: undefined,
+          KAFKA_SASL_USERNAME: undefined,
+          KAFKA_SASL_PASSWORD: undefined,
+          KAFKA_SSL: false,
+        },
+      },
     })
   })
 

@@ -3,6 +3,7 @@ import type { MediaConfig } from './config'
 import { mediaSubscriptions } from './events/subscriptions'
 import { setUpStorage } from './storage/storage'
 import { createAttachPicture } from './uploads/attach-picture'
+import { createForgetUserUploads } from './uploads/forget-user-uploads'
 import { uploadRoutes } from './uploads/upload-routes'
 import { createUploadSweep, scheduleUploadSweep } from './uploads/upload-sweep'
 import { createUploadsRepository, uploadIndexes } from './uploads/uploads-repository'
@@ -39,6 +40,7 @@ export function buildMediaApp(config: MediaConfig) {
       return {
         subscriptions: mediaSubscriptions({
           deleteUnderPrefix: (prefix) => app.storage.deleteUnderPrefix(prefix),
+          forgetUserUploads: createForgetUserUploads({ uploads }),
           attachPicture,
           logger: app.log.child({ component: 'user-deleted' }),
         }),

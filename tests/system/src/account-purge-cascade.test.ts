@@ -18,6 +18,7 @@ describe('account deletion cascade', () => {
     jobs: testMongoUrl('system_purge_jobs'),
     favorites: testMongoUrl('system_purge_favorites'),
     reports: testMongoUrl('system_purge_reports'),
+    media: testMongoUrl('system_purge_media'),
   }
   const services: RunningService[] = []
   const bucket = `purge-${randomBytes(4).toString('hex')}`
@@ -78,6 +79,7 @@ describe('account deletion cascade', () => {
       startService('media-purge', 'services/media', {
         ...common,
         PORT: String(mediaPort),
+        MONGO_URL: databases.media,
         S3_ENDPOINT: infra.s3Endpoint,
         S3_PUBLIC_URL: infra.s3Endpoint,
         S3_REGION: infra.s3Region,
@@ -266,7 +268,7 @@ describe('account deletion cascade', () => {
     // Before: every service's database holds something of the leaver.
     const before = await mentions(leaver.userId)
     expect(new Set(before.map((place) => place.split('.')[0]))).toEqual(
-      new Set(['auth', 'people', 'jobs', 'favorites', 'reports']),
+      new Set(['auth', 'people', 'jobs', 'favorites', 'reports', 'media']),
     )
 
     const asked = await call('DELETE', `/api/users/${leaver.userId}`, leaver.token)

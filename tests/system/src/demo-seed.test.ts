@@ -32,6 +32,7 @@ describe('demo seed through the product', () => {
     people: testMongoUrl('system_seed_people'),
     favorites: testMongoUrl('system_seed_favorites'),
     reports: testMongoUrl('system_seed_reports'),
+    media: testMongoUrl('system_seed_media'),
   }
   const services: RunningService[] = []
   let seedArgs: string[]
@@ -91,6 +92,7 @@ describe('demo seed through the product', () => {
       startService('media-seed', 'services/media', {
         ...common,
         PORT: String(mediaPort),
+        MONGO_URL: databases.media,
         S3_ENDPOINT: infra.s3Endpoint,
         S3_PUBLIC_URL: infra.s3Endpoint,
         S3_REGION: infra.s3Region,

@@ -10,6 +10,7 @@ import { userDeletedHandler } from './user-deleted.handler'
  */
 export function mediaSubscriptions(deps: {
   deleteUnderPrefix(prefix: string): Promise<number>
+  forgetUserUploads(userId: string): Promise<number>
   attachPicture: AttachPicture
   logger: FastifyBaseLogger
 }): ConsumerDefinition[] {

@@ -6,10 +6,12 @@ import type { EventHandler } from '@marketplace/service-kit'
  * user.deleted (the 30-day grace period is over, docs/people.md): the user's uploads go, the
  * profile pictures under userImages/{userId}/ and the post pictures under jobImages/{userId}/.
  * Upload slots put every object under its uploader's id (docs/media.md), so the two prefixes
- * hold everything the user ever uploaded, and nothing of anyone else.
+ * hold everything the user ever uploaded, and nothing of anyone else. Then the bookkeeping of
+ * slots not yet swept forgets the user too.
  */
 export function userDeletedHandler(deps: {
   deleteUnderPrefix(prefix: string): Promise<number>
+  forgetUserUploads(userId: string): Promise<number>
   logger: FastifyBaseLogger
 }): EventHandler<'user.deleted'> {
   return async ({ data }) => {
@@ -17,6 +19,8 @@ export function userDeletedHandler(deps: {
     for (const root of [UPLOAD_KEY_PREFIXES.user, UPLOAD_KEY_PREFIXES.job]) {
       deleted += await deps.deleteUnderPrefix(`${root}${data.userId}/`)
     }
-    deps.logger.info({ userId: data.userId, deleted }, "a deleted user's pictures removed")
+    // Objects first: a failure in between is redelivered, and both steps are idempotent.
+    const slots = await deps.forgetUserUploads(data.userId)
+    deps.logger.info({ userId: data.userId, deleted, slots }, "a deleted user's pictures removed")
   }
 }

@@ -4,6 +4,11 @@ import { Topics } from '@marketplace/contracts/events'
 import { newEvent } from '@marketplace/service-kit'
 import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
 import { pngBytes, startMediaTestApp } from '../test/media-test-app'
+import {
+  UPLOADS_COLLECTION,
+  UPLOAD_MINUTES_COLLECTION,
+  UPLOAD_QUOTAS_COLLECTION,
+} from '../uploads/upload-documents'
 
 // Real MinIO and Kafka: the pictures of a purged user leave the bucket, nobody else's do.
 describe('media service: user.deleted', () => {
@@ -61,5 +66,45 @@ describe('media service: user.deleted', () => {
     expect(await keysUnder(`jobImages/${leaver}0/`)).toEqual([
       `jobImages/${leaver}0/not-theirs.png`,
     ])
+  })
+
+  it("forgets the user's upload slots not yet swept, and keeps everyone else's", async () => {
+    const leaver = userId()
+    const other = userId()
+    const slot = async (user: string) => {
+      const answer = await media.app.inject({
+        method: 'POST',
+        url: '/api/upload',
+        headers: { authorization: `Bearer ${media.tokenFor(user)}` },
+        payload: { fileName: 'sofa.png', fileType: 'image/png', fileSize: 100 },
+      })
+      expect(answer.statusCode).toBe(200)
+      return (answer.json() as { objectKey: string }).objectKey
+    }
+    const leaverKey = await slot(leaver)
+    const otherKey = await slot(other)
+    const db = media.app.mongo.db
+    // Every document of the bookkeeping, as text: where a user id would show.
+    const bookkeeping = async () => {
+      const documents: unknown[] = []
+      for (const name of [UPLOADS_COLLECTION, UPLOAD_MINUTES_COLLECTION, UPLOAD_QUOTAS_COLLECTION]) {
+        documents.push(...(await db.collection(name).find({}).toArray()))
+      }
+      return JSON.stringify(documents)
+    }
+    expect(await bookkeeping()).toContain(leaver)
+
+    await publishEvent(
+      Topics.peopleUsers,
+      newEvent('user.deleted', { aggregateId: leaver, actorId: null, data: { userId: leaver } }),
+    )
+    await waitFor(async () => !(await bookkeeping()).includes(leaver), {
+      timeoutMs: 60_000,
+      what: "the leaver's slots forgotten",
+    })
+    const kept = await bookkeeping()
+    expect(kept).toContain(otherKey)
+    expect(kept).toContain(`${other}:`)
+    expect(kept).not.toContain(leaverKey)
   })
 })

@@ -42,6 +42,14 @@ export interface UploadsRepository {
   findUpload(key: string): Promise<UploadDocument | null>
   /** The minute is swept: its slots, its quota counters (their day is over) and itself go. */
   forgetMinute(minute: UploadMinuteDocument): Promise<void>
+  /**
+   * A purged user's slots leave the minute's lists: their upload records, their quota
+   * counters and their entries in the minute document go; everyone else's stay for the sweep.
+   */
+  forgetSlotsOf(
+    minute: UploadMinuteDocument,
+    slots: { keys: string[]; quotaIds: string[] },
+  ): Promise<void>
   /** The last minute swept; null before any slot was ever recorded. */
   sweptThrough(): Promise<string | null>
   /** Moves the cursor on; false when another instance moved it first. */
@@ -125,6 +133,27 @@ export function createUploadsRepository(db: Db): UploadsRepository {
         )
       }
       await minutes.deleteOne({ _id: minute._id })
+    },
+
+    async forgetSlotsOf(minute, slots): Promise<void> {
+      if (slots.keys.length > 0) {
+        await uploads.bulkWrite(
+          slots.keys.map((key) => ({ deleteOne: { filter: { _id: key } } })),
+          { ordered: false },
+        )
+      }
+      if (slots.quotaIds.length > 0) {
+        await quotas.bulkWrite(
+          slots.quotaIds.map((id) => ({ deleteOne: { filter: { _id: id } } })),
+          { ordered: false },
+        )
+      }
+      // $pullAll rather than $pull with $in: FerretDB v1 ignores the latter (measured: it
+      // matches and modifies nothing).
+      await minutes.updateOne(
+        { _id: minute._id },
+        { $pullAll: { keys: slots.keys, quotaIds: slots.quotaIds } },
+      )
     },
 
     async sweptThrough(): Promise<string | null> {
