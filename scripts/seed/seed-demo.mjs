@@ -123,6 +123,17 @@ async function uploadPicture(token, kind, { profile = false } = {}) {
     picturesWarned = true
     return null
   }
+  // As the web app does: the picture is checked and its sizes made before the key is saved
+  // (without this call media would make them when the post takes the picture up).
+  const done = await call(`${args.base}/api/upload/complete`, {
+    method: 'POST',
+    token,
+    body: { objectKey: slot.body.objectKey },
+  })
+  if (done.status !== 200 && !picturesWarned) {
+    say(`picture sizes not made yet (${done.status}): the pages show the original`)
+    picturesWarned = true
+  }
   return slot.body.objectKey
 }
 

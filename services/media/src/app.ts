@@ -4,6 +4,7 @@ import { mediaSubscriptions } from './events/subscriptions'
 import { setUpStorage } from './storage/storage'
 import { createAttachPicture } from './uploads/attach-picture'
 import { createForgetUserUploads } from './uploads/forget-user-uploads'
+import { createProcessPicture } from './uploads/process-picture'
 import { uploadRoutes } from './uploads/upload-routes'
 import { createUploadSweep, scheduleUploadSweep } from './uploads/upload-sweep'
 import { createUploadsRepository, uploadIndexes } from './uploads/uploads-repository'
@@ -21,9 +22,17 @@ export function buildMediaApp(config: MediaConfig) {
     compose({ app, db }) {
       setUpStorage(app, config)
       const uploads = createUploadsRepository(db)
+      const processPicture = createProcessPicture({
+        readPicture: (key) => app.storage.readPicture(key),
+        pictureExists: (key) => app.storage.pictureExists(key),
+        putVariant: (file) => app.storage.putVariant(file),
+        deleteObjects: (keys) => app.storage.deleteObjects(keys),
+        logger: app.log.child({ component: 'pictures' }),
+      })
       const attachPicture = createAttachPicture({
         uploads,
         applyPictureCachePolicy: (key) => app.storage.applyPictureCachePolicy(key),
+        processPicture,
         logger: app.log.child({ component: 'attachments' }),
       })
       const sweepUnattachedUploads = createUploadSweep({
@@ -48,6 +57,7 @@ export function buildMediaApp(config: MediaConfig) {
           signPut: app.storage.signPut,
           uploads,
           uploadsPerDay: config.UPLOADS_PER_DAY,
+          processPicture,
         }),
         close: stopSweep,
         expose: { sweepUnattachedUploads },

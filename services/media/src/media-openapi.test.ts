@@ -20,7 +20,7 @@ interface OpenApiOperation {
   summary?: string
   security?: unknown[]
   requestBody?: { content?: Record<string, { schema?: { properties?: object } }> }
-  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>
+  responses: Record<string, { content?: Record<string, { schema?: { properties?: object } }> }>
 }
 type OpenApiDocument = { paths: Record<string, Record<string, OpenApiOperation>> }
 
@@ -47,11 +47,29 @@ describe('the media API, described and guarded by its schemas', () => {
     mockSlotLeak = {}
   })
 
-  it('documents both upload routes and nothing else', () => {
+  it('documents both upload routes and the completion, and nothing else', () => {
     const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.keys(methods).map((method) => `${method} ${path}`),
     )
-    expect(documented.sort()).toEqual(ROUTES.map((path) => `post ${path}`).sort())
+    expect(documented.sort()).toEqual(
+      [...ROUTES, '/api/upload/complete'].map((path) => `post ${path}`).sort(),
+    )
+  })
+
+  it('POST /api/upload/complete declares its body, its answer, its 400, 401 and 404', () => {
+    const op = document.paths['/api/upload/complete']?.post
+    const json = (status: string) => op?.responses[status]?.content?.['application/json']
+    expect(op?.security).toEqual([{ bearerAuth: [] }])
+    expect(
+      Object.keys(op?.requestBody?.content?.['application/json']?.schema?.properties ?? {}),
+    ).toEqual(['objectKey'])
+    expect(Object.keys(json('200')?.schema?.properties ?? {})).toEqual([
+      'objectKey',
+      'width',
+      'height',
+      'variants',
+    ])
+    for (const status of ['400', '401', '404']) expect(json(status)?.schema).toBeDefined()
   })
 
   it.each(ROUTES)(

@@ -46,3 +46,32 @@ export const UploadSlotSchema = Type.Object(
   { additionalProperties: false },
 )
 export type UploadSlot = Static<typeof UploadSlotSchema>
+
+/** Body of POST /api/upload/complete: the slot's key, once the PUT has succeeded. */
+export const UploadCompleteRequestSchema = Type.Object(
+  {
+    objectKey: Type.String({
+      minLength: 1,
+      maxLength: 300,
+      description: "The objectKey of a slot the caller was given, after the file's PUT",
+      examples: ['jobImages/665f1c2e9b1d4a0012345678/3f2b8a1e-7c4d-4e5f-9a6b-1c2d3e4f5a6b.png'],
+    }),
+  },
+  { additionalProperties: false },
+)
+export type UploadCompleteRequest = Static<typeof UploadCompleteRequestSchema>
+
+/** The checked picture and the sizes made of it (docs/media.md "Variants"). */
+export const UploadCompleteSchema = Type.Object(
+  {
+    objectKey: Type.String({ description: 'The original, unchanged' }),
+    width: Type.Integer({ minimum: 1, description: "The original's width in pixels" }),
+    height: Type.Integer({ minimum: 1, description: "The original's height in pixels" }),
+    variants: Type.Array(Type.String(), {
+      description:
+        'Keys of the sizes made (WebP, and the original format as a fallback), beside the original in the public bucket',
+    }),
+  },
+  { additionalProperties: false },
+)
+export type UploadComplete = Static<typeof UploadCompleteSchema>

@@ -92,6 +92,10 @@ export const Messages = {
     noImageUsed: 'No image will be used',
     // ours: profile pictures accept more formats than post pictures (see PROFILE_PICTURE_ALLOWED_TYPES)
     invalidProfileType: 'Error: Only .png, .jpg, .jpeg, .webp and .gif formats allowed!',
+    // ours: the bytes sent are not a picture of the type the slot was asked for
+    notAPicture: 'Error: This file is not a picture of the type it claims to be. It was removed.',
+    // ours: the complete call for a key the caller has no uploaded picture under
+    pictureNotFound: 'No uploaded picture with this key',
   },
   /** Requests to posts and to people (spec 1 §8; spec 2 §2.10, §8). */
   requests: {

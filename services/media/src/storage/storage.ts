@@ -6,6 +6,7 @@ import { applyPictureCachePolicy, type CachePolicyOutcome } from './cache-policy
 import { deleteObjects } from './delete-objects'
 import { deleteUnderPrefix } from './delete-prefix'
 import { ensureBucket } from './ensure-bucket'
+import { pictureExists, putVariant, readPicture, type StoredPicture } from './picture-objects'
 import { createPutSigner, type PutSigner } from './put-signer'
 import { createS3Client } from './s3-client'
 
@@ -22,6 +23,11 @@ declare module 'fastify' {
       deleteObjects(keys: readonly string[]): Promise<void>
       /** Gives an attached picture the headers it is served with (cache-policy.ts). */
       applyPictureCachePolicy(key: string): Promise<CachePolicyOutcome>
+      /** An uploaded object's bytes and type; null when there is none. */
+      readPicture(key: string): Promise<StoredPicture | null>
+      pictureExists(key: string): Promise<boolean>
+      /** Stores a variant of a picture, with the served headers. */
+      putVariant(file: { key: string; contentType: string; body: Buffer }): Promise<void>
     }
   }
 }
@@ -93,6 +99,9 @@ export function setUpStorage(app: FastifyInstance, config: MediaConfig): void {
     deleteObjects: (keys: readonly string[]) => deleteObjects(internal, config.S3_BUCKET, keys),
     applyPictureCachePolicy: (key: string) =>
       applyPictureCachePolicy(internal, config.S3_BUCKET, key),
+    readPicture: (key: string) => readPicture(internal, config.S3_BUCKET, key),
+    pictureExists: (key: string) => pictureExists(internal, config.S3_BUCKET, key),
+    putVariant: (file) => putVariant(internal, config.S3_BUCKET, file),
   })
 
   app.addReadinessCheck('s3', async () => {

@@ -1,19 +1,23 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { UPLOAD_KEY_PREFIXES } from '@marketplace/contracts/marketplace'
 import type { CachePolicyOutcome } from '../storage/cache-policy'
+import type { ProcessPicture } from './process-picture'
 import type { UploadsRepository } from './uploads-repository'
 
 const PICTURE_PREFIXES = Object.values(UPLOAD_KEY_PREFIXES)
 
 /**
- * A post or a profile names a picture: the sweep must keep it, and it is served from now on
- * with the service's headers. Both steps are idempotent, so a redelivered event, or every
- * later post.updated naming the same key, changes nothing (the headers are only rewritten
- * when they differ).
+ * A post or a profile names a picture: the sweep must keep it, it is served from now on with
+ * the service's headers, and it has its sizes (made now if the uploader never called
+ * /api/upload/complete; bytes that are not a picture are removed then). Every step is
+ * idempotent, so a redelivered event, or every later post.updated naming the same key,
+ * changes nothing (the headers are only rewritten when they differ, the variants only made
+ * when missing).
  */
 export function createAttachPicture(deps: {
   uploads: Pick<UploadsRepository, 'markAttached'>
   applyPictureCachePolicy(key: string): Promise<CachePolicyOutcome>
+  processPicture: ProcessPicture
   logger: FastifyBaseLogger
   now?: () => Date
 }) {
@@ -24,8 +28,9 @@ export function createAttachPicture(deps: {
     // already knows the picture is in use.
     const firstAttachment = await deps.uploads.markAttached(key, now())
     const headers = await deps.applyPictureCachePolicy(key)
-    if (firstAttachment || headers === 'applied') {
-      deps.logger.debug({ key, firstAttachment, headers }, 'picture attached')
+    const picture = headers === 'missing' ? 'missing' : (await deps.processPicture(key)).outcome
+    if (firstAttachment || headers === 'applied' || picture === 'made') {
+      deps.logger.debug({ key, firstAttachment, headers, picture }, 'picture attached')
     }
   }
 }

@@ -1,11 +1,15 @@
 import type { FastifyRequest } from 'fastify'
 import {
   SECURED,
+  UploadCompleteRequestSchema,
+  UploadCompleteSchema,
   UploadSlotRequestSchema,
   UploadSlotSchema,
   errorResponses,
 } from '@marketplace/contracts/api'
+import { Messages } from '@marketplace/contracts/validation'
 import { callerOf, type ServiceApp } from '@marketplace/service-kit'
+import { completeUpload, type CompleteUploadDeps } from './complete-upload'
 import {
   createUploadSlot,
   noFileError,
@@ -26,8 +30,11 @@ const ROUTES: Array<{ url: string; purpose: UploadPurpose; summary: string }> = 
   },
 ]
 
-/** POST /api/upload (spec 1 §7) and POST /api/upload/user-profile-picture (spec 2 §7). */
-export const uploadRoutes = (deps: UploadSlotDeps) => async (app: ServiceApp) => {
+/**
+ * POST /api/upload (spec 1 §7) and POST /api/upload/user-profile-picture (spec 2 §7), and
+ * POST /api/upload/complete once the PUT is done.
+ */
+export const uploadRoutes = (deps: UploadSlotDeps & CompleteUploadDeps) => async (app: ServiceApp) => {
   for (const { url, purpose, summary } of ROUTES) {
     app.post(
       url,
@@ -56,6 +63,22 @@ export const uploadRoutes = (deps: UploadSlotDeps) => async (app: ServiceApp) =>
       },
     )
   }
+
+  app.post(
+    '/api/upload/complete',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['media'],
+        summary: 'Checks an uploaded picture and makes its sizes (card, details, avatar)',
+        description: `Call after the PUT succeeded, before saving the key. Bytes that are not a picture of the declared type are removed: 400 "${Messages.upload.notAPicture}". A key that is not one of the caller's slots, or with nothing uploaded: 404. Calling again answers the same. A client that never calls it still gets the sizes made when a post or profile takes the picture up.`,
+        security: SECURED,
+        body: UploadCompleteRequestSchema,
+        response: { 200: UploadCompleteSchema, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => completeUpload(deps, callerOf(request).userId, request.body.objectKey),
+  )
 }
 
 function rejectInvalidBody(request: FastifyRequest): void {

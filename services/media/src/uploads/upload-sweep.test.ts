@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { HeadObjectCommand } from '@aws-sdk/client-s3'
+import { allVariantKeys } from '@marketplace/contracts/marketplace'
 import { waitFor } from '@marketplace/service-kit/testing'
 import { pngBytes, publicUrl, startMediaTestApp } from '../test/media-test-app'
 import { publishPost, publishWorkerProfile } from '../test/picture-events'
@@ -67,6 +68,16 @@ describe('media service: the sweep of unattached uploads', () => {
     const profilePicture = await uploaded(userId, '/api/upload/user-profile-picture')
     const abandoned = await uploaded(userId, '/api/upload')
     const neverPut = await uploaded(userId, '/api/upload', { put: false })
+    // The web app completes every upload: the abandoned picture has its sizes too.
+    const completed = await media.app.inject({
+      method: 'POST',
+      url: '/api/upload/complete',
+      headers: { authorization: `Bearer ${media.tokenFor(userId)}` },
+      payload: { objectKey: abandoned },
+    })
+    expect(completed.statusCode).toBe(200)
+    const abandonedSizes = allVariantKeys(abandoned)
+    for (const key of abandonedSizes) expect(await stored(key)).toBe(true)
 
     await publishPost('post.created', userId, postPicture)
     await publishWorkerProfile(userId, profilePicture)
@@ -109,6 +120,7 @@ describe('media service: the sweep of unattached uploads', () => {
     }
 
     expect(await stored(abandoned)).toBe(false)
+    for (const key of abandonedSizes) expect(await stored(key)).toBe(false)
     expect(await stored(neverPut)).toBe(false)
     expect(await stored(postPicture)).toBe(true)
     expect(await stored(profilePicture)).toBe(true)

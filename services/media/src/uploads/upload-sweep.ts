@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
+import { allVariantKeys } from '@marketplace/contracts/marketplace'
 import { endOfMinute, nextMinute } from './upload-documents'
 import type { UploadsRepository } from './uploads-repository'
 
@@ -37,7 +38,8 @@ export function createUploadSweep(deps: {
       if (upload && !upload.attachedAt) unattached.push(key)
     }
     // Objects first: a crash before the records go leaves them for the next run to redo.
-    await deps.deleteObjects(unattached)
+    // The sizes made at /api/upload/complete go with their original.
+    await deps.deleteObjects(unattached.flatMap((key) => [key, ...allVariantKeys(key)]))
     await deps.uploads.forgetMinute(slots)
     return { removed: unattached.length, kept: slots.keys.length - unattached.length }
   }
