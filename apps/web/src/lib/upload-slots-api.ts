@@ -1,9 +1,15 @@
-import type { UploadSlot, UploadSlotRequest } from '@marketplace/contracts/api'
+import type {
+  UploadComplete,
+  UploadCompleteRequest,
+  UploadSlot,
+  UploadSlotRequest,
+} from '@marketplace/contracts/api'
 import { api } from '@/lib/api'
 
 /**
  * The pre-signed upload slots of services/media (docs/media.md), for post pictures and
- * profile pictures alike: lib/use-presigned-upload asks for one before each upload.
+ * profile pictures alike: lib/use-presigned-upload asks for one before each upload, and
+ * has the picture checked once the file is in storage.
  */
 export const uploadSlotsApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -15,7 +21,14 @@ export const uploadSlotsApi = api.injectEndpoints({
         body,
       }),
     }),
+    /**
+     * POST /api/upload/complete: the uploaded bytes are checked to be a picture of the declared
+     * type and its sizes are made; a 400 means they were not, and the object is gone.
+     */
+    completeUpload: build.mutation<UploadComplete, UploadCompleteRequest>({
+      query: (body) => ({ url: '/api/upload/complete', method: 'POST', body }),
+    }),
   }),
 })
 
-export const { useCreateUploadSlotMutation } = uploadSlotsApi
+export const { useCreateUploadSlotMutation, useCompleteUploadMutation } = uploadSlotsApi

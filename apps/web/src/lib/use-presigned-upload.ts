@@ -1,8 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { useCreateUploadSlotMutation } from '@/lib/upload-slots-api'
+import { Messages } from '@marketplace/contracts/validation'
+import { errorMessage, errorStatus } from '@/lib/api'
+import { useCompleteUploadMutation, useCreateUploadSlotMutation } from '@/lib/upload-slots-api'
 import { putToPresignedUrl } from '@/lib/upload'
 
-export type PresignedUploadStatus = 'idle' | 'invalid' | 'uploading' | 'uploaded' | 'failed'
+/**
+ * `checking`: the file is in storage and the media service checks it and makes its sizes;
+ * `refused`: it was not a picture of its declared type, and is gone.
+ */
+export type PresignedUploadStatus =
+  'idle' | 'invalid' | 'uploading' | 'checking' | 'uploaded' | 'failed' | 'refused'
+
+/** Shown while POST /api/upload/complete runs (a second or two). */
+export const CHECKING_PICTURE = 'Checking the picture…'
 
 export interface PresignedUploadState {
   status: PresignedUploadStatus
@@ -41,11 +51,13 @@ const objectUrlOf = (file: File) =>
 
 /**
  * A picture upload that starts on pick: the file is checked, a slot is asked for, then the
- * file goes straight to storage at the pre-signed address with its progress shown.
+ * file goes straight to storage at the pre-signed address with its progress shown, and the
+ * media service checks the stored bytes and makes the picture's sizes (POST /api/upload/complete).
  */
 export function usePresignedUpload(rules: PresignedUploadRules) {
   const { kind, validate, uploadedMessage, failedMessage, onFailure, laterNotice } = rules
   const [createSlot] = useCreateUploadSlotMutation()
+  const [completeUpload] = useCompleteUploadMutation()
   const [state, setState] = useState<PresignedUploadState>(IDLE)
   // Each pick gets a number: an older upload finishing late must not overwrite a newer one.
   const attempt = useRef(0)
@@ -103,6 +115,30 @@ export function usePresignedUpload(rules: PresignedUploadRules) {
           if (attempt.current === current) setState((s) => ({ ...s, progress }))
         })
         if (attempt.current !== current) return
+        setState((s) => ({ ...s, status: 'checking', progress: 100, message: CHECKING_PICTURE }))
+        try {
+          await completeUpload({ objectKey: slot.objectKey }).unwrap()
+        } catch (failure) {
+          const status = errorStatus(failure)
+          if (status === 400) {
+            // Not a picture of its declared type: the service removed it, so the post or
+            // profile goes without it, and the person reads why.
+            if (attempt.current !== current) return
+            releasePreview()
+            setState({
+              ...IDLE,
+              status: 'refused',
+              message: errorMessage(failure, Messages.upload.notAPicture),
+            })
+            return
+          }
+          // 404: no such upload of this person's; the key is worth nothing, as after a failed PUT.
+          if (status === 404) throw failure
+          // A network failure, a 5xx or anything else: the file is stored, so the key is kept.
+          // The media service also makes the sizes when the post or the profile is saved with
+          // it; until then the pages fall back to the original.
+        }
+        if (attempt.current !== current) return
         setState((s) => ({
           ...s,
           status: 'uploaded',
@@ -124,8 +160,27 @@ export function usePresignedUpload(rules: PresignedUploadRules) {
         }
       }
     },
-    [createSlot, kind, validate, uploadedMessage, failedMessage, onFailure, laterNotice],
+    [
+      createSlot,
+      completeUpload,
+      kind,
+      validate,
+      uploadedMessage,
+      failedMessage,
+      onFailure,
+      laterNotice,
+    ],
   )
 
-  return { ...state, uploading: state.status === 'uploading', pick, reset }
+  return {
+    ...state,
+    /** The file is on its way to storage: its progress is worth showing. */
+    uploading: state.status === 'uploading',
+    /** Uploading or checking: the form waits, as the key is not known to be good yet. */
+    busy: state.status === 'uploading' || state.status === 'checking',
+    /** The message is a problem (role alert), not news (role status). */
+    failed: state.status === 'invalid' || state.status === 'failed' || state.status === 'refused',
+    pick,
+    reset,
+  }
 }

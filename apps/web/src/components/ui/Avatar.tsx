@@ -1,4 +1,5 @@
-import { imageUrl } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
 import './avatar.css'
 
 /** "MM" for "Mia Member": the first letters of the first and last words. */
@@ -21,7 +22,17 @@ export function Avatar({
 }) {
   const style = { width: size, height: size, fontSize: size * 0.4 }
   if (picture) {
-    return <img className="ui-avatar" src={imageUrl(picture)} alt="" style={style} />
+    return (
+      <Picture
+        className="ui-avatar"
+        picture={picture}
+        placeholder={DEFAULT_PROFILE_PICTURE}
+        use="avatar"
+        sizes={`${size}px`}
+        alt=""
+        style={style}
+      />
+    )
   }
   return (
     <span className="ui-avatar ui-avatar-initials" aria-hidden="true" style={style}>

@@ -5,6 +5,7 @@ import {
   contactValueKind,
   formatContactValue,
 } from '@marketplace/contracts/validation'
+import { Picture } from '@/components/ui/Picture'
 import './post-fields-view.css'
 
 /** spec 1 §2: what stands in for a private location or contact. */
@@ -29,7 +30,8 @@ export interface PostFieldsValue {
   contactValueMasked?: string | null
   infos: string
   expirationDate: string | null
-  pictureSrc: string
+  /** The post's upload key, or the address of a local preview; none: the placeholder. */
+  picture: string | null
   /** The author's own view shows which fields are private. */
   displayLocation?: boolean
   displayContact?: boolean
@@ -137,6 +139,13 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   )
 }
 
+/**
+ * `sizes` of the picture (post-fields-view.css): the full width of a wide modal's content,
+ * min(820px, 100vw - 2 × 16px) less 2 × 24px of padding. A desktop at DPR 2 takes w1280,
+ * the largest a details view lists; a phone at DPR 3, w960 or w1280.
+ */
+export const POST_PICTURE_SIZES = '(max-width: 852px) calc(100vw - 80px), 772px'
+
 /** The fields of a post, shared by the preview and the details modal. */
 export function PostFieldsView({
   post,
@@ -151,7 +160,13 @@ export function PostFieldsView({
     ) : null
   return (
     <div className="post-view">
-      <img className="post-view-picture" src={post.pictureSrc} alt={`Picture of ${post.title}`} />
+      <Picture
+        className="post-view-picture"
+        picture={post.picture}
+        use="details"
+        sizes={POST_PICTURE_SIZES}
+        alt={`Picture of ${post.title}`}
+      />
       <dl className="post-view-fields">
         <Row label="Where">
           {post.location === null ? (

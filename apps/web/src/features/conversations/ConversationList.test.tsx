@@ -60,7 +60,13 @@ describe('the conversation list', () => {
     expect(wes).toHaveTextContent('I can start Monday')
     expect(wes).toHaveTextContent('2 minutes ago')
     expect(wes).toHaveTextContent(', 2 unread')
-    expect(wes!.querySelector('img')).toHaveAttribute('src', expect.stringContaining('me.png'))
+    // The person's picture: the 160 px square variant (WebP, and PNG as the PNG's fallback).
+    expect(wes!.querySelector('img')).toHaveAttribute('src', '/userImages/u3/me.avatar.png')
+    expect(wes!.querySelector('img')).toHaveAttribute('sizes', '40px')
+    expect(wes!.querySelector('source')).toHaveAttribute(
+      'srcset',
+      '/userImages/u3/me.avatar.webp 160w, /userImages/u3/me.w480.webp 480w',
+    )
     expect(mia).toHaveTextContent('You: See you Saturday')
     expect(within(mia!).getByText('MM')).toBeInTheDocument()
     expect(mia).not.toHaveTextContent('unread')

@@ -9,7 +9,9 @@ import {
 import { FavoritesContent, type FavoritesTexts } from '@/features/favorites/FavoritesContent'
 import { useFavoritesList } from '@/features/favorites/use-favorites-list'
 import { personName, skillsText } from '@/lib/person-display'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
+import { settingsCardSizes } from '@/components/ui/settings-card-sizes'
 import { Messages } from '@marketplace/contracts/validation'
 import '@/components/ui/list-page.css'
 import './favorites.css'
@@ -46,9 +48,12 @@ export default function FavoritePeoplePage() {
           const skills = skillsText(person.skills)
           return (
             <li key={entry.personID ?? person._id} className="card settings-card" aria-label={name}>
-              <img
+              <Picture
                 className="settings-card-picture favorite-person-picture"
-                src={imageUrl(person.profilePicture, DEFAULT_PROFILE_PICTURE)}
+                picture={person.profilePicture}
+                placeholder={DEFAULT_PROFILE_PICTURE}
+                use="card"
+                sizes={settingsCardSizes('grid')}
                 alt=""
               />
               <div className="card-body">

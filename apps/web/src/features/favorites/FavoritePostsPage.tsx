@@ -17,7 +17,8 @@ import {
   type ListView,
 } from '@/components/ui/ListControls'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
-import { imageUrl } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
+import { settingsCardSizes } from '@/components/ui/settings-card-sizes'
 import { Messages } from '@marketplace/contracts/validation'
 import '@/components/ui/list-page.css'
 import './favorites.css'
@@ -55,7 +56,13 @@ export default function FavoritePostsPage() {
           const post = entry.favoriteID
           return (
             <li key={post._id} className="card settings-card" aria-label={post.title}>
-              <img className="settings-card-picture" src={imageUrl(post.jobPicture)} alt="" />
+              <Picture
+                className="settings-card-picture"
+                picture={post.jobPicture}
+                use="card"
+                sizes={settingsCardSizes(view)}
+                alt=""
+              />
               <div className="card-body">
                 <h3 className="settings-card-title">{post.title}</h3>
                 {post.location && <p className="muted">{post.location}</p>}

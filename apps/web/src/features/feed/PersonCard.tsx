@@ -2,7 +2,9 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import { personName, ratingText, skillsText } from '@/lib/person-display'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
+import { feedCardSizes } from '@/features/feed/PostCard'
 import type { ShownPerson } from '@/lib/entities-api'
 import './feed.css'
 
@@ -21,9 +23,12 @@ export function PersonCard({ person, layout }: { person: ShownPerson; layout: 'g
 
   return (
     <article className={`card post-card post-card-${layout}`} aria-label={name}>
-      <img
+      <Picture
         className="post-card-image person-card-image"
-        src={imageUrl(person.profilePicture, DEFAULT_PROFILE_PICTURE)}
+        picture={person.profilePicture}
+        placeholder={DEFAULT_PROFILE_PICTURE}
+        use="card"
+        sizes={feedCardSizes(layout)}
         alt=""
         width={400}
         height={300}

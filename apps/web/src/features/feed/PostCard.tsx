@@ -1,11 +1,19 @@
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import { selectCurrentUser } from '@/lib/auth-slice'
-import { imageUrl } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
+import { GRID_CARD_SIZES } from '@/lib/images'
 import type { JobPost } from '@marketplace/contracts/api'
 import './feed.css'
 
 export const HIDDEN_LOCATION_HINT = 'Location visible once accepted'
+
+/**
+ * `sizes` of a feed card's picture (feed.css): a grid column, or the list's 160 px wide
+ * thumbnail (110 px on a phone). A phone at DPR 2-3 then takes w480 or w960.
+ */
+export const feedCardSizes = (layout: 'grid' | 'list') =>
+  layout === 'grid' ? GRID_CARD_SIZES : '(max-width: 768px) 110px, 160px'
 
 /**
  * spec 1 §2 "Home feed": image (placeholder when missing), title, Details and Send request.
@@ -19,9 +27,11 @@ export function PostCard({ post, layout }: { post: JobPost; layout: 'grid' | 'li
   return (
     <article className={`card post-card post-card-${layout}`} aria-label={post.title}>
       {/* width and height give the picture its 4:3 box before it arrives (no layout shift). */}
-      <img
+      <Picture
         className="post-card-image"
-        src={imageUrl(post.jobPicture)}
+        picture={post.jobPicture}
+        use="card"
+        sizes={feedCardSizes(layout)}
         alt=""
         width={400}
         height={300}

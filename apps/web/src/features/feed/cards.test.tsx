@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { fireEvent, screen } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { createStore } from '@/app/store'
 import { PersonCard } from '@/features/feed/PersonCard'
@@ -6,6 +6,7 @@ import { ratingText } from '@/lib/person-display'
 import { HIDDEN_LOCATION_HINT, PostCard } from '@/features/feed/PostCard'
 import { makePerson, makePost, me, renderWithStore, signIn } from '@/test/feed-helpers'
 import { openModalOf } from '@/test/modal-helpers'
+import { GRID_CARD_SIZES } from '@/lib/images'
 
 describe('PostCard', () => {
   it('shows no request button to the owner of the post', () => {
@@ -31,6 +32,43 @@ describe('PostCard', () => {
     expect(container.querySelector('img')).toHaveAttribute('src', '/images/no-image.svg')
     await userEvent.click(screen.getByRole('button', { name: 'Details' }))
     expect(openModalOf(store)).toEqual({ kind: 'postDetails', post })
+  })
+
+  it('asks for the picture sized for its box: w480 or w960, WebP first, never the original', () => {
+    const key = 'jobImages/u2/sofa.jpg'
+    const { container } = renderWithStore(
+      <PostCard post={makePost({ jobPicture: key })} layout="grid" />,
+    )
+    const img = container.querySelector('img')!
+    expect(container.querySelector('source')).toHaveAttribute(
+      'srcset',
+      '/jobImages/u2/sofa.w480.webp 480w, /jobImages/u2/sofa.w960.webp 960w',
+    )
+    expect(container.querySelector('source')).toHaveAttribute('sizes', GRID_CARD_SIZES)
+    expect(img).toHaveAttribute(
+      'srcset',
+      '/jobImages/u2/sofa.w480.jpg 480w, /jobImages/u2/sofa.w960.jpg 960w',
+    )
+    expect(img).toHaveAttribute('src', '/jobImages/u2/sofa.w480.jpg')
+    // The 4:3 box before the picture arrives, lazy and decoded off the main thread, as before.
+    expect(img).toHaveClass('post-card-image')
+    expect(img).toHaveAttribute('width', '400')
+    expect(img).toHaveAttribute('height', '300')
+    expect(img).toHaveAttribute('loading', 'lazy')
+    expect(img).toHaveAttribute('decoding', 'async')
+    // Not made yet: the original.
+    fireEvent.error(img)
+    expect(container.querySelector('img')).toHaveAttribute('src', `/${key}`)
+  })
+
+  it('sizes the list layout’s thumbnail', () => {
+    const { container } = renderWithStore(
+      <PostCard post={makePost({ jobPicture: 'jobImages/u2/sofa.png' })} layout="list" />,
+    )
+    expect(container.querySelector('img')).toHaveAttribute(
+      'sizes',
+      '(max-width: 768px) 110px, 160px',
+    )
   })
 
   it('masks a hidden location with a hint', () => {
@@ -60,6 +98,28 @@ describe('PersonCard', () => {
     )
     expect(screen.queryByRole('button', { name: /^Request/ })).not.toBeInTheDocument()
     expect(screen.getByRole('button', { name: 'Details' })).toBeInTheDocument()
+  })
+
+  it('shows the default picture without one, and else the card sizes of the picture', () => {
+    const { container, unmount } = renderWithStore(
+      <PersonCard person={makePerson({ profilePicture: null })} layout="grid" />,
+    )
+    expect(container.querySelector('img')).toHaveAttribute('src', '/images/default-profile.svg')
+    unmount()
+    const withPicture = renderWithStore(
+      <PersonCard person={makePerson({ profilePicture: 'userImages/u3/me.webp' })} layout="grid" />,
+    )
+    const img = withPicture.container.querySelector('img')!
+    expect(img).toHaveAttribute('src', '/userImages/u3/me.w480.webp')
+    expect(img).toHaveAttribute('sizes', GRID_CARD_SIZES)
+    expect(img).toHaveAttribute('width', '400')
+    // Neither the variant nor the original: the default picture.
+    fireEvent.error(img)
+    fireEvent.error(withPicture.container.querySelector('img')!)
+    expect(withPicture.container.querySelector('img')).toHaveAttribute(
+      'src',
+      '/images/default-profile.svg',
+    )
   })
 
   it('shows no rating before anyone rated', () => {

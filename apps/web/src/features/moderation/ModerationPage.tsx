@@ -5,7 +5,8 @@ import { modalOpened } from '@/app/ui-slice'
 import { personName, skillsText } from '@/lib/person-display'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { errorMessage } from '@/lib/api'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
 import {
   useGetModerationQueueQuery,
   useResolveReportMutation,
@@ -63,7 +64,13 @@ function ReportedContent({ report }: { report: ModerationReport }) {
     const { post } = target
     return (
       <div className="moderation-target">
-        <img src={imageUrl(post.jobPicture)} alt="" className="moderation-target-picture" />
+        <Picture
+          picture={post.jobPicture}
+          use="avatar"
+          sizes="72px"
+          alt=""
+          className="moderation-target-picture"
+        />
         <div>
           <p className="moderation-target-kind">Post</p>
           <button
@@ -83,8 +90,11 @@ function ReportedContent({ report }: { report: ModerationReport }) {
   const skills = skillsText(person.skills)
   return (
     <div className="moderation-target">
-      <img
-        src={imageUrl(person.profilePicture, DEFAULT_PROFILE_PICTURE)}
+      <Picture
+        picture={person.profilePicture}
+        placeholder={DEFAULT_PROFILE_PICTURE}
+        use="avatar"
+        sizes="72px"
         alt=""
         className="moderation-target-picture round"
       />

@@ -12,7 +12,8 @@ import {
 import { ageText, personName, ratingText, skillsText } from '@/lib/person-display'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
 import type { ShownPerson } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
 import './people.css'
@@ -69,9 +70,12 @@ export default function WorkerDetailsModal({ person }: { person: ShownPerson }) 
     <Modal title={name || 'Worker details'} onClose={close} wide>
       <div className="worker-details">
         <div className="worker-details-head">
-          <img
+          <Picture
             className="worker-details-photo"
-            src={imageUrl(person.profilePicture, DEFAULT_PROFILE_PICTURE)}
+            picture={person.profilePicture}
+            placeholder={DEFAULT_PROFILE_PICTURE}
+            use="avatar"
+            sizes="112px"
             alt={name ? `Photo of ${name}` : 'Profile photo'}
           />
           <div>

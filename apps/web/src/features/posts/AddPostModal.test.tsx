@@ -3,54 +3,29 @@ import userEvent from '@testing-library/user-event'
 import { modalOpened } from '@/app/ui-slice'
 import { renderModal } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
+import { FakeUpload, installFakeUpload } from '@/test/fake-upload'
 import AddPostModal from '@/features/posts/AddPostModal'
-
-/** Stands in for the browser's XMLHttpRequest: the test decides how each PUT ends. */
-class FakeUpload {
-  static last: FakeUpload | null = null
-  upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null }
-  onload: (() => void) | null = null
-  onerror: (() => void) | null = null
-  status = 0
-  url = ''
-  headers: Record<string, string> = {}
-  open(_method: string, url: string) {
-    this.url = url
-  }
-  setRequestHeader(name: string, value: string) {
-    this.headers[name] = value
-  }
-  send() {
-    FakeUpload.last = this
-  }
-  progress(loaded: number) {
-    this.upload.onprogress?.({ lengthComputable: true, loaded, total: 100 } as ProgressEvent)
-  }
-  finish(status: number) {
-    this.status = status
-    this.onload?.()
-  }
-}
+import { Messages } from '@marketplace/contracts/validation'
 
 const picture = (name: string, type: string, size = 1024) => {
   const file = new File(['x'], name, { type })
   Object.defineProperty(file, 'size', { value: size })
   return file
 }
+const KEY = 'jobImages/viewer1/abc.png'
 const pick = (file: File) =>
   fireEvent.change(screen.getByLabelText(/^Picture/), { target: { files: [file] } })
 
 describe('add a post modal', () => {
-  const RealXhr = globalThis.XMLHttpRequest
   let fetchStub: ReturnType<typeof stubFetch> | null = null
+  let restoreUpload = () => {}
   beforeEach(() => {
-    FakeUpload.last = null
-    globalThis.XMLHttpRequest = FakeUpload as unknown as typeof XMLHttpRequest
+    restoreUpload = installFakeUpload()
   })
   afterEach(() => {
     fetchStub?.restore()
     fetchStub = null
-    globalThis.XMLHttpRequest = RealXhr
+    restoreUpload()
     jest.useRealTimers()
   })
 
@@ -93,21 +68,27 @@ describe('add a post modal', () => {
     expect(fetchStub.spy).not.toHaveBeenCalled()
   })
 
-  it('uploads on pick with a progress bar, then says "Picture Uploaded"', async () => {
-    const slotBodies: unknown[] = []
+  it('uploads on pick with a progress bar, has the picture checked, then says "Picture Uploaded"', async () => {
+    const calls: unknown[] = []
+    let answerCheck: (response: Response) => void = () => {}
     fetchStub = stubFetch(async (path, request) => {
-      slotBodies.push({ path, body: await request.json() })
-      return jsonResponse(200, {
-        presignedUrl: 'https://storage.test/put',
-        objectKey: 'jobImages/viewer1/abc.png',
+      calls.push({
+        path,
+        authorization: request.headers.get('authorization'),
+        body: await request.json(),
       })
+      if (path === '/api/upload/complete') {
+        return new Promise<Response>((resolve) => (answerCheck = resolve))
+      }
+      return jsonResponse(200, { presignedUrl: 'https://storage.test/put', objectKey: KEY })
     })
     renderModal(<AddPostModal />)
     pick(picture('fence.png', 'image/png', 2048))
     await waitFor(() => expect(FakeUpload.last).not.toBeNull())
-    expect(slotBodies).toEqual([
+    expect(calls).toEqual([
       {
         path: '/api/upload',
+        authorization: 'Bearer token',
         body: { fileName: 'fence.png', fileType: 'image/png', fileSize: 2048 },
       },
     ])
@@ -118,8 +99,124 @@ describe('add a post modal', () => {
     )
     expect(screen.getByRole('button', { name: 'Add this post' })).toBeDisabled()
     act(() => FakeUpload.last!.finish(200))
-    expect(await screen.findByText('Picture Uploaded')).toBeInTheDocument()
     expect(FakeUpload.last!.url).toBe('https://storage.test/put')
+
+    // Once stored, the media service checks the bytes and makes the sizes: the form waits.
+    expect(await screen.findByRole('status')).toHaveTextContent('Checking the picture…')
+    expect(screen.queryByRole('progressbar')).toBeNull()
+    expect(screen.getByRole('button', { name: 'Add this post' })).toBeDisabled()
+    expect(screen.getByLabelText(/^Picture/)).toBeDisabled()
+    expect(calls[1]).toEqual({
+      path: '/api/upload/complete',
+      authorization: 'Bearer token',
+      body: { objectKey: KEY },
+    })
+    answerCheck(
+      jsonResponse(200, {
+        objectKey: KEY,
+        width: 1600,
+        height: 1200,
+        variants: ['jobImages/viewer1/abc.w480.webp'],
+      }),
+    )
+    expect(await screen.findByText('Picture Uploaded')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Add this post' })).toBeEnabled()
+  })
+
+  it('says why a file that is not really a picture is refused, and creates the post without it', async () => {
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask', 'setImmediate'] })
+    const created: unknown[] = []
+    fetchStub = stubFetch(async (path, request) => {
+      if (path === '/api/upload/complete') {
+        return jsonResponse(400, { message: Messages.upload.notAPicture })
+      }
+      if (path === '/api/jobs' && request.method === 'POST') {
+        created.push(await request.json())
+        return jsonResponse(201, { _id: 'p1', title: 'Paint my fence' })
+      }
+      if (path === '/api/upload') {
+        return jsonResponse(200, { presignedUrl: 'https://storage.test/put', objectKey: KEY })
+      }
+      return jsonResponse(200, [])
+    })
+    renderModal(<AddPostModal />)
+    pick(picture('fence.png', 'image/png'))
+    await waitFor(() => expect(FakeUpload.last).not.toBeNull())
+    act(() => FakeUpload.last!.finish(200))
+    expect(await screen.findByRole('alert')).toHaveTextContent(Messages.upload.notAPicture)
+    // The service's own words stay: they say the file is gone.
+    act(() => jest.advanceTimersByTime(6000))
+    expect(screen.getByRole('alert')).toHaveTextContent(Messages.upload.notAPicture)
+
+    fireEvent.change(screen.getByLabelText('Title *'), { target: { value: 'Paint my fence' } })
+    fireEvent.change(screen.getByLabelText('Where *'), { target: { value: 'Austin TX' } })
+    fireEvent.click(screen.getByRole('button', { name: 'Add this post' }))
+    await waitFor(() => expect(created).toHaveLength(1))
+    expect(created[0]).toMatchObject({ title: 'Paint my fence', jobPicture: null })
+  })
+
+  it('keeps the picture when the check cannot answer (the service checks it on save)', async () => {
+    const created: unknown[] = []
+    fetchStub = stubFetch(async (path, request) => {
+      if (path === '/api/upload/complete') return jsonResponse(503, { message: 'Unavailable' })
+      if (path === '/api/jobs' && request.method === 'POST') {
+        created.push(await request.json())
+        return jsonResponse(201, { _id: 'p1', title: 'Paint my fence' })
+      }
+      if (path === '/api/upload') {
+        return jsonResponse(200, { presignedUrl: 'https://storage.test/put', objectKey: KEY })
+      }
+      return jsonResponse(200, [])
+    })
+    renderModal(<AddPostModal />)
+    pick(picture('fence.png', 'image/png'))
+    await waitFor(() => expect(FakeUpload.last).not.toBeNull())
+    act(() => FakeUpload.last!.finish(200))
+    expect(await screen.findByText('Picture Uploaded')).toBeInTheDocument()
+    await userEvent.type(screen.getByLabelText('Title *'), 'Paint my fence')
+    await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
+    await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
+    await waitFor(() => expect(created).toHaveLength(1))
+    expect(created[0]).toMatchObject({ jobPicture: KEY })
+  })
+
+  it('previews the picked file from its local address, as it is', async () => {
+    const preview = 'blob:http://localhost/4f1c-preview'
+    const { createObjectURL, revokeObjectURL } = URL
+    Object.assign(URL, { createObjectURL: () => preview, revokeObjectURL: () => {} })
+    try {
+      fetchStub = stubFetch((path) =>
+        path === '/api/upload/complete'
+          ? jsonResponse(200, { objectKey: KEY, width: 800, height: 600, variants: [] })
+          : jsonResponse(200, { presignedUrl: 'https://storage.test/put', objectKey: KEY }),
+      )
+      renderModal(<AddPostModal />)
+      pick(picture('fence.png', 'image/png'))
+      await waitFor(() => expect(FakeUpload.last).not.toBeNull())
+      act(() => FakeUpload.last!.finish(200))
+      expect(await screen.findByText('Picture Uploaded')).toBeInTheDocument()
+      await userEvent.type(screen.getByLabelText('Title *'), 'Paint my fence')
+      await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
+      await userEvent.click(screen.getByRole('button', { name: 'Preview' }))
+      const img = screen.getByRole('img', { name: 'Picture of Paint my fence' })
+      expect(img).toHaveAttribute('src', preview)
+      expect(img).not.toHaveAttribute('srcset')
+    } finally {
+      Object.assign(URL, { createObjectURL, revokeObjectURL })
+    }
+  })
+
+  it('treats an upload the service does not know as a failed upload', async () => {
+    fetchStub = stubFetch((path) =>
+      path === '/api/upload/complete'
+        ? jsonResponse(404, { message: Messages.upload.pictureNotFound })
+        : jsonResponse(200, { presignedUrl: 'https://storage.test/put', objectKey: KEY }),
+    )
+    renderModal(<AddPostModal />)
+    pick(picture('fence.jpg', 'image/jpeg'))
+    await waitFor(() => expect(FakeUpload.last).not.toBeNull())
+    act(() => FakeUpload.last!.finish(200))
+    expect(await screen.findByRole('alert')).toHaveTextContent(Messages.upload.failed)
   })
 
   it('says the post goes without an image when the upload fails, then "No image will be used" after 5 s', async () => {

@@ -8,7 +8,6 @@ import { FormField, hintIdOf } from '@/components/ui/FormField'
 import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { usePictureUpload } from '@/features/posts/use-picture-upload'
 import { Modal } from '@/components/ui/Modal'
-import { NO_IMAGE } from '@/lib/images'
 import {
   Messages,
   canPreviewPost,
@@ -98,7 +97,7 @@ export default function AddPostModal() {
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault()
-    if (saving || picture.uploading) return
+    if (saving || picture.busy) return
     if (!user?._id || !token) {
       window.alert(Messages.post.notLoggedIn)
       return
@@ -137,7 +136,7 @@ export default function AddPostModal() {
   }
 
   const submitLabel = saving ? 'Creating...' : 'Add this post'
-  const submitDisabled = saving || picture.uploading || created
+  const submitDisabled = saving || picture.busy || created
 
   return (
     <Modal title={step === 'preview' ? 'Post preview' : 'Add a post'} onClose={close} wide>
@@ -162,7 +161,7 @@ export default function AddPostModal() {
                 contactValue: contactValue || undefined,
                 infos: form.infos,
                 expirationDate: form.expirationDate || null,
-                pictureSrc: picture.previewUrl ?? NO_IMAGE,
+                picture: picture.previewUrl,
                 displayLocation: form.displayLocation,
                 displayContact: form.displayContact,
               }}
@@ -275,7 +274,7 @@ export default function AddPostModal() {
                 id={ids.picture}
                 type="file"
                 accept=".png,.jpg,.jpeg,image/png,image/jpeg"
-                disabled={picture.uploading}
+                disabled={picture.busy}
                 onChange={(event) => void picture.pick(event.target.files?.[0])}
               />
               {picture.uploading && (
@@ -290,8 +289,14 @@ export default function AddPostModal() {
               )}
               {picture.message && (
                 <span
-                  className={picture.status === 'uploaded' ? 'form-success' : 'field-error'}
-                  role={picture.status === 'uploaded' ? 'status' : 'alert'}
+                  className={
+                    picture.failed
+                      ? 'field-error'
+                      : picture.status === 'checking'
+                        ? 'field-hint'
+                        : 'form-success'
+                  }
+                  role={picture.failed ? 'alert' : 'status'}
                 >
                   {picture.message}
                 </span>

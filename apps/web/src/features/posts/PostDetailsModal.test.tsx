@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { openModalOf, renderModal, samplePost, viewer } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import PostDetailsModal from '@/features/posts/PostDetailsModal'
+import { POST_PICTURE_SIZES } from '@/components/ui/PostFieldsView'
 
 describe('post details modal', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null
@@ -18,6 +19,18 @@ describe('post details modal', () => {
     expect(screen.queryByRole('button', { name: /Save/ })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Send request' })).toBeNull()
     expect(screen.queryByRole('button', { name: 'Report' })).toBeNull()
+  })
+
+  it('shows the picture in a size for the dialog, w1280 at most', () => {
+    fetchStub = stubFetch(() => jsonResponse(200, []))
+    renderModal(<PostDetailsModal post={{ ...samplePost, jobPicture: 'jobImages/owner1/a.png' }} />)
+    const img = screen.getByRole('img', { name: 'Picture of Paint my fence' })
+    expect(img).toHaveAttribute('sizes', POST_PICTURE_SIZES)
+    expect(img).toHaveAttribute(
+      'srcset',
+      '/jobImages/owner1/a.w480.png 480w, /jobImages/owner1/a.w960.png 960w, /jobImages/owner1/a.w1280.png 1280w',
+    )
+    expect(img).toHaveAttribute('src', '/jobImages/owner1/a.w960.png')
   })
 
   it('masks a private location and contact with the acceptance tooltip', () => {

@@ -13,7 +13,6 @@ import {
 import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
-import { imageUrl } from '@/lib/images'
 import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 import './posts.css'
@@ -75,7 +74,7 @@ export default function PostDetailsModal({ post }: { post: JobPost }) {
             contactValueMasked: post.contactValueMasked,
             infos: post.infos,
             expirationDate: post.expirationDate,
-            pictureSrc: imageUrl(post.jobPicture),
+            picture: post.jobPicture,
             displayLocation: post.displayLocation,
             displayContact: post.displayContact,
           }}

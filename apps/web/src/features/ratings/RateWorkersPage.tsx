@@ -4,7 +4,8 @@ import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import { useGetRateableRequestsQuery, useRateWorkerMutation } from '@/features/ratings/ratings-api'
 import { errorMessage } from '@/lib/api'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
 import { FormField, hintIdOf } from '@/components/ui/FormField'
 import '@/components/ui/list-page.css'
 import './ratings.css'
@@ -72,9 +73,12 @@ function RatingRow({ entry }: { entry: RateableRequest }) {
     <li className="card rating-row" aria-label={entry.worker.name}>
       <form className="card-body rating-body" onSubmit={save}>
         <div className="rating-worker">
-          <img
+          <Picture
             className="rating-picture"
-            src={imageUrl(entry.worker.profilePicture, DEFAULT_PROFILE_PICTURE)}
+            picture={entry.worker.profilePicture}
+            placeholder={DEFAULT_PROFILE_PICTURE}
+            use="avatar"
+            sizes="56px"
             alt=""
           />
           <div>

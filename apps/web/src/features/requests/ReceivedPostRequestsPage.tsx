@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import { ConfirmModal } from '@/components/ui/Modal'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import type { ReceivedJobRequest } from '@marketplace/contracts/api'
 import {
@@ -108,9 +109,12 @@ export default function ReceivedPostRequestsPage() {
         <ul className={view === 'grid' ? 'grid' : 'list'} role="list" aria-label="Requests">
           {shown.map((request) => (
             <li key={request._id} className="card request-row">
-              <img
+              <Picture
                 className="request-row-picture"
-                src={imageUrl(request.requester.profilePicture, DEFAULT_PROFILE_PICTURE)}
+                picture={request.requester.profilePicture}
+                placeholder={DEFAULT_PROFILE_PICTURE}
+                use="avatar"
+                sizes="48px"
                 alt=""
               />
               <div className="request-row-text">

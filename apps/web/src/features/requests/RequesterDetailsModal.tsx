@@ -1,6 +1,7 @@
 import type { ReceivedJobRequest } from '@marketplace/contracts/api'
 import { Modal } from '@/components/ui/Modal'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
 import { skillsText } from '@/lib/person-display'
 import '@/components/ui/list-page.css'
 import './requests.css'
@@ -17,8 +18,11 @@ export function RequesterDetailsModal({
   return (
     <Modal title={requester.name} onClose={onClose}>
       <div className="requester-details">
-        <img
-          src={imageUrl(requester.profilePicture, DEFAULT_PROFILE_PICTURE)}
+        <Picture
+          picture={requester.profilePicture}
+          placeholder={DEFAULT_PROFILE_PICTURE}
+          use="avatar"
+          sizes="96px"
           alt={`Picture of ${requester.name}`}
         />
         <dl className="details-fields">

@@ -1,7 +1,6 @@
 import type { SentJobRequest } from '@marketplace/contracts/api'
 import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
-import { imageUrl } from '@/lib/images'
 import { StatusBadge } from './RequestStatus'
 import './requests.css'
 
@@ -38,7 +37,7 @@ export function SentPostDetailsModal({
           contactValueMasked: post.contactValueMasked,
           infos: post.infos,
           expirationDate: null,
-          pictureSrc: imageUrl(post.jobPicture),
+          picture: post.jobPicture,
         }}
       />
       <div className="modal-actions">

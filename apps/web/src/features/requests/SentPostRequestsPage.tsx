@@ -2,7 +2,8 @@ import { useState } from 'react'
 import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import { ConfirmModal } from '@/components/ui/Modal'
-import { imageUrl } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
+import { settingsCardSizes } from '@/components/ui/settings-card-sizes'
 import { Messages } from '@marketplace/contracts/validation'
 import type { SentJobRequest } from '@marketplace/contracts/api'
 import {
@@ -93,9 +94,11 @@ export default function SentPostRequestsPage() {
         >
           {shown.map((request) => (
             <li key={request._id} className="card settings-card" aria-label={request.post.title}>
-              <img
+              <Picture
                 className="settings-card-picture"
-                src={imageUrl(request.post.jobPicture)}
+                picture={request.post.jobPicture}
+                use="card"
+                sizes={settingsCardSizes(view)}
                 alt=""
               />
               <div className="card-body">

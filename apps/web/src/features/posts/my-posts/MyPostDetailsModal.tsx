@@ -1,6 +1,5 @@
 import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
-import { imageUrl } from '@/lib/images'
 import type { JobPost } from '@marketplace/contracts/api'
 
 /** spec 2 §2.8: the owner's view of a post, with Delete and Modify. */
@@ -34,7 +33,7 @@ export function MyPostDetailsModal({
           contactValueMasked: post.contactValueMasked,
           infos: post.infos,
           expirationDate: post.expirationDate,
-          pictureSrc: imageUrl(post.jobPicture),
+          picture: post.jobPicture,
           displayLocation: post.displayLocation,
           displayContact: post.displayContact,
         }}

@@ -20,7 +20,8 @@ import { InfoTooltip } from '@/components/ui/InfoTooltip'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { errorStatus } from '@/lib/api'
-import { imageUrl } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
+import { settingsCardSizes } from '@/components/ui/settings-card-sizes'
 import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 import { MyPostDetailsModal } from './MyPostDetailsModal'
@@ -129,7 +130,13 @@ export default function MyPostsPage() {
         <ul className={view === 'grid' ? 'grid' : 'list'} aria-label="My posts" role="list">
           {shown.map((post) => (
             <li key={post._id} className="card settings-card" aria-label={post.title}>
-              <img className="settings-card-picture" src={imageUrl(post.jobPicture)} alt="" />
+              <Picture
+                className="settings-card-picture"
+                picture={post.jobPicture}
+                use="card"
+                sizes={settingsCardSizes(view)}
+                alt=""
+              />
               <div className="card-body">
                 <h3 className="settings-card-title">{post.title}</h3>
                 {post.location && <p className="muted">{post.location}</p>}

@@ -10,7 +10,8 @@ import { useSendPersonRequestMutation } from '@/features/requests/send/send-requ
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import { errorMessage, errorStatus } from '@/lib/api'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
 import type { JobPost, SentPeopleRequest } from '@marketplace/contracts/api'
 import type { ShownPerson } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
@@ -84,9 +85,12 @@ export default function RequestPersonModal({ person }: { person: ShownPerson }) 
       ) : (
         <>
           <div className="request-person">
-            <img
+            <Picture
               className="request-person-photo"
-              src={imageUrl(person.profilePicture, DEFAULT_PROFILE_PICTURE)}
+              picture={person.profilePicture}
+              placeholder={DEFAULT_PROFILE_PICTURE}
+              use="avatar"
+              sizes="88px"
               alt={name ? `Photo of ${name}` : 'Profile photo'}
             />
             <div>

@@ -1,10 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import MyWorkerProfilePage from '@/features/settings/worker-profile/MyWorkerProfilePage'
 import { renderPage, selfProfile } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import type { PersonSelfView } from '@marketplace/contracts/api'
 import { recordAnalytics } from '@/test/analytics'
+import { FakeUpload, installFakeUpload } from '@/test/fake-upload'
+import { Messages } from '@marketplace/contracts/validation'
 
 const worker: PersonSelfView = {
   ...selfProfile,
@@ -18,6 +20,14 @@ const worker: PersonSelfView = {
   isOnline: true,
   contacts: [{ value: 'ava@example.test', visibility: 'public' }],
   rating: { average: 4.25, count: 3 },
+}
+
+/** A profile the edit form saves as it is (every required field filled). */
+const saveable: PersonSelfView = {
+  ...worker,
+  skills: ['Mowing'],
+  paymentType: 'Hourly',
+  location: 'Springfield',
 }
 
 describe('my worker profile page', () => {
@@ -169,6 +179,93 @@ describe('my worker profile page', () => {
     expect(sent).not.toBeNull()
     expect(sent).not.toHaveProperty('profilePicture')
     logged.mockRestore()
+  })
+
+  it('checks the uploaded photo, and saves without it when it is not really a picture', async () => {
+    const restoreUpload = installFakeUpload()
+    const checked: unknown[] = []
+    let sent: Record<string, unknown> | null = null
+    try {
+      fetchStub = stubFetch(async (path, request) => {
+        if (path === '/api/upload/user-profile-picture') {
+          return jsonResponse(200, {
+            presignedUrl: 'https://storage.test/put',
+            objectKey: 'userImages/u1/photo.png',
+          })
+        }
+        if (path === '/api/upload/complete') {
+          checked.push(await request.json())
+          return jsonResponse(400, { message: Messages.upload.notAPicture })
+        }
+        if (request.method === 'PUT') {
+          sent = (await request.json()) as Record<string, unknown>
+          return jsonResponse(200, { ...saveable, ...sent })
+        }
+        return jsonResponse(200, saveable)
+      })
+      renderPage(<MyWorkerProfilePage />)
+      await userEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }))
+      const photo = new File(['not a png'], 'me.png', { type: 'image/png' })
+      await userEvent.upload(screen.getByLabelText('Profile photo'), photo)
+      await waitFor(() => expect(FakeUpload.last).not.toBeNull())
+      act(() => FakeUpload.last!.finish(200))
+      expect(await screen.findByRole('alert')).toHaveTextContent(Messages.upload.notAPicture)
+      expect(checked).toEqual([{ objectKey: 'userImages/u1/photo.png' }])
+      await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }))
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+      expect(sent).not.toBeNull()
+      expect(sent).not.toHaveProperty('profilePicture')
+    } finally {
+      restoreUpload()
+    }
+  })
+
+  it('says it checks the uploaded photo, then saves it', async () => {
+    const restoreUpload = installFakeUpload()
+    let answerCheck: (response: Response) => void = () => {}
+    let sent: Record<string, unknown> | null = null
+    try {
+      fetchStub = stubFetch(async (path, request) => {
+        if (path === '/api/upload/user-profile-picture') {
+          return jsonResponse(200, {
+            presignedUrl: 'https://storage.test/put',
+            objectKey: 'userImages/u1/photo.png',
+          })
+        }
+        if (path === '/api/upload/complete') {
+          return new Promise<Response>((resolve) => (answerCheck = resolve))
+        }
+        if (request.method === 'PUT') {
+          sent = (await request.json()) as Record<string, unknown>
+          return jsonResponse(200, { ...saveable, ...sent })
+        }
+        return jsonResponse(200, saveable)
+      })
+      renderPage(<MyWorkerProfilePage />)
+      await userEvent.click(await screen.findByRole('button', { name: 'Edit Profile' }))
+      await userEvent.upload(
+        screen.getByLabelText('Profile photo'),
+        new File(['png'], 'me.png', { type: 'image/png' }),
+      )
+      await waitFor(() => expect(FakeUpload.last).not.toBeNull())
+      act(() => FakeUpload.last!.finish(200))
+      expect(await screen.findByText('Checking the picture…')).toHaveAttribute('role', 'status')
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled()
+      answerCheck(
+        jsonResponse(200, {
+          objectKey: 'userImages/u1/photo.png',
+          width: 800,
+          height: 800,
+          variants: [],
+        }),
+      )
+      expect(await screen.findByText('Picture Uploaded')).toBeInTheDocument()
+      await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }))
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+      expect(sent).toHaveProperty('profilePicture', 'userImages/u1/photo.png')
+    } finally {
+      restoreUpload()
+    }
   })
 
   it('reports worker_profile_saved with how many of the six fields the saved profile fills', async () => {

@@ -5,7 +5,8 @@ import { selectCurrentUser } from '@/lib/auth-slice'
 import { useGetUserQuery, useSetWorkerStatusMutation } from '@/features/settings/account-api'
 import { WorkerProfileModal } from '@/features/settings/worker-profile/WorkerProfileModal'
 import { errorMessage } from '@/lib/api'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
 import type { PersonSelfView } from '@marketplace/contracts/api'
 import '@/features/settings/settings.css'
 import '@/features/settings/worker-profile/worker-profile.css'
@@ -92,9 +93,12 @@ function WorkerProfileView({
   return (
     <article className="card card-body worker-profile">
       <header className="worker-profile-header">
-        <img
+        <Picture
           className="worker-profile-picture"
-          src={imageUrl(profile.profilePicture, DEFAULT_PROFILE_PICTURE)}
+          picture={profile.profilePicture}
+          placeholder={DEFAULT_PROFILE_PICTURE}
+          use="avatar"
+          sizes="96px"
           alt={`${profile.name || 'Your'} profile picture`}
         />
         <div className="worker-profile-heading">

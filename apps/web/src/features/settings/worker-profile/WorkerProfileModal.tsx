@@ -17,7 +17,8 @@ import { useSaveWorkerProfileMutation } from '@/features/settings/account-api'
 import { useProfilePictureUpload } from '@/features/settings/worker-profile/use-profile-picture-upload'
 import { track } from '@/lib/analytics'
 import { errorMessage } from '@/lib/api'
-import { DEFAULT_PROFILE_PICTURE, imageUrl } from '@/lib/images'
+import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
+import { Picture } from '@/components/ui/Picture'
 import type { PersonSelfView } from '@marketplace/contracts/api'
 import { EyeIcon } from '@/components/ui/EyeIcon'
 import { FormField, hintIdOf } from '@/components/ui/FormField'
@@ -78,7 +79,7 @@ export function WorkerProfileModal({
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    if (upload.uploading) return
+    if (upload.busy) return
     const invalid = validateWorkerProfileForm(form)
     if (invalid) {
       setProblem(invalid)
@@ -101,14 +102,20 @@ export function WorkerProfileModal({
     }
   }
 
-  const picture =
-    upload.previewUrl ?? imageUrl(editing ? profile?.profilePicture : null, DEFAULT_PROFILE_PICTURE)
+  const picture = upload.previewUrl ?? (editing ? profile?.profilePicture : null)
 
   return (
     <Modal title={title} onClose={onClose} wide>
       <form className="worker-profile-form" onSubmit={submit} noValidate>
         <div className="worker-photo-field">
-          <img src={picture} alt="" className="worker-photo-preview" />
+          <Picture
+            picture={picture}
+            placeholder={DEFAULT_PROFILE_PICTURE}
+            use="avatar"
+            sizes="72px"
+            alt=""
+            className="worker-photo-preview"
+          />
           <FormField id="worker-photo" label="Profile photo">
             <input
               id="worker-photo"
@@ -128,8 +135,8 @@ export function WorkerProfileModal({
             )}
             {upload.message && (
               <p
-                className={upload.status === 'uploaded' ? 'field-hint' : 'field-error'}
-                role={upload.status === 'uploaded' ? 'status' : 'alert'}
+                className={upload.failed ? 'field-error' : 'field-hint'}
+                role={upload.failed ? 'alert' : 'status'}
               >
                 {upload.message}
               </p>
@@ -185,11 +192,7 @@ export function WorkerProfileModal({
           <button type="button" className="btn" onClick={onClose} disabled={isLoading}>
             Cancel
           </button>
-          <button
-            type="submit"
-            className="btn btn-primary"
-            disabled={isLoading || upload.uploading}
-          >
+          <button type="submit" className="btn btn-primary" disabled={isLoading || upload.busy}>
             {isLoading ? 'Saving...' : editing ? 'Save Changes' : 'Create Profile'}
           </button>
         </div>
