@@ -6,7 +6,7 @@ import { DESKTOP, MOBILE, launchChromium, newPage, screenshot } from './web/brow
 import { startFullStack, type FullStack } from './web/full-stack'
 import {
   AccessibilityLedger,
-  ONE_PIXEL_PNG,
+  photoJpeg,
   chooseSettingsEntry,
   expectGreeting,
   expectPath,
@@ -276,9 +276,9 @@ describe('web journeys in Chromium against the full stack', () => {
               .isChecked(),
           ).toBe(false)
           await dialog.getByLabel(/^Picture/).setInputFiles({
-            name: 'pixel.png',
-            mimeType: 'image/png',
-            buffer: ONE_PIXEL_PNG,
+            name: 'garden.jpg',
+            mimeType: 'image/jpeg',
+            buffer: await photoJpeg(),
           })
           await expectVisible(
             dialog.getByText('Picture Uploaded', { exact: true }),
@@ -293,6 +293,36 @@ describe('web journeys in Chromium against the full stack', () => {
           )
           await shot('06-post-created')
           await dialog.waitFor({ state: 'hidden', timeout: 10_000 })
+        })
+
+        // Issue 22 §4: the card shows a WebP variant sized for its box, never the original.
+        await step(page, width, 'card-picture-variant', async () => {
+          const card = page.locator(`article[aria-label="${title}"]`)
+          await waitFor(
+            async () => {
+              if ((await card.count()) > 0) return true
+              await page.reload()
+              return false
+            },
+            { timeoutMs: 60_000, what: `the card of "${title}" in the feed` },
+          )
+          const img = card.locator('img').first()
+          await img.scrollIntoViewIfNeeded()
+          // The test's TypeScript has no DOM library: the img as the fields read here.
+          type Image = { complete: boolean; naturalWidth: number; currentSrc: string }
+          await waitFor(
+            () =>
+              img.evaluate((element) => {
+                const image = element as unknown as Image
+                return image.complete && image.naturalWidth > 0
+              }),
+            { timeoutMs: 30_000, what: "the card's picture loaded" },
+          )
+          const source = await img.evaluate((element) => (element as unknown as Image).currentSrc)
+          expect(source).toMatch(/\.w(480|960)\.webp$/)
+          const bytes = (await (await fetch(source)).arrayBuffer()).byteLength
+          console.log(`[${width}] card picture: ${source.split('/').pop()}, ${bytes} bytes`)
+          expect(bytes).toBeLessThanOrEqual(100 * 1024)
         })
 
         const postId = await step(page, width, 'worker-requests-through-api', async () => {

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core'
+import sharp from 'sharp'
 import { screenshot, seriousAccessibilityViolations, type AxeViolation } from './browser'
 
 /** The widths every journey runs at: the name prefixes its screenshots. */
@@ -9,6 +10,25 @@ export const ONE_PIXEL_PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 )
+
+/**
+ * A photo as a phone would upload it: 2400 x 1800 JPEG of soft, varied colour (blurred noise),
+ * around a megabyte, so the cards' download of its small variant means something.
+ */
+export async function photoJpeg(): Promise<Buffer> {
+  const noise = await sharp({
+    create: {
+      width: 2400,
+      height: 1800,
+      channels: 3,
+      background: { r: 0, g: 0, b: 0 },
+      noise: { type: 'gaussian', mean: 128, sigma: 60 },
+    },
+  })
+    .png()
+    .toBuffer()
+  return sharp(noise).blur(4).jpeg({ quality: 90 }).toBuffer()
+}
 
 /**
  * One step of a journey: on failure a screenshot `<width>-<name>-FAILED.png` is kept and
