@@ -13,6 +13,10 @@ installErrorReporting()
 
 const store = createStore()
 
+// The home page's code starts loading now, beside the configuration, instead of after the
+// first render asks for it (the router's lazy import then finds it loaded or under way).
+if (window.location.pathname === '/') void import('@/features/feed/HomePage')
+
 void loadAppConfig().then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
