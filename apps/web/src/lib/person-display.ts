@@ -16,10 +16,11 @@ export const skillsText = (skills: readonly string[] | null | undefined): string
   (skills ?? []).filter(Boolean).join(' - ')
 
 /**
- * "★ 4.5 (12)" once a person has been rated by the owners they worked for; nothing before, or
- * for a view without a rating (favorites, moderation).
+ * "4.5 (12)" once a person has been rated by the owners they worked for, shown after the app's
+ * star icon (components/ui/RatingText); nothing before, or for a view without a rating
+ * (favorites, moderation).
  */
 export function ratingText(rating: PersonRating | undefined): string | null {
   if (!rating || rating.count <= 0 || typeof rating.average !== 'number') return null
-  return `★ ${rating.average.toFixed(1)} (${rating.count})`
+  return `${rating.average.toFixed(1)} (${rating.count})`
 }

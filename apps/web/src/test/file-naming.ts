@@ -12,7 +12,10 @@ const KEBAB = /^[a-z0-9]+(-[a-z0-9]+)*$/
 const COMPONENT_NAME = /^[A-Z][a-z0-9]+[A-Za-z0-9]*$/
 const ENTRIES = new Set(['main.tsx'])
 
-/** Whether a .tsx source exports a function or constant named like a component. */
+/**
+ * Whether a .tsx source exports a function or constant named like a component, or passes one
+ * on (`export { EyeIcon } from ...`).
+ */
 export function exportsComponent(fileName: string, text: string): boolean {
   const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false)
   const exported = (node: ts.Node) =>
@@ -26,6 +29,16 @@ export function exportsComponent(fileName: string, text: string): boolean {
       return statement.declarationList.declarations.some(
         (declaration) =>
           ts.isIdentifier(declaration.name) && COMPONENT_NAME.test(declaration.name.text),
+      )
+    }
+    if (ts.isExportDeclaration(statement) && !statement.isTypeOnly) {
+      const clause = statement.exportClause
+      return (
+        !!clause &&
+        ts.isNamedExports(clause) &&
+        clause.elements.some(
+          (element) => !element.isTypeOnly && COMPONENT_NAME.test(element.name.text),
+        )
       )
     }
     return false

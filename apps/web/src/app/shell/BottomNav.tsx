@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router-dom'
-import { MessagesIcon, PeopleIcon, PlusIcon, PostsIcon } from '@/app/shell/Icons'
+import { MessagesIcon, PeopleIcon, PlusIcon, PostsIcon } from '@/components/icons/NavIcons'
 import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'

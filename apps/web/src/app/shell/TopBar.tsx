@@ -1,6 +1,7 @@
 import { useCallback, useId, useRef, useState } from 'react'
 import { Link, useLocation } from 'react-router-dom'
-import { CloseIcon, MenuIcon } from '@/app/shell/Icons'
+import { CloseIcon } from '@/components/icons/CloseIcon'
+import { MenuIcon } from '@/components/icons/NavIcons'
 import { MobileMenu } from '@/app/shell/MobileMenu'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { UserMenu } from '@/app/shell/UserMenu'
@@ -85,7 +86,7 @@ export function TopBar() {
                   aria-controls={menuId}
                   onClick={() => setMenuOpen((open) => !open)}
                 >
-                  {menuOpen ? <CloseIcon /> : <MenuIcon />}
+                  {menuOpen ? <CloseIcon size={22} /> : <MenuIcon />}
                 </button>
                 {menuOpen && <MobileMenu id={menuId} onClose={closeMenu} />}
               </div>

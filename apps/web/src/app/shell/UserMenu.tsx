@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react'
 import { Link } from 'react-router-dom'
-import { CaretIcon } from '@/app/shell/Icons'
+import { CaretIcon } from '@/components/icons/NavIcons'
 import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'

@@ -1,4 +1,6 @@
+import type { ReactNode } from 'react'
 import type { DateOrder } from '@/lib/sort-by-date'
+import { TrashIcon } from '@/components/icons/TrashIcon'
 import './list-controls.css'
 
 /** The toolbars of the settings lists (spec 2 §2.8-§2.16): view, sort, a choice, reset. */
@@ -84,34 +86,19 @@ export function ResetButton({
   )
 }
 
-/** A trash can drawn inline: an emoji glyph is missing from many systems' fonts. */
-function TrashIcon() {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="2"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-    >
-      <path d="M3 6h18M8 6V4h8v2M19 6l-1 14H6L5 6M10 11v6M14 11v6" />
-    </svg>
-  )
-}
-
-/** A small icon button (a trash can unless told otherwise) with a name for screen readers. */
+/**
+ * A small icon button (a trash can unless told otherwise, one of components/icons) with a name
+ * for screen readers.
+ */
 export function IconButton({
   label,
   onClick,
-  symbol,
+  icon,
   disabled = false,
 }: {
   label: string
   onClick: () => void
-  symbol?: string
+  icon?: ReactNode
   disabled?: boolean
 }) {
   return (
@@ -123,7 +110,7 @@ export function IconButton({
       onClick={onClick}
       disabled={disabled}
     >
-      <span aria-hidden="true">{symbol ?? <TrashIcon />}</span>
+      {icon ?? <TrashIcon />}
     </button>
   )
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { CloseIcon } from '@/components/icons/CloseIcon'
 
 /**
  * A dialog: closes on Escape and on a click outside it (spec 1 §2), takes the focus while
@@ -56,7 +57,7 @@ export function Modal({
           {title}
         </h2>
         <button type="button" className="icon-btn modal-close" aria-label="Close" onClick={onClose}>
-          ×
+          <CloseIcon />
         </button>
         {children}
       </div>

@@ -1,4 +1,5 @@
 import { useEffect } from 'react'
+import { CloseIcon } from '@/components/icons/CloseIcon'
 import './toast.css'
 
 export interface ToastMessage {
@@ -23,7 +24,7 @@ export function Toast({ toast, onDone }: { toast: ToastMessage | null; onDone: (
     <div className={`toast toast-${toast.tone}`} role={toast.tone === 'error' ? 'alert' : 'status'}>
       <span>{toast.text}</span>
       <button type="button" className="icon-btn" aria-label="Dismiss" onClick={onDone}>
-        ×
+        <CloseIcon size={16} />
       </button>
     </div>
   )

@@ -17,6 +17,7 @@ import { MessageList } from '@/features/conversations/MessageList'
 import { ReportMessageModal } from '@/features/conversations/ReportMessageModal'
 import { useMarkRead } from '@/features/conversations/use-mark-read'
 import { useOutbox } from '@/features/conversations/use-outbox'
+import { ArrowLeftIcon } from '@/components/icons/ArrowLeftIcon'
 
 /**
  * The newest message from the other party, once the thread has loaded, in words for the
@@ -46,7 +47,8 @@ function useArrivalNotice(
 function BackLink() {
   return (
     <Link to={paths.messages.list} className="btn btn-ghost thread-back">
-      <span aria-hidden="true">←</span> Back to conversations
+      <ArrowLeftIcon size={16} />
+      Back to conversations
     </Link>
   )
 }

@@ -13,6 +13,7 @@ import { Pagination } from '@/components/ui/Pagination'
 import { PersonCard } from '@/features/feed/PersonCard'
 import { PostCard } from '@/features/feed/PostCard'
 import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
+import { ArrowLeftIcon } from '@/components/icons/ArrowLeftIcon'
 import './feed.css'
 
 /** spec 1 §2 "Home feed" (route /): posts or people, with categories, filters and pages. */
@@ -60,7 +61,8 @@ export default function HomePage() {
             className="btn btn-small"
             onClick={() => dispatch(feedActions.itemSelected(null))}
           >
-            ← {FEED_TEXTS[selected.type].back}
+            <ArrowLeftIcon size={16} />
+            {FEED_TEXTS[selected.type].back}
           </button>
         </div>
         <SelectedItem selected={selected} layout={view} className={listClass} />

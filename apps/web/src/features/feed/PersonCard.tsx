@@ -6,6 +6,7 @@ import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
 import { Picture } from '@/components/ui/Picture'
 import { feedCardSizes } from '@/features/feed/PostCard'
 import type { ShownPerson } from '@/lib/entities-api'
+import { RatingText } from '@/components/ui/RatingText'
 import './feed.css'
 
 /**
@@ -39,7 +40,7 @@ export function PersonCard({ person, layout }: { person: ShownPerson; layout: 'g
         <h3 className="post-card-title">{name}</h3>
         {person.title && <p className="post-card-meta">{person.title}</p>}
         {skills && <p className="post-card-meta muted">{skills}</p>}
-        {rating && <p className="post-card-meta person-card-rating">{rating}</p>}
+        {rating && <RatingText className="post-card-meta person-card-rating" text={rating} />}
         <div className="card-actions">
           <button
             type="button"

@@ -7,6 +7,7 @@ import { HIDDEN_LOCATION_HINT, PostCard } from '@/features/feed/PostCard'
 import { makePerson, makePost, me, renderWithStore, signIn } from '@/test/feed-helpers'
 import { openModalOf } from '@/test/modal-helpers'
 import { GRID_CARD_SIZES } from '@/lib/images'
+import { decorativeIcon, isFilled } from '@/test/icons'
 
 describe('PostCard', () => {
   it('shows no request button to the owner of the post', () => {
@@ -82,7 +83,9 @@ describe('PersonCard', () => {
     const person = makePerson({ rating: { average: 4.46, count: 12 } })
     const { store } = renderWithStore(<PersonCard person={person} layout="grid" />)
     expect(screen.getByText('Noah Lee')).toBeInTheDocument()
-    expect(screen.getByText('★ 4.5 (12)')).toBeInTheDocument()
+    const rating = screen.getByText('4.5 (12)')
+    expect(rating).toHaveTextContent(/^Rated 4\.5 \(12\)$/)
+    expect(isFilled(decorativeIcon(rating))).toBe(true)
     await userEvent.click(screen.getByRole('button', { name: 'Request Noah' }))
     expect(openModalOf(store)).toEqual({ kind: 'requestPerson', person })
   })

@@ -11,26 +11,10 @@ import {
   useMarkNotificationReadMutation,
 } from '@/features/notifications/notifications-api'
 import { relativeTime } from '@/components/ui/relative-time'
+import { BellIcon } from '@/components/icons/BellIcon'
+import { CloseIcon } from '@/components/icons/CloseIcon'
 import { useLiveNotifications } from '@/features/notifications/use-live-notifications'
 import './notifications.css'
-
-const BellIcon = () => (
-  <svg
-    width={22}
-    height={22}
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth={2}
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden
-    focusable={false}
-  >
-    <path d="M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9" />
-    <path d="M13.73 21a2 2 0 0 1-3.46 0" />
-  </svg>
-)
 
 const badgeText = (count: number) => (count > 99 ? '99+' : String(count))
 
@@ -183,7 +167,7 @@ export default function NotificationBell() {
           <div className="notif-toast">
             <span>{notice.message}</span>
             <button type="button" className="icon-btn" aria-label="Dismiss" onClick={dismissNotice}>
-              ×
+              <CloseIcon size={16} />
             </button>
           </div>
         )}

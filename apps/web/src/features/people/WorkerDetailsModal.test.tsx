@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { openModalOf, renderModal, samplePerson, viewer } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import WorkerDetailsModal from '@/features/people/WorkerDetailsModal'
+import { decorativeIcon, isFilled } from '@/test/icons'
 
 describe('worker details modal', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null
@@ -18,7 +19,9 @@ describe('worker details modal', () => {
     )
     expect(screen.getByText('31 years old')).toBeInTheDocument()
     expect(screen.getByText('Painting - Drywall')).toBeInTheDocument()
-    expect(screen.getByText('★ 4.5 (2)')).toBeInTheDocument()
+    const rating = screen.getByText('4.5 (2)')
+    expect(rating).toHaveTextContent(/^Rated 4\.5 \(2\)$/)
+    expect(isFilled(decorativeIcon(rating))).toBe(true)
   })
 
   it('shows the viewer their own hidden contacts and a Modify button, without Request or Report', async () => {
@@ -41,7 +44,9 @@ describe('worker details modal', () => {
 
   it('asks a guest to log in to save a favorite', async () => {
     renderModal(<WorkerDetailsModal person={samplePerson} />, { user: null })
-    await userEvent.click(screen.getByRole('button', { name: '♡ Save' }))
+    const save = screen.getByRole('button', { name: 'Save' })
+    expect(isFilled(decorativeIcon(save))).toBe(false)
+    await userEvent.click(save)
     expect(screen.getByRole('alert')).toHaveTextContent('Please login to save favorites')
   })
 
@@ -52,7 +57,8 @@ describe('worker details modal', () => {
       ]),
     )
     const { store } = renderModal(<WorkerDetailsModal person={samplePerson} />)
-    expect(await screen.findByRole('button', { name: '♥ Saved' })).toBeInTheDocument()
+    const saved = await screen.findByRole('button', { name: 'Saved' })
+    expect(isFilled(decorativeIcon(saved))).toBe(true)
     await userEvent.click(screen.getByRole('button', { name: 'Request Wes' }))
     expect(openModalOf(store)).toEqual({ kind: 'requestPerson', person: samplePerson })
   })

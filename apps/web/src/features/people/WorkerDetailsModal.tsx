@@ -16,6 +16,8 @@ import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
 import { Picture } from '@/components/ui/Picture'
 import type { ShownPerson } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
+import { RatingText } from '@/components/ui/RatingText'
+import { HeartIcon } from '@/components/icons/HeartIcon'
 import './people.css'
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -81,11 +83,7 @@ export default function WorkerDetailsModal({ person }: { person: ShownPerson }) 
           <div>
             {person.title && <p className="worker-details-title">{person.title}</p>}
             {age && <p className="muted">{age}</p>}
-            {rating && (
-              <p className="worker-details-rating" aria-label={`Rating ${rating}`}>
-                {rating}
-              </p>
-            )}
+            {rating && <RatingText className="worker-details-rating" text={rating} />}
           </div>
         </div>
         <dl className="worker-details-fields">
@@ -139,7 +137,8 @@ export default function WorkerDetailsModal({ person }: { person: ShownPerson }) 
                 disabled={addState.isLoading || removeState.isLoading}
                 onClick={toggleFavorite}
               >
-                {saved ? '♥ Saved' : '♡ Save'}
+                <HeartIcon filled={saved} />
+                {saved ? 'Saved' : 'Save'}
               </button>
               <button
                 type="button"

@@ -4,6 +4,7 @@ import { openModalOf, renderModal, samplePost, viewer } from '@/test/modal-helpe
 import { jsonResponse, stubFetch } from '@/test/helpers'
 import PostDetailsModal from '@/features/posts/PostDetailsModal'
 import { POST_PICTURE_SIZES } from '@/components/ui/PostFieldsView'
+import { decorativeIcon, isFilled } from '@/test/icons'
 
 describe('post details modal', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null
@@ -156,8 +157,9 @@ describe('post details modal', () => {
       ])
     })
     renderModal(<PostDetailsModal post={samplePost} />)
-    const saved = await screen.findByRole('button', { name: '♥ Saved' })
+    const saved = await screen.findByRole('button', { name: 'Saved' })
     expect(saved).toHaveAttribute('aria-pressed', 'true')
+    expect(isFilled(decorativeIcon(saved))).toBe(true)
     await userEvent.click(saved)
     await waitFor(() => expect(calls).toContain('DELETE /api/favorites/posts/viewer1/post1'))
   })
@@ -167,7 +169,10 @@ describe('post details modal', () => {
       request.method === 'POST' ? jsonResponse(500, {}) : jsonResponse(200, []),
     )
     renderModal(<PostDetailsModal post={samplePost} />)
-    await userEvent.click(await screen.findByRole('button', { name: '♡ Save' }))
+    const save = await screen.findByRole('button', { name: 'Save' })
+    expect(save).toHaveAttribute('aria-pressed', 'false')
+    expect(isFilled(decorativeIcon(save))).toBe(false)
+    await userEvent.click(save)
     expect(await screen.findByRole('alert')).toHaveTextContent(
       'Error updating favorites. Please try again.',
     )
@@ -175,7 +180,7 @@ describe('post details modal', () => {
 
   it('sends a guest who favorites to /login', async () => {
     const { router } = renderModal(<PostDetailsModal post={samplePost} />, { user: null })
-    await userEvent.click(screen.getByRole('button', { name: '♡ Save' }))
+    await userEvent.click(screen.getByRole('button', { name: 'Save' }))
     expect(router.state.location.pathname).toBe('/login')
   })
 })

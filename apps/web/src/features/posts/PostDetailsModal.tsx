@@ -15,6 +15,7 @@ import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
+import { HeartIcon } from '@/components/icons/HeartIcon'
 import './posts.css'
 
 /** Post details (spec 1 §2): the owner sees no favorite, request or report button. */
@@ -93,7 +94,8 @@ export default function PostDetailsModal({ post }: { post: JobPost }) {
               disabled={favoriteBusy}
               onClick={toggleFavorite}
             >
-              {saved ? '♥ Saved' : '♡ Save'}
+              <HeartIcon filled={saved} />
+              {saved ? 'Saved' : 'Save'}
             </button>
             <button
               type="button"

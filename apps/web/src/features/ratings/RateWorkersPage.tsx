@@ -7,6 +7,7 @@ import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
 import { Picture } from '@/components/ui/Picture'
 import { FormField, hintIdOf } from '@/components/ui/FormField'
+import { StarIcon } from '@/components/icons/StarIcon'
 import '@/components/ui/list-page.css'
 import './ratings.css'
 
@@ -37,7 +38,7 @@ function StarPicker({
           disabled={disabled}
           onClick={() => onChange(stars)}
         >
-          ★
+          <StarIcon size={26} />
         </button>
       ))}
     </div>

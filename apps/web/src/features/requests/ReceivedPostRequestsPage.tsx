@@ -14,6 +14,7 @@ import {
   ViewToggle,
   type ListView,
 } from '@/components/ui/ListControls'
+import { UndoIcon } from '@/components/icons/UndoIcon'
 import { StatusSelect } from './RequestStatus'
 import { matchesStatus, type StatusFilter } from './request-status'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
@@ -147,7 +148,7 @@ export default function ReceivedPostRequestsPage() {
                   decided={
                     <IconButton
                       label="Undo decision"
-                      symbol="↶"
+                      icon={<UndoIcon />}
                       disabled={busyId === request._id}
                       onClick={() => setDecision(request, 'pending')}
                     />

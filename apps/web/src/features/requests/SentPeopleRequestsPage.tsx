@@ -6,6 +6,7 @@ import { useLazyGetPersonQuery } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
 import type { SentPeopleRequest } from '@marketplace/contracts/api'
 import { IconButton, ResetButton, SortSelect } from '@/components/ui/ListControls'
+import { CloseIcon } from '@/components/icons/CloseIcon'
 import { StatusSelect } from './RequestStatus'
 import { matchesStatus, statusLabel, type StatusFilter } from './request-status'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
@@ -113,7 +114,7 @@ export default function SentPeopleRequestsPage() {
                       ? `Cancel request to ${request.requestedPerson.name}`
                       : `Delete request to ${request.requestedPerson.name}`
                   }
-                  symbol={request.status === 'pending' ? '×' : undefined}
+                  icon={request.status === 'pending' ? <CloseIcon /> : undefined}
                   onClick={() => setDeleting(request)}
                 />
               </div>

@@ -13,6 +13,7 @@ import {
   ViewToggle,
   type ListView,
 } from '@/components/ui/ListControls'
+import { CloseIcon } from '@/components/icons/CloseIcon'
 import { StatusSelect } from './RequestStatus'
 import { matchesStatus, statusLabel, type StatusFilter } from './request-status'
 import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
@@ -123,7 +124,7 @@ export default function SentPostRequestsPage() {
                   <MessageLink requestId={request._id} />
                   <IconButton
                     label={`Delete request on ${request.post.title}`}
-                    symbol="×"
+                    icon={<CloseIcon />}
                     onClick={() => setDialog({ kind: 'delete', request })}
                   />
                 </div>

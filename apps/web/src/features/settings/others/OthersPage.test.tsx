@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import OthersPage from '@/features/settings/others/OthersPage'
 import { renderPage } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch, withRenewal } from '@/test/helpers'
+import { decorativeIcon } from '@/test/icons'
 
 describe('others page (account deletion)', () => {
   let fetchStub: ReturnType<typeof stubFetch> | null = null
@@ -27,7 +28,10 @@ describe('others page (account deletion)', () => {
       'Save Favorites',
       'Distraction-Free',
     ]) {
-      expect(screen.getByRole('heading', { name: title })).toBeInTheDocument()
+      const heading = screen.getByRole('heading', { name: title })
+      // Each card's icon is the app's own SVG, not an emoji (issue 20 §6).
+      decorativeIcon(heading.closest('li')!)
+      expect(heading.closest('li')).not.toHaveTextContent(/\p{Extended_Pictographic}/u)
     }
     await userEvent.hover(screen.getByRole('button', { name: 'More information' }))
     expect(screen.getByRole('tooltip')).toHaveTextContent(

@@ -9,40 +9,44 @@ import { useDeleteAccountMutation } from '@/features/settings/account-api'
 import { InfoTooltip } from '@/components/ui/InfoTooltip'
 import { errorMessage } from '@/lib/api'
 import { useSignOut } from '@/lib/use-sign-out'
+import { BellIcon } from '@/components/icons/BellIcon'
+import { StarIcon } from '@/components/icons/StarIcon'
+import { BanknoteIcon, LeafIcon, LinkIcon, TargetIcon } from '@/components/icons/BenefitIcons'
 import '@/features/settings/settings.css'
 import '@/features/settings/others/others.css'
 
 const STAY_WITH_US =
   "We'd hate to see you leave. Here are some amazing features you might miss out on. Stay with us!"
 
+/** The six benefit cards, each with one of the app's own icons (components/icons). */
 const BENEFITS = [
   {
-    icon: '💸',
+    Icon: BanknoteIcon,
     title: '100% Free Platform',
     description: 'Publish posts, find people and send requests without paying a thing.',
   },
   {
-    icon: '🔔',
+    Icon: BellIcon,
     title: 'Smart Notifications',
     description: 'Know at once when someone requests your post or accepts your request.',
   },
   {
-    icon: '🤝',
+    Icon: LinkIcon,
     title: 'Direct Connections',
     description: 'Talk with posters and workers directly, with no middleman taking a cut.',
   },
   {
-    icon: '🎯',
+    Icon: TargetIcon,
     title: 'Personalized Posts',
     description: 'A feed that follows your location, your categories and your interests.',
   },
   {
-    icon: '⭐',
+    Icon: StarIcon,
     title: 'Save Favorites',
     description: 'Keep the posts and people you like close at hand for later.',
   },
   {
-    icon: '🧘',
+    Icon: LeafIcon,
     title: 'Distraction-Free',
     description: 'No ads and no clutter: just the jobs and the people who do them.',
   },
@@ -91,9 +95,7 @@ export default function OthersPage() {
       <ul className="benefits-grid">
         {BENEFITS.map((benefit) => (
           <li key={benefit.title} className="card card-body benefit-card">
-            <span className="benefit-icon" aria-hidden="true">
-              {benefit.icon}
-            </span>
+            <benefit.Icon className="benefit-icon" size={32} />
             <h2>{benefit.title}</h2>
             <p className="muted">{benefit.description}</p>
           </li>

@@ -7,6 +7,7 @@ import type { PersonSelfView } from '@marketplace/contracts/api'
 import { recordAnalytics } from '@/test/analytics'
 import { FakeUpload, installFakeUpload } from '@/test/fake-upload'
 import { Messages } from '@marketplace/contracts/validation'
+import { decorativeIcon, isFilled } from '@/test/icons'
 
 const worker: PersonSelfView = {
   ...selfProfile,
@@ -62,7 +63,9 @@ describe('my worker profile page', () => {
     expect(screen.getByText('Weekends')).toBeInTheDocument()
     expect(screen.getAllByText('Not specified')).toHaveLength(2)
     expect(screen.queryByRole('heading', { name: 'Additional Information' })).toBeNull()
-    expect(screen.getByText('★ 4.3 (3)')).toBeInTheDocument()
+    const rating = screen.getByText('4.3 (3)')
+    expect(rating).toHaveTextContent(/^Rated 4\.3 \(3\)$/)
+    expect(isFilled(decorativeIcon(rating))).toBe(true)
     expect(screen.getByRole('switch', { name: 'Online' })).toBeChecked()
   })
 

@@ -8,6 +8,7 @@ import { errorMessage } from '@/lib/api'
 import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
 import { Picture } from '@/components/ui/Picture'
 import type { PersonSelfView } from '@marketplace/contracts/api'
+import { RatingText } from '@/components/ui/RatingText'
 import '@/features/settings/settings.css'
 import '@/features/settings/worker-profile/worker-profile.css'
 
@@ -105,7 +106,10 @@ function WorkerProfileView({
           <h1>{profile.title || NOT_SPECIFIED}</h1>
           <p className="muted">{profile.name}</p>
           {rating && rating.average != null && rating.count > 0 && (
-            <p className="worker-rating">{`★ ${rating.average.toFixed(1)} (${rating.count})`}</p>
+            <RatingText
+              className="worker-rating"
+              text={`${rating.average.toFixed(1)} (${rating.count})`}
+            />
           )}
         </div>
         <div className="worker-profile-controls">
