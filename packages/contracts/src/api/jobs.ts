@@ -8,6 +8,7 @@ import {
   POST_TITLE_MAX_LENGTH,
   POST_WHEN_MAX_LENGTH,
 } from '../marketplace/limits'
+import { POST_CATEGORIES } from '../marketplace/categories'
 import { literalUnion } from '../marketplace/literal-union'
 import { RequestStatusSchema } from '../marketplace/requests'
 
@@ -95,7 +96,11 @@ export const JobPostSchema = Type.Object(
       description: 'Object key of the uploaded picture (jobImages/{userID}/...), or null',
       examples: [`jobImages/${OWNER_ID_EXAMPLE}/0b7f6c1e-1111-4222-8333-944455556666.png`],
     }),
-    category: Type.String({ examples: ['Moving'] }),
+    category: Type.String({
+      description:
+        "One of the feed's categories: the one the owner chose, or the guess from the words when none was chosen",
+      examples: ['Moving'],
+    }),
     isOnline: Type.Boolean({ description: 'Switched on by the owner (My posts)' }),
     expirationDate: nullableString({
       description: 'The last day the post is live (YYYY-MM-DD), or null',
@@ -305,7 +310,7 @@ const postFields = {
   ),
   category: Type.Optional(
     Type.String({
-      description: 'A category of the list; when absent it is derived from title and infos',
+      description: `The category the owner chose, one of the feed's categories: ${POST_CATEGORIES.join(', ')} (spelled so; anything else is a 400 naming the list). Absent or empty: on a new post it is guessed from the title, then the infos; on an edit the post keeps its category, except that a category never chosen is guessed again when the infos change`,
       examples: ['Moving'],
     }),
   ),

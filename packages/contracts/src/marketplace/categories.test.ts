@@ -1,4 +1,4 @@
-import { deriveCategory } from './categories'
+import { deriveCategory, guessPostCategory } from './categories'
 import { wordsOf } from './search-words'
 
 const categoryOf = (title: string, infos = '') => deriveCategory(wordsOf(title), wordsOf(infos))
@@ -29,5 +29,14 @@ describe('deriveCategory', () => {
 
   it('prefers the title over infos', () => {
     expect(categoryOf('Walk my dog', 'and maybe clean the kitchen')).toBe('Pet care')
+  })
+})
+
+describe('guessPostCategory', () => {
+  it('is the server guess, from the title then the infos, on raw texts', () => {
+    expect(guessPostCategory('Help MOVING a couch', '')).toBe('Moving')
+    expect(guessPostCategory('Saturday help', 'The lawn needs mowing')).toBe('Gardening')
+    expect(guessPostCategory('Walk my dog', 'and maybe clean the kitchen')).toBe('Pet care')
+    expect(guessPostCategory('', undefined)).toBe('Uncategorized')
   })
 })

@@ -1,11 +1,14 @@
+import { wordsOf } from './search-words'
+
 /**
- * Categories of posts and of workers. Neither form has a category (spec 1 §4), so the server
- * derives one with this keyword table: for a post from its title, then its infos; for a
- * worker from the profile's title, then its skills. An explicit category from the client is
- * accepted for posts too. The first category with a matching keyword wins, in the table's
- * order, and title matches beat the second text's ("Help moving my home office PC" is Moving,
- * not Tech). Keywords are matched against whole normalized words (see search-words.ts), a
- * trailing `*` meaning "any word starting with".
+ * Categories of posts and of workers. The worker profile has no category (spec 1 §4), so the
+ * server derives one with this keyword table from the profile's title, then its skills. A post
+ * gets the category its owner chooses in the post form or Modify (issue 20 §3), which the
+ * forms pre-select with the same guess the server makes when none is sent: from the title,
+ * then the infos. The first category with a matching keyword wins, in the table's order, and
+ * title matches beat the second text's ("Help moving my home office PC" is Moving, not Tech).
+ * Keywords are matched against whole normalized words (see search-words.ts), a trailing `*`
+ * meaning "any word starting with".
  */
 export const UNCATEGORIZED = 'Uncategorized'
 
@@ -152,6 +155,12 @@ export const CATEGORY_KEYWORDS = {
 export type Category = keyof typeof CATEGORY_KEYWORDS | typeof UNCATEGORIZED
 export const CATEGORIES = [...Object.keys(CATEGORY_KEYWORDS), UNCATEGORIZED] as Category[]
 
+/**
+ * The categories a post may be given: the list the feed's category sidebar shows (issue 20
+ * §3), Uncategorized included, since it is what the guess gives when no keyword matches.
+ */
+export const POST_CATEGORIES: readonly Category[] = CATEGORIES
+
 export function isCategory(value: unknown): value is Category {
   return typeof value === 'string' && (CATEGORIES as string[]).includes(value)
 }
@@ -179,4 +188,15 @@ export function deriveCategory(
   otherWords: readonly string[],
 ): Category {
   return categoryOfWords(titleWords) ?? categoryOfWords(otherWords) ?? UNCATEGORIZED
+}
+
+/**
+ * The server's guess for a post without a chosen category: title first, then infos. The
+ * forms run it as the owner types, to pre-select the category (no request needed).
+ */
+export function guessPostCategory(
+  title: string | null | undefined,
+  infos: string | null | undefined,
+): Category {
+  return deriveCategory(wordsOf(title), wordsOf(infos))
 }

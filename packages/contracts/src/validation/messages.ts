@@ -1,3 +1,5 @@
+import { POST_CATEGORIES } from '../marketplace/categories'
+
 /**
  * Every user-facing text of the validation rules and the error catalogue, in one place, so
  * the web app and the services show and send the same strings. Texts quoted by the specs are
@@ -70,6 +72,8 @@ export const Messages = {
     invalidPayment: 'Please choose payment options from the list',
     invalidContact: 'Please choose a contact option from the list',
     titleUnchangeable: 'The title of a post cannot be changed',
+    // ours: issue 20 §3, a category outside the feed's list
+    invalidCategory: `Please choose a category from the list: ${POST_CATEGORIES.join(', ')}`,
   },
   /** ours: a post's contact value, one message per kind of method (issue 17 §1). */
   contactValue: {

@@ -33,7 +33,10 @@ export interface PostDocument extends OutboxFields {
   /** Object key under jobImages/{userID}/, or null. */
   jobPicture: string | null
   category: string
-  /** true when the client chose the category; false when derived (and re-derived on edit). */
+  /**
+   * true when the owner chose the category (issue 20 §3); false when it was guessed from the
+   * words, and is then guessed again when the infos change.
+   */
   categoryExplicit: boolean
   isOnline: boolean
   /** Taken down by a moderator (report.resolved): gone for everyone but the owner. */

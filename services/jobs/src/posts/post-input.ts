@@ -1,17 +1,13 @@
 import type { JobPostCreateBody, JobPostUpdateBody } from '@marketplace/contracts/api'
 import {
   Messages,
+  checkPostCategory,
   contactValueKind,
   normalizeContactValue,
   validatePostPayload,
 } from '@marketplace/contracts/validation'
 import { BadRequestError, ForbiddenError } from '@marketplace/service-kit'
-import {
-  deriveCategory,
-  distinctWords,
-  isCategory,
-  wordsOf,
-} from '@marketplace/contracts/marketplace'
+import { deriveCategory, distinctWords, wordsOf } from '@marketplace/contracts/marketplace'
 import type { PostDocument } from './post-document'
 
 /** Fields a client may set on a post, with the API's names. */
@@ -37,6 +33,16 @@ const text = (value: unknown): string | undefined =>
 function first<Body extends object>(body: Body, ...names: Array<keyof Body>): unknown {
   for (const name of names) if (body[name] !== undefined) return body[name]
   return undefined
+}
+
+/**
+ * The category the owner chose (issue 20 §3), or undefined when none is sent (absent or
+ * empty); one outside the feed's list is a 400 naming the list.
+ */
+function chosenCategory(value: unknown): string | undefined {
+  const problem = checkPostCategory(value)
+  if (problem) throw new BadRequestError(problem, 'INVALID_CATEGORY')
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined
 }
 
 /** paymentType may come as a list or as the modify form's "Cash - Zelle" text (spec 2 §5). */
@@ -103,11 +109,8 @@ export function readNewPost(
   const problem = validatePostPayload(fields, today)
   if (problem) throw new BadRequestError(problem, 'INVALID_POST')
   fields.contactValue = normalizeContactValue(fields.contact, fields.contactValue)
-  if (body.category !== undefined && body.category !== '') {
-    if (!isCategory(body.category))
-      throw new BadRequestError('Please choose a category from the list', 'INVALID_CATEGORY')
-    fields.category = body.category
-  }
+  const category = chosenCategory(body.category)
+  if (category !== undefined) fields.category = category
   return fields
 }
 
@@ -158,11 +161,7 @@ export function readPostChanges(
     changes.jobPicture = key === current.jobPicture ? key : checkPictureKey(key, callerId)
   }
   if (body.expirationDate !== undefined) changes.expirationDate = text(body.expirationDate) || null
-  if (body.category !== undefined && body.category !== '') {
-    if (!isCategory(body.category))
-      throw new BadRequestError('Please choose a category from the list', 'INVALID_CATEGORY')
-    changes.category = body.category
-  }
+  set('category', chosenCategory(body.category))
   if (Object.keys(changes).length === 0) {
     throw new BadRequestError(Messages.post.missingUpdateData, 'NOTHING_TO_UPDATE')
   }

@@ -32,7 +32,7 @@ export async function postsRoutes(app: ServiceApp, deps: { service: PostsService
     {
       schema: {
         tags,
-        summary: 'Create a post; the category is derived from the words unless chosen',
+        summary: 'Create a post in the category chosen, or else in the one guessed from its words',
         security: SECURED,
         body: JobPostCreateBodySchema,
         response: { 201: JobPostSchema, ...errorResponses(400, 401, 403, 413, 415) },
@@ -79,7 +79,8 @@ export async function postsRoutes(app: ServiceApp, deps: { service: PostsService
     {
       schema: {
         tags,
-        summary: "Change the caller's post (any field but the title), or switch it on or off",
+        summary:
+          "Change the caller's post (any field but the title, the category too), or switch it on or off",
         security: SECURED,
         params: IdParamsSchema,
         body: JobPostUpdateBodySchema,

@@ -119,24 +119,29 @@ export function createPostsService(deps: {
     const changes = readPostChanges(body, current, context.callerId, at)
     const { category: chosen, ...rest } = changes
     const next: PostDocument = { ...current, ...rest, updatedAt: at }
-    if (chosen !== undefined) {
-      next.category = chosen
-      next.categoryExplicit = true
-    }
-    const rederived = derivedFields({
+    const derived = derivedFields({
       title: next.title,
       infos: next.infos,
       expirationDate: next.expirationDate,
-      category: next.categoryExplicit ? next.category : undefined,
+      category: chosen,
     })
-    Object.assign(next, rederived)
+    next.searchWords = derived.searchWords
+    next.expiresAt = derived.expiresAt
+    // docs/posts.md "Categories": without a choice the post keeps its category, except that a
+    // guess (never chosen) is guessed again when the words it came from change; the title
+    // cannot change, so that is the infos.
+    const guessAgain = current.categoryExplicit !== true && next.infos !== current.infos
+    if (chosen !== undefined || guessAgain) {
+      next.category = derived.category
+      next.categoryExplicit = derived.categoryExplicit
+    }
     // A taken-down post stays offline whatever the owner sends.
     if (current.takenDown) next.isOnline = false
     const set: Partial<PostDocument> = {
       ...rest,
       isOnline: next.isOnline,
       category: next.category,
-      categoryExplicit: next.categoryExplicit,
+      categoryExplicit: next.categoryExplicit === true,
       searchWords: next.searchWords,
       expiresAt: next.expiresAt,
       updatedAt: at,

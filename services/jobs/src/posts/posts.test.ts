@@ -101,7 +101,7 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
       ],
       [
         { title: 'Paint', where: 'Boston MA', category: 'Astrology' },
-        'Please choose a category from the list',
+        Messages.post.invalidCategory,
       ],
     ])('refuses %j with 400 and the product message', async (body, message) => {
       const answer = await owner.post('/api/jobs', body)

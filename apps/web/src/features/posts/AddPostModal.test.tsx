@@ -280,10 +280,70 @@ describe('add a post modal', () => {
         displayLocation: false,
         displayContact: false,
         jobPicture: null,
+        category: 'Handyman',
       },
     ])
     expect(screen.getByLabelText('Title *')).toHaveValue('')
     await waitFor(() => expect(store.getState().ui.modal).toBeNull(), { timeout: 3000 })
+  })
+
+  describe('the category (issue 20 §3)', () => {
+    it("pre-selects the server's guess as the title is typed, among the feed's categories", async () => {
+      renderModal(<AddPostModal />)
+      const category = screen.getByLabelText('Category')
+      expect(Array.from(category.querySelectorAll('option')).map((option) => option.value)).toEqual(
+        [
+          'Moving',
+          'Cleaning',
+          'Handyman',
+          'Tech',
+          'Tutoring',
+          'Pet care',
+          'Delivery',
+          'Events',
+          'Gardening',
+          'Uncategorized',
+        ],
+      )
+      expect(category).toHaveValue('Uncategorized')
+      const title = screen.getByLabelText('Title *')
+      await userEvent.type(title, 'Walk my dog')
+      expect(category).toHaveValue('Pet care')
+      await userEvent.clear(title)
+      await userEvent.type(title, 'Fix a leaking faucet')
+      expect(category).toHaveValue('Handyman')
+      // With nothing in the title, the infos decide, as on the server.
+      await userEvent.clear(title)
+      await userEvent.type(title, 'Saturday help')
+      expect(category).toHaveValue('Uncategorized')
+      await userEvent.type(screen.getByLabelText('Infos'), 'Mow the lawn')
+      expect(category).toHaveValue('Gardening')
+      expect(category).toHaveAccessibleDescription(
+        'Suggested from what you wrote; pick another if it fits better',
+      )
+    })
+
+    it("keeps the user's choice as the title changes, and sends it", async () => {
+      const bodies: Array<Record<string, unknown>> = []
+      fetchStub = stubFetch(async (path, request) => {
+        if (path === '/api/jobs' && request.method === 'POST') {
+          bodies.push(await request.json())
+          return jsonResponse(201, { _id: 'p1', title: 'Walk my dog' })
+        }
+        return jsonResponse(200, [])
+      })
+      renderModal(<AddPostModal />)
+      const category = screen.getByLabelText('Category')
+      await userEvent.type(screen.getByLabelText('Title *'), 'Walk my')
+      await userEvent.selectOptions(category, 'Events')
+      await userEvent.type(screen.getByLabelText('Title *'), ' dog')
+      expect(category).toHaveValue('Events')
+      expect(category).not.toHaveAccessibleDescription()
+      await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
+      await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
+      await waitFor(() => expect(bodies).toHaveLength(1))
+      expect(bodies[0]).toMatchObject({ title: 'Walk my dog', category: 'Events' })
+    })
   })
 
   it('asks for the contact value right after the method, shaped after it', async () => {

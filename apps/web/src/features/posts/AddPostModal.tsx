@@ -19,6 +19,8 @@ import {
   normalizeContactValue,
   validatePostForm,
 } from '@marketplace/contracts/validation'
+import { guessPostCategory } from '@marketplace/contracts/marketplace'
+import { CategoryField } from './CategoryField'
 import {
   ContactField,
   ContactValueField,
@@ -46,6 +48,8 @@ interface FormState {
   expirationDate: string
   displayLocation: boolean
   displayContact: boolean
+  /** The category the user picked; null while the form shows the guess (issue 20 §3). */
+  category: string | null
 }
 
 // spec 1 §4: location and contact default to private.
@@ -61,6 +65,7 @@ const EMPTY_FORM: FormState = {
   expirationDate: '',
   displayLocation: false,
   displayContact: false,
+  category: null,
 }
 
 /** "Add a post" (spec 1 §2, §4, §5): the form, its preview, and the creation. */
@@ -83,6 +88,8 @@ export default function AddPostModal() {
   const expirationProblem = checkExpirationDate(form.expirationDate, today)
   const contactValueProblem = checkContactValue(form.contact, form.contactValue)
   const contactValue = normalizeContactValue(form.contact, form.contactValue)
+  // The server's own guess, run as the user types, until the user picks a category.
+  const category = form.category ?? guessPostCategory(form.title, form.infos)
 
   useEffect(() => {
     if (!created) return
@@ -123,6 +130,7 @@ export default function AddPostModal() {
         displayLocation: form.displayLocation,
         displayContact: form.displayContact,
         jobPicture: picture.objectKey,
+        category,
       }).unwrap()
       setForm(EMPTY_FORM)
       picture.reset()
@@ -193,6 +201,16 @@ export default function AddPostModal() {
               <WhenField value={form.when} onChange={(value) => set('when', value)} />
               <HowMuchField value={form.howmuch} onChange={(value) => set('howmuch', value)} />
             </div>
+
+            <CategoryField
+              value={category}
+              onChange={(value) => set('category', value)}
+              hint={
+                form.category === null
+                  ? 'Suggested from what you wrote; pick another if it fits better'
+                  : undefined
+              }
+            />
 
             <PaymentChoices value={form.payment} onChange={(value) => set('payment', value)} />
 

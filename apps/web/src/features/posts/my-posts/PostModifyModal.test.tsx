@@ -72,8 +72,45 @@ describe('post modify form', () => {
         infos: 'Third floor',
         displayLocation: false,
         displayContact: false,
+        category: 'Moving',
       },
     ])
+  })
+
+  describe('the category (issue 20 §3)', () => {
+    it("shows the post's category and sends the one chosen", async () => {
+      const user = userEvent.setup()
+      const bodies: Array<Record<string, unknown>> = []
+      fetchStub = stubFetch(async (_url, request) => {
+        bodies.push(await request.json())
+        return jsonResponse(200, { ...post, category: 'Tech' })
+      })
+      const onClose = renderModal()
+      const category = screen.getByLabelText('Category')
+      expect(category).toHaveValue('Moving')
+      await user.selectOptions(category, 'Tech')
+      // The title cannot change here, so nothing re-guesses: the infos do not move it.
+      await user.type(screen.getByLabelText('Infos'), ', and mow the lawn')
+      expect(category).toHaveValue('Tech')
+      await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
+      await waitFor(() => expect(onClose).toHaveBeenCalled())
+      expect(bodies[0]).toMatchObject({ category: 'Tech' })
+    })
+
+    it('Undo changes puts the category back', async () => {
+      const user = userEvent.setup()
+      renderModal()
+      await user.selectOptions(screen.getByLabelText('Category'), 'Events')
+      await user.click(screen.getByRole('button', { name: 'Undo changes' }))
+      expect(screen.getByLabelText('Category')).toHaveValue('Moving')
+    })
+
+    it('keeps an older category outside the list by not sending it', () => {
+      const form = formFromPost({ ...post, category: 'Plumbing' })
+      expect(form.category).toBe('Plumbing')
+      expect(changesFromForm(form)).not.toHaveProperty('category')
+      expect(changesFromForm({ ...form, category: 'Handyman' }).category).toBe('Handyman')
+    })
   })
 
   describe('the contact value (issue 17 §1)', () => {

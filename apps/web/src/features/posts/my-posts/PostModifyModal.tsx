@@ -19,6 +19,8 @@ import {
   validatePostModifyForm,
 } from '@marketplace/contracts/validation'
 import { EyeIcon } from '@/components/ui/EyeIcon'
+import { isCategory } from '@marketplace/contracts/marketplace'
+import { CategoryField } from '@/features/posts/CategoryField'
 import {
   ContactField,
   ContactValueField,
@@ -40,6 +42,8 @@ interface ModifyForm {
   infos: string
   displayLocation: boolean
   displayContact: boolean
+  /** The post's category as it stands, which the owner may change (issue 20 §3). */
+  category: string
   /**
    * The post was published before contact values and has none: while its contact stays as it
    * was and no value is typed, the form does not ask for one (the server agrees).
@@ -67,13 +71,15 @@ export function formFromPost(post: JobPost): ModifyForm {
     infos: post.infos ?? '',
     displayLocation: post.displayLocation,
     displayContact: post.displayContact,
+    category: post.category,
     contactValueMayStayEmpty: !!post.contact && !post.contactValue,
   }
 }
 
 /**
  * The PUT body (spec 2 §7): every field but the title, payment split on '-'. The contact
- * value goes along unless the post has none and the form leaves it so (an older post).
+ * value goes along unless the post has none and the form leaves it so (an older post); the
+ * category unless it is an older value outside the feed's list, which the post then keeps.
  */
 export function changesFromForm(form: ModifyForm, initial: ModifyForm = form) {
   const keepsNoValue = !form.contact || mayStayEmpty(form, initial)
@@ -89,6 +95,7 @@ export function changesFromForm(form: ModifyForm, initial: ModifyForm = form) {
     infos: form.infos.trim(),
     displayLocation: form.displayLocation,
     displayContact: form.displayContact,
+    ...(isCategory(form.category) ? { category: form.category } : {}),
   }
 }
 
@@ -209,6 +216,7 @@ export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () 
           </p>
         )}
         <InfosField value={form.infos} onChange={(value) => set('infos', value)} />
+        <CategoryField value={form.category} onChange={(value) => set('category', value)} />
         {error && (
           <p className="form-error" role="alert">
             {error}
