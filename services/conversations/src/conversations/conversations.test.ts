@@ -5,7 +5,12 @@ import {
   READ_ONLY_MESSAGES,
 } from '@marketplace/contracts/marketplace'
 import { newEvent } from '@marketplace/service-kit'
-import { publishEvent, startEventProbe, waitFor } from '@marketplace/service-kit/testing'
+import {
+  publishEvent,
+  recordPublishedEvents,
+  startEventProbe,
+  waitFor,
+} from '@marketplace/service-kit/testing'
 import {
   EVENT_WAIT_MS,
   startConversationsTestApp,
@@ -47,7 +52,7 @@ describe('conversations service: conversations (real FerretDB and Kafka)', () =>
       // The other test files' apps run beside this one and read the same request topics, so
       // each opens this conversation in its own database and announces it too: "once" is
       // counted on what this app's producer sends, not on the shared topic.
-      const sent = jest.spyOn(app.app.events.producer, 'sendBatch')
+      const sent = recordPublishedEvents(app.app)
       try {
         await app.setPicture(workerId, 'https://img.example.com/wanda.jpg')
         const request = await app.requestPost(workerId, ownerId, 'Move a piano', 'Wanda Worker')
@@ -118,16 +123,15 @@ describe('conversations service: conversations (real FerretDB and Kafka)', () =>
             .collection(CONVERSATIONS_COLLECTION)
             .countDocuments({ _id: request.conversationId as never }),
         ).toBe(1)
-        const openedHere = sent.mock.calls
-          .flatMap(([batch]) => batch.topicMessages ?? [])
-          .flatMap((topic) => topic.messages)
-          .map((message) => JSON.parse(String(message.value)) as DomainEvent)
-          .filter(
-            (e) => e.type === 'conversation.opened' && e.aggregateId === request.conversationId,
-          )
-        expect(openedHere).toHaveLength(1)
+        expect(
+          sent
+            .events()
+            .filter(
+              (e) => e.type === 'conversation.opened' && e.aggregateId === request.conversationId,
+            ),
+        ).toHaveLength(1)
       } finally {
-        sent.mockRestore()
+        sent.stop()
         await probe.stop()
       }
     },

@@ -1,7 +1,12 @@
 import { Topics } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { newEvent } from '@marketplace/service-kit'
-import { publishEvent, startEventProbe, waitFor } from '@marketplace/service-kit/testing'
+import {
+  publishEvent,
+  recordPublishedEvents,
+  startEventProbe,
+  waitFor,
+} from '@marketplace/service-kit/testing'
 import {
   EVENT_WAIT_MS,
   startPeopleTestApp,
@@ -225,7 +230,9 @@ describe('people service: user and worker profiles (real FerretDB and Kafka)', (
         .includes(carlId)
     expect(await listed()).toBe(true)
 
-    const probe = await startEventProbe(Topics.peopleUsers)
+    // This app's announcement: the package's other test files run apps beside this one that
+    // also learnt of Carl's sign-up (not of his worker profile) and take him down too.
+    const sent = recordPublishedEvents(people.app)
     try {
       await publishEvent(
         Topics.reports,
@@ -242,12 +249,14 @@ describe('people service: user and worker profiles (real FerretDB and Kafka)', (
       )
       const event = await waitFor(
         () =>
-          probe.events.find((e) => e.type === 'worker-profile.updated' && e.aggregateId === carlId),
+          sent
+            .events()
+            .find((e) => e.type === 'worker-profile.updated' && e.aggregateId === carlId),
         { timeoutMs: EVENT_WAIT_MS, what: 'worker-profile.updated of the take-down' },
       )
       expect(event.data).toMatchObject({ takenDown: true, isOnline: false })
     } finally {
-      await probe.stop()
+      sent.stop()
     }
     expect(await listed()).toBe(false)
     const seenByBob = await bob.get(`/api/users/${carlId}`)
