@@ -4,9 +4,9 @@ import { RouterProvider } from 'react-router-dom'
 import { createAppRouter } from '@/app/router'
 import type { AppStore } from '@/app/store'
 import { restoreFinished, restoreStarted } from '@/lib/auth-slice'
-import { endSession, renewSession, setSessionExpiredHandler } from '@/lib/base-query'
+import { endSession, renewSession } from '@/lib/base-query'
 import { readPersistFlag } from '@/lib/persist'
-import { paths } from '@/config/paths'
+import { watchSession } from '@/lib/session-expiry'
 
 /**
  * spec 1 §4 "Session": with the persist flag on and no token held, the app renews the
@@ -17,8 +17,10 @@ export function App({ store }: { store: AppStore }) {
   const [router] = useState(createAppRouter)
   const [ready, setReady] = useState(() => !readPersistFlag())
 
+  // A session that ends by itself (expired, or renewal refused) goes to /login: issue 20 §4.
+  useEffect(() => watchSession(store, router), [router, store])
+
   useEffect(() => {
-    setSessionExpiredHandler(() => void router.navigate(paths.login))
     if (ready) return
     store.dispatch(restoreStarted())
     void renewSession(store).then((outcome) => {
@@ -26,7 +28,7 @@ export function App({ store }: { store: AppStore }) {
       store.dispatch(restoreFinished())
       setReady(true)
     })
-  }, [ready, router, store])
+  }, [ready, store])
 
   return (
     <Provider store={store}>

@@ -1,7 +1,7 @@
 import { createStore } from '@/app/store'
 import { credentialsReceived, type AuthState } from '@/lib/auth-slice'
 import { api } from '@/lib/api'
-import { setSessionExpiredHandler } from '@/lib/base-query'
+import { renewSession, setSessionExpiredHandler } from '@/lib/base-query'
 import { readPersistFlag, writePersistFlag } from '@/lib/persist'
 
 // A probe endpoint on the app's one api, so these tests run the real base query.
@@ -57,7 +57,10 @@ beforeEach(() => {
   localStorage.clear()
   document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT'
 })
-afterEach(() => jest.restoreAllMocks())
+afterEach(() => {
+  jest.restoreAllMocks()
+  setSessionExpiredHandler(() => {})
+})
 
 describe('the shared base query: retries (spec 1 §7, §9)', () => {
   it('retries a GET on network errors, 429 and 5xx, up to 3 times, then succeeds', async () => {
@@ -99,7 +102,9 @@ describe('the shared base query: retries (spec 1 §7, §9)', () => {
   })
 })
 
-describe('the shared base query: automatic renewal (spec 1 §4)', () => {
+describe('the shared base query: automatic renewal with "Keep me signed in" (spec 1 §4)', () => {
+  beforeEach(() => writePersistFlag(true))
+
   it('on a 401 renews once and retries the request with the new token', async () => {
     const calls = serve({
       '/api/probe': [{ status: 401 }, { status: 200, body: { ok: true } }],
@@ -140,23 +145,20 @@ describe('the shared base query: automatic renewal (spec 1 §4)', () => {
   })
 
   it('when the renewal is refused, signs out, removes the flag and sends the user to /login', async () => {
-    writePersistFlag(true)
     const expired = jest.fn()
     setSessionExpiredHandler(expired)
     serve({ '/api/probe': [{ status: 401 }], '/api/auth/refresh': [{ status: 401 }] })
     const store = signedInStore()
     const result = await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
     expect(result.error).toMatchObject({ status: 401 })
-    expect(authOf(store.getState())).toMatchObject({ user: null, accessToken: null })
+    expect(authOf(store.getState())).toMatchObject({
+      user: null,
+      accessToken: null,
+      ended: 'refused',
+    })
     expect(readPersistFlag()).toBe(false)
     expect(expired).toHaveBeenCalledTimes(1)
-  })
-
-  it('without the persist flag and without a session, passes a 401 on without renewing', async () => {
-    const calls = serve({ '/api/probe': [{ status: 401 }] })
-    const result = await createStore().dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
-    expect(result.error).toMatchObject({ status: 401 })
-    expect(calls.map((c) => c.path)).toEqual(['/api/probe'])
+    expect(expired).toHaveBeenCalledWith('refused')
   })
 
   it('a refresh answer without a token keeps the user signed in and passes the error on', async () => {
@@ -165,6 +167,72 @@ describe('the shared base query: automatic renewal (spec 1 §4)', () => {
     const store = signedInStore()
     await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
     expect(console.error).toHaveBeenCalledWith('No token received from refresh endpoint')
+    expect(authOf(store.getState()).accessToken).toBe('old-token')
+  })
+})
+
+describe('the shared base query without "Keep me signed in": no renewal (issue 20 §4)', () => {
+  it('without the persist flag and without a session, passes a 401 on without renewing', async () => {
+    const calls = serve({ '/api/probe': [{ status: 401 }] })
+    const result = await createStore().dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.error).toMatchObject({ status: 401 })
+    expect(calls.map((c) => c.path)).toEqual(['/api/probe'])
+  })
+
+  it("a 401 to the session's token ends the session on this side, without renewing", async () => {
+    const ended = jest.fn()
+    setSessionExpiredHandler(ended)
+    const calls = serve({
+      '/api/probe': [{ status: 401 }],
+      '/api/auth/refresh': [{ status: 200, body: { accessToken: 'new-token', user } }],
+    })
+    const store = signedInStore()
+    const result = await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.error).toMatchObject({ status: 401 })
+    expect(calls.map((c) => c.path)).toEqual(['/api/probe'])
+    expect(authOf(store.getState())).toMatchObject({
+      user: null,
+      accessToken: null,
+      ended: 'expired',
+    })
+    expect(ended).toHaveBeenCalledWith('expired')
+  })
+
+  it('a 403 is a refusal, passed on: no renewal, and the session stays', async () => {
+    const ended = jest.fn()
+    setSessionExpiredHandler(ended)
+    const calls = serve({
+      '/api/probe': [{ status: 403, body: { message: 'Not yours' } }],
+      '/api/auth/refresh': [{ status: 200, body: { accessToken: 'new-token', user } }],
+    })
+    const store = signedInStore()
+    const result = await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(result.error).toMatchObject({ status: 403 })
+    expect(calls.map((c) => c.path)).toEqual(['/api/probe'])
+    expect(authOf(store.getState()).accessToken).toBe('old-token')
+    expect(ended).not.toHaveBeenCalled()
+  })
+
+  it('a 401 to a token the tab no longer holds (signed in again meanwhile) ends nothing', async () => {
+    const ended = jest.fn()
+    setSessionExpiredHandler(ended)
+    const store = signedInStore('first-token')
+    jest.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+      store.dispatch(credentialsReceived({ user, accessToken: 'second-token' }))
+      return new Response('{}', { status: 401, headers: { 'content-type': 'application/json' } })
+    })
+    await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    expect(authOf(store.getState()).accessToken).toBe('second-token')
+    expect(ended).not.toHaveBeenCalled()
+  })
+
+  it('renewSession asks nothing and answers "skipped" (start, the live connection)', async () => {
+    const calls = serve({
+      '/api/auth/refresh': [{ status: 200, body: { accessToken: 'new-token', user } }],
+    })
+    const store = signedInStore()
+    await expect(renewSession(store)).resolves.toBe('skipped')
+    expect(calls).toHaveLength(0)
     expect(authOf(store.getState()).accessToken).toBe('old-token')
   })
 })

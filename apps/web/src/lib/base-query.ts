@@ -6,7 +6,12 @@ import {
 } from '@reduxjs/toolkit/query/react'
 import type { Dispatch } from '@reduxjs/toolkit'
 import type { SessionRenewalAnswer } from '@marketplace/contracts/api'
-import { credentialsReceived, signedOut, type WithAuth } from '@/lib/auth-slice'
+import {
+  credentialsReceived,
+  signedOut,
+  type SessionEndReason,
+  type WithAuth,
+} from '@/lib/auth-slice'
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@/lib/cookies'
 import { clearStoredSession, readPersistFlag } from '@/lib/persist'
 
@@ -60,7 +65,15 @@ const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryErro
  */
 type RefreshAnswer = Partial<SessionRenewalAnswer> & { token?: string }
 
-export type RenewalOutcome = 'renewed' | 'refused' | 'failed'
+/** `skipped`: the session may not be renewed (no "Keep me signed in"), nothing was asked. */
+export type RenewalOutcome = 'renewed' | 'refused' | 'failed' | 'skipped'
+
+/**
+ * spec 1 §4: only a session with the persist flag ("Keep me signed in") is ever renewed, on a
+ * 401 or 403, at start, or when the live connection warns that its token is expiring. Without
+ * it the session lasts as long as its access token (lib/session-expiry.ts ends it then).
+ */
+export const mayRenewSession = (): boolean => readPersistFlag()
 
 /**
  * One renewal at a time: parallel 401s share it, so a rotated refresh token is never
@@ -72,6 +85,7 @@ export function renewSession(api: {
   dispatch: (action: unknown) => unknown
   getState: () => unknown
 }): Promise<RenewalOutcome> {
+  if (!mayRenewSession()) return Promise.resolve('skipped')
   renewal ??= (async (): Promise<RenewalOutcome> => {
     try {
       const xsrf = readCookie(XSRF_COOKIE)
@@ -102,48 +116,61 @@ export function renewSession(api: {
   return renewal
 }
 
-/** Ends the session on this side: store, stored flags, and the user goes to /login. */
-export function endSession(dispatch: Dispatch) {
+/**
+ * Ends the session on this side: the store's session and every stored flag (persist.ts). A
+ * reason says it ended by itself, which /login then tells the user.
+ */
+export function endSession(dispatch: Dispatch, reason?: SessionEndReason) {
   clearStoredSession()
-  dispatch(signedOut())
+  dispatch(signedOut(reason))
 }
 
-/** Where the app sends a user whose session could not be renewed (set by the router). */
-let onSessionExpired: () => void = () => {}
-export function setSessionExpiredHandler(handler: () => void) {
-  onSessionExpired = handler
+export type { SessionEndReason }
+
+/** What the app does when a session ends by itself (set by lib/session-expiry's watchSession). */
+let onSessionEnded: (reason: SessionEndReason) => void = () => {}
+export function setSessionExpiredHandler(handler: (reason: SessionEndReason) => void) {
+  onSessionEnded = handler
+}
+
+/** The session ended by itself: cleared on this side, then the app's handler takes over. */
+export function sessionEnded(dispatch: Dispatch, reason: SessionEndReason) {
+  endSession(dispatch, reason)
+  onSessionEnded(reason)
 }
 
 /**
- * spec 1 §4 "Automatic renewal": on a 401 or 403, when a session may be renewed and the
- * request was not retried already and is not the renewal itself, renew once and retry.
- * A refused renewal signs the user out and sends them to /login.
+ * spec 1 §4 "Automatic renewal": on a 401 or 403, when the persist flag is set and the request
+ * was not retried already and is not the renewal itself, renew once and retry. A refused
+ * renewal signs the user out and sends them to /login.
  *
- * Decision (docs/web-app.md): a session may be renewed when the persist flag is set ("Keep
- * me signed in") or when this tab signed in itself: without "Keep me signed in" the refresh
- * cookie lives as long as the browser, and a user mid-task should not be thrown out every
- * 15 minutes when the access token expires.
+ * Without the flag nothing is renewed (issue 20 §4, docs/web-app.md): the error is passed on,
+ * and a 401 to a request that carried the session's current token ends the session, the
+ * backstop of the expiry timer (a sleeping laptop, a clock that disagrees with the server's):
+ * the services answer 401 only to a missing, invalid or expired token.
  */
 export const baseQueryWithRenewal: BaseQueryFn<
   string | FetchArgs,
   unknown,
   FetchBaseQueryError
 > = async (args, api, extra) => {
+  const sentToken = (api.getState() as WithAuth).auth.accessToken
   const result = await retryingQuery(args, api, extra)
   const status = result.error?.status
   if (status !== 401 && status !== 403) return result
   const url = typeof args === 'string' ? args : args.url
   if (url === REFRESH_PATH) return result
-  const state = api.getState() as WithAuth
-  const mayRenew = readPersistFlag() || !!state.auth.accessToken
-  if (!mayRenew) return result
+  if (!mayRenewSession()) {
+    const heldToken = (api.getState() as WithAuth).auth.accessToken
+    if (status === 401 && sentToken && heldToken === sentToken) {
+      sessionEnded(api.dispatch, 'expired')
+    }
+    return result
+  }
   const outcome = await renewSession(api)
   // The one retry: its answer is final, so a 403 that is a real refusal (another user's
   // object) costs one renewal and never loops.
   if (outcome === 'renewed') return retryingQuery(args, api, extra)
-  if (outcome === 'refused') {
-    endSession(api.dispatch)
-    onSessionExpired()
-  }
+  if (outcome === 'refused') sessionEnded(api.dispatch, 'refused')
   return result
 }

@@ -29,6 +29,9 @@ export function notificationsSubscriptions(deps: {
   const record = async (event: DomainEvent) => {
     await deps.service.record(event)
   }
+  // When this instance's live group begins (it starts at the end of its topics, below).
+  const liveSince = Date.now()
+  const beforeThisInstance = (occurredAt: string) => Date.parse(occurredAt) < liveSince
   return [
     {
       // One group for all instances: each event is turned into notifications exactly once.
@@ -70,21 +73,31 @@ export function notificationsSubscriptions(deps: {
     // message event, and the one holding the parties' sockets pushes it. Only new ones
     // matter (no replay, no ledger: pushing is per instance, and the live server skips a
     // repeated event id).
+    //
+    // Nothing that happened before this instance started is pushed by it: an outbox relay
+    // that died between publishing and clearing publishes its events again when it restarts,
+    // and this instance, new, has not seen the first copies. Every socket it holds connected
+    // after they happened, and a client reads its lists when it (re)connects
+    // (docs/notifications.md), so such a push could only be a repeat.
     {
       groupId: `notifications-live.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
       useLedger: false,
       fromBeginning: false,
       handlers: {
-        'notification.created': async ({ data }) => {
+        'notification.created': async ({ data, occurredAt }) => {
+          if (beforeThisInstance(occurredAt)) return
           await deps.live.push(data)
         },
-        'message.sent': async ({ id, data }) => {
+        'message.sent': async ({ id, data, occurredAt }) => {
+          if (beforeThisInstance(occurredAt)) return
           deps.live.deliverOnce(id, deliveriesOfMessageSent(data))
         },
-        'message.read': async ({ id, data }) => {
+        'message.read': async ({ id, data, occurredAt }) => {
+          if (beforeThisInstance(occurredAt)) return
           deps.live.deliverOnce(id, deliveriesOfMessageRead(data))
         },
-        'message.taken-down': async ({ id, data }) => {
+        'message.taken-down': async ({ id, data, occurredAt }) => {
+          if (beforeThisInstance(occurredAt)) return
           deps.live.deliverOnce(id, deliveriesOfMessageTakenDown(data))
         },
         // A socket lives no longer than the session behind it, on whichever instance holds

@@ -186,4 +186,39 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
       ['Next', 2],
     ])
   })
+
+  it('pushes nothing that happened before the instance started: a restarted relay repeats old events', async () => {
+    // A relay that died between publishing and clearing its outbox publishes again when it
+    // restarts; an instance started after the first copy has not seen it, and its sockets
+    // connected after it happened (a client reads its list when it connects).
+    const owner = await app.registerUser('Ursula')
+    const pushed = await listenAs(owner.userId)
+    const created = (message: string, at: Date) => ({
+      ...newEvent('notification.created', {
+        aggregateId: owner.userId,
+        actorId: owner.userId,
+        data: {
+          notificationId: `${randomUUID()}:${owner.userId}`,
+          userId: owner.userId,
+          kind: 'post-request',
+          message,
+          link: '/settings-employer-requests',
+          createdAt: at.toISOString(),
+          unreadCount: 1,
+        },
+      }),
+      occurredAt: at.toISOString(),
+    })
+    await publishEvent(
+      Topics.notifications,
+      created('Before the start', new Date(Date.now() - 3_600_000)),
+    )
+    await publishEvent(Topics.notifications, created('After the start', new Date()))
+    // One key, one partition: when the second is pushed, the first was handled.
+    await waitFor(() => pushed.some((p) => p.notification.message === 'After the start'), {
+      timeoutMs: EVENT_WAIT_MS,
+      what: 'the push of the new one',
+    })
+    expect(pushed.map((p) => p.notification.message)).toEqual(['After the start'])
+  })
 })

@@ -17,7 +17,12 @@ const SERVICES = [
   'notifications',
   'conversations',
 ] as const
-type ServiceName = (typeof SERVICES)[number]
+export type ServiceName = (typeof SERVICES)[number]
+
+export interface FullStackOptions {
+  /** More environment for a service, over the stack's own (a short token lifetime for auth). */
+  env?: Partial<Record<ServiceName, Record<string, string>>>
+}
 
 export interface FullStack {
   /** The gateway: the site a browser opens. */
@@ -35,7 +40,10 @@ const webDist = join(__dirname, '..', '..', '..', '..', 'apps', 'web', 'dist')
  * which serves the built web app: what the browser journeys drive. Own databases, own
  * consumer groups and own bucket, dropped again by stop().
  */
-export async function startFullStack(name: string): Promise<FullStack> {
+export async function startFullStack(
+  name: string,
+  options: FullStackOptions = {},
+): Promise<FullStack> {
   const infra = infraEnv()
   const keys = testKeyPair()
   const suffix = randomBytes(4).toString('hex')
@@ -80,6 +88,7 @@ export async function startFullStack(name: string): Promise<FullStack> {
       const started = await startService(`${service}-web-${name}`, `services/${service}`, {
         ...common,
         ...own,
+        ...options.env?.[service],
         PORT: port,
         MONGO_URL: databases[service],
       })

@@ -4,6 +4,9 @@ import { useLocation } from 'react-router-dom'
 import LoginPage from '@/features/auth/pages/LoginPage'
 import { jsonResponse, renderRoutes, sampleUser, stubFetch } from '@/test/helpers'
 import { readPersistFlag } from '@/lib/persist'
+import { SESSION_ENDED_MESSAGES } from '@/lib/session-expiry'
+import { signedOut } from '@/lib/auth-slice'
+import { createStore, type AppStore } from '@/app/store'
 
 function Where({ name }: { name: string }) {
   const location = useLocation()
@@ -14,7 +17,7 @@ function Where({ name }: { name: string }) {
   )
 }
 
-const renderLogin = (state?: unknown) =>
+const renderLogin = (state?: unknown, store?: AppStore) =>
   renderRoutes(
     [
       { path: '/login', element: <LoginPage /> },
@@ -22,7 +25,7 @@ const renderLogin = (state?: unknown) =>
       { path: '/settings-account', element: <Where name="account page" /> },
       { path: '/verify', element: <Where name="verify page" /> },
     ],
-    { at: '/login', state },
+    { at: '/login', state, store },
   )
 
 async function logIn(keepSignedIn = false) {
@@ -104,6 +107,27 @@ describe('LoginPage', () => {
     expect(store.getState().auth).toMatchObject({ user: sampleUser, accessToken: 'jwt' })
     expect(readPersistFlag()).toBe(true)
     expect(body).toEqual({ email: 'ava@example.test', password: 'Secret1!x', persist: true })
+  })
+
+  it('says why a session that ended by itself brought the user here, then returns them to their page', async () => {
+    fetchStub = stubFetch(() => jsonResponse(200, { user: sampleUser, accessToken: 'jwt' }))
+    const ended = createStore()
+    ended.dispatch(signedOut('expired'))
+    const { store } = renderLogin(
+      { from: { pathname: '/settings-account', search: '', hash: '' } },
+      ended,
+    )
+    expect(screen.getByRole('status')).toHaveTextContent(SESSION_ENDED_MESSAGES.expired)
+    await logIn(false)
+    expect(await screen.findByText(/account page/)).toBeInTheDocument()
+    expect(store.getState().auth.ended).toBeNull()
+  })
+
+  it('says nothing about a session to a user who simply came to log in, or signed out', () => {
+    const signedOutStore = createStore()
+    signedOutStore.dispatch(signedOut())
+    renderLogin({ from: { pathname: '/settings-account' } }, signedOutStore)
+    expect(screen.queryByRole('status')).not.toBeInTheDocument()
   })
 
   it('goes home without a `from`, and leaves the persist flag off unless asked', async () => {

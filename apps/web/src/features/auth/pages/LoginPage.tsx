@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react'
 import { Link, useLocation, useNavigate } from 'react-router-dom'
 import type { LoginAnswer } from '@marketplace/contracts/api'
 import { Messages, normalizeEmail } from '@marketplace/contracts/validation'
-import { useAppDispatch } from '@/app/hooks'
+import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { paths } from '@/config/paths'
 import {
   errorCode,
@@ -10,10 +10,11 @@ import {
   useDirectLoginMutation,
   useKeepAccountMutation,
 } from '@/features/auth/auth-api'
-import { credentialsReceived } from '@/lib/auth-slice'
+import { credentialsReceived, selectSessionEndReason } from '@/lib/auth-slice'
 import { PasswordInput } from '@/features/auth/components/PasswordInput'
 import { errorMessage } from '@/lib/api'
 import { writePersistFlag } from '@/lib/persist'
+import { SESSION_ENDED_MESSAGES } from '@/lib/session-expiry'
 import { FormField } from '@/components/ui/FormField'
 import '@/features/auth/auth.css'
 
@@ -85,6 +86,8 @@ export default function LoginPage() {
   const [keepSignedIn, setKeepSignedIn] = useState(false)
   const [failure, setFailure] = useState<Failure | null>(null)
   const busy = loggingIn || keeping
+  // A session that ended by itself (issue 20 §4): why, until the user logs in again.
+  const sessionEnd = useAppSelector(selectSessionEndReason)
 
   const signIn = async (call: typeof directLogin) => {
     setFailure(null)
@@ -101,8 +104,9 @@ export default function LoginPage() {
       return
     }
     const user = { ...answer.user, roles: answer.user.roles ?? [] }
-    dispatch(credentialsReceived({ user, accessToken: answer.accessToken }))
+    // The flag first: whatever follows the new session reads the choice made for it.
     writePersistFlag(keepSignedIn)
+    dispatch(credentialsReceived({ user, accessToken: answer.accessToken }))
     navigate(destinationOf(location.state), { replace: true })
   }
 
@@ -114,6 +118,11 @@ export default function LoginPage() {
   return (
     <section className="page-narrow auth-page" aria-labelledby="login-title">
       <h1 id="login-title">Log in</h1>
+      {sessionEnd && (
+        <p className="auth-notice" role="status">
+          {SESSION_ENDED_MESSAGES[sessionEnd]}
+        </p>
+      )}
       {failure && (
         <div className="form-error" role="alert">
           <p className="auth-failure-text">{failure.text}</p>
