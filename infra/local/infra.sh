@@ -153,6 +153,9 @@ start_mongo() {
   launch mongo "$FERRETDB_BIN" --listen-addr "127.0.0.1:$MONGO_PORT" --data-dir "$DATA/ferretdb" || return 0
   wait_port mongo $MONGO_PORT 30
   node "$NODE_TOOLS/wait-ready.js" mongo "mongodb://127.0.0.1:$MONGO_PORT/admin?directConnection=true" 30 || die "FerretDB not answering"
+  # The port answering is not enough: a FerretDB left over from an earlier run (still draining
+  # its connections) answers it while ours exits on "address already in use".
+  is_running mongo || die "FerretDB exited at start; is port $MONGO_PORT held by another process? (see .data/logs/mongo.log)"
   say "mongo ready on 127.0.0.1:$MONGO_PORT (FerretDB $FERRETDB_VERSION, SQLite)"
 }
 
