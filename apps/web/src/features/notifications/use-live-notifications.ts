@@ -57,7 +57,8 @@ export function useLiveNotifications() {
       userId,
       onTokenExpiring() {
         // Renewed or not, the socket's fate follows: a new token reaches it below; a refused
-        // renewal signs out at the next request.
+        // renewal signs out at the next request. Without "Keep me signed in" renewSession
+        // skips (no silent renewal): the session ends with its token (lib/session-expiry.ts).
         void renewSession({ dispatch, getState: store.getState })
       },
       onConnect() {
