@@ -27,13 +27,17 @@ export function createFeedSync(deps: {
   let loaded = false
   /** Who may see each post's hidden fields (post-readers.ts), for per-viewer feed pages. */
   let accessByPost = new Map<string, string[]>()
-  /** Posts changed while a load was scanning: the scan may hold an older copy of them. */
-  let changedDuringLoad: Set<string> | null = null
+  /**
+   * Posts changed while a load was scanning, one set per load under way: the scan may hold an
+   * older copy of them. Loads may overlap (the start-up's second load once the group has
+   * joined, a test's), so each keeps its own set.
+   */
+  const changedDuringLoads = new Set<Set<string>>()
 
   // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<PostDocument>((postId, post) => {
     deps.feed.apply(postId, post)
-    changedDuringLoad?.add(postId)
+    for (const changed of changedDuringLoads) changed.add(postId)
   })
   /** A change this process made or learned of, applied at once. */
   const apply = ordered.apply
@@ -41,7 +45,8 @@ export function createFeedSync(deps: {
   async function load(): Promise<void> {
     const started = Date.now()
     let posts: PostDocument[] = []
-    changedDuringLoad = new Set()
+    const changedDuringLoad = new Set<string>()
+    changedDuringLoads.add(changedDuringLoad)
     try {
       posts = await deps.posts.findAll()
       const access = await deps.readers.all()
@@ -51,7 +56,7 @@ export function createFeedSync(deps: {
       // Read again what changed during the scan, now that the snapshot is in place.
       for (const postId of changedDuringLoad) await refresh(postId)
     } finally {
-      changedDuringLoad = null
+      changedDuringLoads.delete(changedDuringLoad)
     }
     deps.logger.info(
       { scanned: posts.length, live: deps.feed.size, ms: Date.now() - started },

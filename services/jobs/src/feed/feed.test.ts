@@ -66,6 +66,12 @@ describe('jobs service: feed, categories and search over HTTP', () => {
   })
   afterAll(() => jobs.stop())
 
+  it('loads while another load is under way (the start-up load and the one after the join overlap)', async () => {
+    await Promise.all([jobs.app.feedSync.load(), jobs.app.feedSync.load()])
+    const first = await guest().get('/api/jobs?page=1&sort=desc')
+    expect(first.body.pagination.total).toBe(live.length)
+  })
+
   it('pages live posts newest first, 12 a page, with page, totalPages and total', async () => {
     const first = await guest().get('/api/jobs?page=1&sort=desc')
     expect(first.status).toBe(200)

@@ -49,12 +49,16 @@ export function createPeopleFeedSync(deps: {
   logger: FastifyBaseLogger
 }) {
   let loaded = false
-  let changedDuringLoad: Set<string> | null = null
+  /**
+   * Profiles changed while a load was scanning, one set per load under way: loads may overlap
+   * (the start-up's second load once the group has joined, a test's), so each keeps its own.
+   */
+  const changedDuringLoads = new Set<Set<string>>()
 
   // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<ProfileDocument>((userId, profile) => {
     deps.feed.apply(userId, profile)
-    changedDuringLoad?.add(userId)
+    for (const changed of changedDuringLoads) changed.add(userId)
   })
   const apply = ordered.apply
 
@@ -65,14 +69,15 @@ export function createPeopleFeedSync(deps: {
   async function load(): Promise<void> {
     const started = Date.now()
     let profiles: ProfileDocument[] = []
-    changedDuringLoad = new Set()
+    const changedDuringLoad = new Set<string>()
+    changedDuringLoads.add(changedDuringLoad)
     try {
       profiles = await deps.profiles.findAll()
       deps.feed.load(profiles)
       loaded = true
       for (const userId of changedDuringLoad) await refresh(userId)
     } finally {
-      changedDuringLoad = null
+      changedDuringLoads.delete(changedDuringLoad)
     }
     deps.logger.info(
       { scanned: profiles.length, listed: deps.feed.size, ms: Date.now() - started },
