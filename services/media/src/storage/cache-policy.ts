@@ -5,6 +5,7 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3'
 import { UPLOAD_CACHE_CONTROL } from '@marketplace/contracts/validation'
+import { isMissing } from './picture-objects'
 
 export type CachePolicyOutcome = 'applied' | 'unchanged' | 'missing'
 
@@ -26,8 +27,7 @@ export async function applyPictureCachePolicy(
     head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }))
   } catch (error) {
     // The slot was never used, or the picture is gone (its user purged): nothing to serve.
-    const name = (error as { name?: string } | null)?.name
-    if (name === 'NotFound' || name === 'NoSuchKey') return 'missing'
+    if (isMissing(error)) return 'missing'
     throw error
   }
   if (isServedAsWanted(head)) return 'unchanged'

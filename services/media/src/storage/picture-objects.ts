@@ -7,7 +7,8 @@ export interface StoredPicture {
   contentType: string
 }
 
-const isMissing = (error: unknown) => {
+/** S3's answer for a key with no object: NotFound to a HEAD, NoSuchKey to a GET. */
+export const isMissing = (error: unknown) => {
   const name = (error as { name?: string } | null)?.name
   return name === 'NotFound' || name === 'NoSuchKey'
 }

@@ -1,10 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify'
-import { UPLOAD_KEY_PREFIXES } from '@marketplace/contracts/marketplace'
+import { isUploadKey } from '@marketplace/contracts/marketplace'
 import type { CachePolicyOutcome } from '../storage/cache-policy'
 import type { ProcessPicture } from './process-picture'
 import type { UploadsRepository } from './uploads-repository'
-
-const PICTURE_PREFIXES = Object.values(UPLOAD_KEY_PREFIXES)
 
 /**
  * A post or a profile names a picture: the sweep must keep it, it is served from now on with
@@ -23,12 +21,13 @@ export function createAttachPicture(deps: {
 }) {
   const now = deps.now ?? (() => new Date())
   return async function attachPicture(key: string | null | undefined): Promise<void> {
-    if (!key || !PICTURE_PREFIXES.some((prefix) => key.startsWith(prefix))) return
+    if (!key || !isUploadKey(key)) return
     // Kept first: a failure of the storage step retries the event, and the sweep meanwhile
     // already knows the picture is in use.
     const firstAttachment = await deps.uploads.markAttached(key, now())
     const headers = await deps.applyPictureCachePolicy(key)
-    const picture = headers === 'missing' ? 'missing' : (await deps.processPicture(key)).outcome
+    const picture =
+      headers === 'missing' ? 'missing' : (await deps.processPicture(key, { facts: false })).outcome
     if (firstAttachment || headers === 'applied' || picture === 'made') {
       deps.logger.debug({ key, firstAttachment, headers, picture }, 'picture attached')
     }

@@ -28,16 +28,23 @@ export function createProcessPicture(deps: {
   deleteObjects(keys: readonly string[]): Promise<void>
   logger: FastifyBaseLogger
 }) {
-  return async function processPicture(key: string): Promise<PictureOutcome> {
+  /**
+   * `facts: false` (a post or profile naming a picture again): when the variants are there,
+   * the original is not downloaded just to be measured; the answer's size is then 0 x 0.
+   */
+  return async function processPicture(
+    key: string,
+    { facts: wantFacts = true }: { facts?: boolean } = {},
+  ): Promise<PictureOutcome> {
     if (!isUploadKey(key)) return { outcome: 'missing' }
+    const variants = allVariantKeys(key)
+    const present = await deps.pictureExists(variants.at(-1)!)
+    if (present && !wantFacts) return { outcome: 'present', variants, width: 0, height: 0 }
     const original = await deps.readPicture(key)
     if (!original) return { outcome: 'missing' }
-    const variants = allVariantKeys(key)
     try {
       const facts = await inspectPicture(original.body, original.contentType)
-      if (await deps.pictureExists(variants.at(-1)!)) {
-        return { outcome: 'present', variants, ...facts }
-      }
+      if (present) return { outcome: 'present', variants, ...facts }
       const files = await makeVariants(original.body, key)
       for (const file of files) await deps.putVariant(file)
       deps.logger.debug({ key, variants: files.length }, 'picture variants made')
