@@ -1,16 +1,17 @@
 import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import { ObjectId, type Db } from 'mongodb'
+import { ObjectId, type Db, type MongoClient } from 'mongodb'
 import { waitForConsumersCaughtUp } from './consumer-lag'
 import { infraEnv, testMongoUrl } from './infra-env'
 import { signTestToken, testKeyPair } from './keys'
+import { recordQueryShapes } from './query-shapes'
 
 /** What the helper needs of a service app built by the service kit. */
 export interface TestableApp {
   listen(options: { host: string; port: number }): Promise<string>
   close(): Promise<unknown>
   server: { address(): unknown }
-  mongo: { db: Db }
+  mongo: { db: Db; client: MongoClient }
   events: { ready: Promise<unknown> }
 }
 
@@ -45,6 +46,7 @@ export async function startServiceTestApp<App extends TestableApp>(
   const mongoUrl = `${testMongoUrl(name)}&monitorCommands=true`
   const groupPrefix = `test-${name}-${randomBytes(4).toString('hex')}-`
   const apps: App[] = []
+  let queryShapes: ReturnType<typeof recordQueryShapes> | undefined
 
   async function start(): Promise<{ app: App; baseUrl: string }> {
     const app = await build({
@@ -60,6 +62,9 @@ export async function startServiceTestApp<App extends TestableApp>(
     // ESM-only dependency), which also exercises the server as deployed.
     await app.listen({ host: '127.0.0.1', port: 0 })
     await app.events.ready
+    // Every instance's queries count for the index check (issue 19 §2, query-shapes.ts).
+    queryShapes ??= recordQueryShapes(app.mongo.db)
+    queryShapes.attach(app.mongo.client)
     apps.push(app)
     return { app, baseUrl: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}` }
   }
@@ -124,6 +129,7 @@ export async function startServiceTestApp<App extends TestableApp>(
     async stop() {
       // Close every instance before dropping: FerretDB must not see a drop during requests.
       for (const app of apps.slice(1)) await app.close()
+      await queryShapes?.flush()
       await primary.app.mongo.db.dropDatabase()
       await primary.app.close()
     },

@@ -25,11 +25,18 @@ export const reportIndexes: IndexDefinition[] = [
     options: { name: 'queue' },
   },
   // Other open reports of the same target (closed together by a take-down; counted per row);
-  // a taken-down message's reports.
+  // a taken-down message's reports. Every field those filters name is in the key, so no
+  // report is read only to be thrown away (issue 19 §2, scripts/check-query-shapes.mjs).
   {
     collection: REPORTS_COLLECTION,
-    keys: { targetId: 1, status: 1 },
-    options: { name: 'by_target' },
+    keys: { targetId: 1, targetType: 1, status: 1 },
+    options: { name: 'by_target_and_status' },
+  },
+  // user.deleted: the reports the purged user closed forget who closed them.
+  {
+    collection: REPORTS_COLLECTION,
+    keys: { closedBy: 1 },
+    options: { name: 'by_closer' },
   },
   // user.deleted: reports about the user, their posts or their messages.
   {
