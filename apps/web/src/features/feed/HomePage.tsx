@@ -6,6 +6,7 @@ import { FEED_TEXTS } from '@/features/feed/feed-texts'
 import {
   useGetJobsFeedQuery,
   useGetPeopleFeedQuery,
+  feedQueryOf,
   type FeedQuery,
 } from '@/features/feed/feed-api'
 import { feedActions, selectFeed, type FeedState } from '@/features/feed/feed-slice'
@@ -23,14 +24,7 @@ export default function HomePage() {
   const { feedType, selected, view } = feed
   const texts = FEED_TEXTS[feedType]
 
-  const query: FeedQuery = {
-    category: feed.category,
-    location: feed.location,
-    payment: feed.payment,
-    contact: feed.contact,
-    page: feed.page,
-    sort: feed.sort,
-  }
+  const query: FeedQuery = feedQueryOf(feed)
   const jobs = useGetJobsFeedQuery(query, { skip: feedType !== 'job' })
   const people = useGetPeopleFeedQuery(query, { skip: feedType !== 'worker' })
   const current = feedType === 'job' ? jobs : people

@@ -11,7 +11,7 @@ import type {
 } from '@marketplace/contracts/api'
 import { ALL_FILTER, FEED_PAGE_SIZE, SEARCH_RESULT_LIMIT } from '@marketplace/contracts/marketplace'
 import { api, errorStatus } from '@/lib/api'
-import type { FeedType } from '@/features/feed/feed-slice'
+import type { FeedState, FeedType } from '@/features/feed/feed-slice'
 
 /** What the feed asks for: the feed slice's filters, sort and page. */
 export interface FeedQuery {
@@ -21,6 +21,12 @@ export interface FeedQuery {
   contact: string
   page: number
   sort: 'desc' | 'asc'
+}
+
+/** The query of the feed the slice shows: the page's and main.tsx's early request agree. */
+export function feedQueryOf(feed: FeedState): FeedQuery {
+  const { category, location, payment, contact, page, sort } = feed
+  return { category, location, payment, contact, page, sort }
 }
 
 /**
