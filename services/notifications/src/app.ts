@@ -18,12 +18,21 @@ import { notificationsRoutes } from './notifications/notifications-routes'
 import { createNotificationsService } from './notifications/notifications-service'
 import { createPresenceRepository, presenceIndexes } from './presence/presence-repository'
 import { createPresenceTracker } from './presence/presence-tracker'
+import { createPushDevicesRepository } from './push/push-devices-repository'
+import { pushRoutes } from './push/push-routes'
+import { createPushSender } from './push/push-sender'
+import { pushEndpointRules } from './push/push-subscription-input'
+import { resolveVapidKeys } from './push/vapid-keys'
 import { createRecipients } from './recipients/recipients-repository'
 import { supportWindowIndexes } from './support/support-rate-limit'
 import { supportRoutes } from './support/support-routes'
 
+/** Devices a user's pushes go to; past it, the oldest subscription goes (docs/notifications.md). */
+const MAX_PUSH_DEVICES = 10
+
 /**
- * Notifications stored from events, mailed, and pushed live over Socket.IO; conversations'
+ * Notifications stored from events, mailed, pushed live over Socket.IO and by Web Push to
+ * the recipient's devices; conversations'
  * messages pushed live and told when away; support mail.
  */
 export function buildNotificationsApp(config: NotificationsConfig) {
@@ -42,6 +51,8 @@ export function buildNotificationsApp(config: NotificationsConfig) {
       const transport = createMailTransport(config)
       const notifications = createNotificationsRepository(db, { notifyOutbox })
       const recipients = createRecipients(db)
+      const pushDevices = createPushDevicesRepository(db)
+      const vapid = await resolveVapidKeys(db, config)
       const service = createNotificationsService({
         notifications,
         recipients,
@@ -78,10 +89,28 @@ export function buildNotificationsApp(config: NotificationsConfig) {
             appPublicUrl: config.APP_PUBLIC_URL,
             maxAgeMs: config.MAIL_MAX_AGE_MS,
           }),
+          pushDevices,
+          push: createPushSender({
+            devices: pushDevices,
+            recipients,
+            notifications,
+            vapid,
+            subject: config.VAPID_SUBJECT,
+            timeoutMs: config.PUSH_TIMEOUT_MS,
+            ttlSeconds: config.PUSH_TTL_SECONDS,
+            maxAgeMs: config.PUSH_MAX_AGE_MS,
+            logger: app.log,
+          }),
           tokenRevocations,
         }),
         async routes(app) {
           await app.register(notificationsRoutes, { service, recipients })
+          await app.register(pushRoutes, {
+            devices: pushDevices,
+            publicKey: vapid.publicKey,
+            rules: pushEndpointRules(config),
+            maxDevices: MAX_PUSH_DEVICES,
+          })
           await app.register(supportRoutes, {
             transport,
             supportInbox: config.SUPPORT_INBOX,

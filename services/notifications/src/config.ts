@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox'
 import {
   BaseConfigSchema,
+  ConfigError,
   KafkaConfigSchema,
   MongoConfigSchema,
   loadConfig,
@@ -40,6 +41,36 @@ const NotificationsConfigSchema = Type.Composite([
      */
     PRESENCE_HEARTBEAT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
     PRESENCE_TTL_MS: Type.Integer({ minimum: 300, default: 30_000 }),
+    /**
+     * Web Push (docs/notifications.md, "Mobile Notifications"): the VAPID pair, base64url as
+     * `web-push generate-vapid-keys` prints it. Both or neither: unset (local dev), a pair is
+     * generated once and kept in this service's database, so every instance signs alike.
+     */
+    VAPID_PUBLIC_KEY: Type.Optional(Type.String({ minLength: 1 })),
+    VAPID_PRIVATE_KEY: Type.Optional(Type.String({ minLength: 1 })),
+    /** Who push services contact about our pushes (RFC 8292 `sub`): mailto: or https:. */
+    VAPID_SUBJECT: Type.String({
+      pattern: '^(mailto:|https://)\\S+$',
+      default: 'mailto:support@marketplace.local',
+    }),
+    /**
+     * The push services a subscription may point at, host names or `.suffix`es. The endpoint
+     * is a URL this service POSTs to, so any other host is refused (no requests to internal
+     * addresses on a client's say-so). These are Chrome's and every Chromium's (FCM),
+     * Firefox's, Edge's (WNS) and Safari's (APNs).
+     */
+    PUSH_SERVICE_HOSTS: Type.String({
+      default:
+        'fcm.googleapis.com,updates.push.services.mozilla.com,.notify.windows.com,.push.apple.com',
+    }),
+    /** Tests only: also accept http:// endpoints on the loopback address (a local push service). */
+    PUSH_ALLOW_LOOPBACK_HTTP: Type.Boolean({ default: false }),
+    /** A push service slower than this is given up on (logged; the pipeline moves on). */
+    PUSH_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000 }),
+    /** A notification older than this is not pushed any more (a replay, a long outage). */
+    PUSH_MAX_AGE_MS: Type.Integer({ minimum: 1000, default: 60 * 60 * 1000 }),
+    /** How long a push service keeps a push for a device that is offline (RFC 8030 TTL). */
+    PUSH_TTL_SECONDS: Type.Integer({ minimum: 0, default: 24 * 60 * 60 }),
   }),
 ])
 
@@ -47,5 +78,9 @@ export type NotificationsConfig = ReturnType<typeof readConfig>
 
 /** The only place the notifications service reads its environment. */
 export function readConfig(env: Record<string, string | undefined> = process.env) {
-  return loadConfig(NotificationsConfigSchema, env)
+  const config = loadConfig(NotificationsConfigSchema, env)
+  if (Boolean(config.VAPID_PUBLIC_KEY) !== Boolean(config.VAPID_PRIVATE_KEY)) {
+    throw new ConfigError('VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together, or neither')
+  }
+  return config
 }

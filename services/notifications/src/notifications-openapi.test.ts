@@ -36,6 +36,9 @@ const SECURED_ROUTES: Array<[method: string, path: string, success: string]> = [
   ['get', '/api/notifications/preferences', '200'],
   ['put', '/api/notifications/preferences', '200'],
   ['patch', '/api/notifications/{id}/read', '200'],
+  ['get', '/api/notifications/push/public-key', '200'],
+  ['post', '/api/notifications/push/subscriptions', '200'],
+  ['delete', '/api/notifications/push/subscriptions', '200'],
 ]
 const GUEST_ROUTES: Array<[method: string, path: string, success: string]> = [
   ['post', '/api/email/send-email', '200'],

@@ -13,6 +13,8 @@ import type { NotificationsRepository } from '../notifications/notifications-rep
 import type { NotificationsService } from '../notifications/notifications-service'
 import type { createNotificationMailer } from '../notifications/notification-mail'
 import type { PresenceTracker } from '../presence/presence-tracker'
+import type { PushDevicesRepository } from '../push/push-devices-repository'
+import type { PushSender } from '../push/push-sender'
 import type { Recipients } from '../recipients/recipients-repository'
 
 /** Every event the notifications service reacts to, in one place. */
@@ -24,6 +26,8 @@ export function notificationsSubscriptions(deps: {
   presence: PresenceTracker
   live: LiveServer
   mail: ReturnType<typeof createNotificationMailer>
+  pushDevices: PushDevicesRepository
+  push: PushSender
   tokenRevocations: TokenRevocations
 }): ConsumerDefinition[] {
   const record = async (event: DomainEvent) => {
@@ -52,13 +56,14 @@ export function notificationsSubscriptions(deps: {
         'message.read': (event) => deps.messageNotices.messageRead(event),
         'message.taken-down': record,
         ...deps.recipients.handlers,
-        // The grace period ended: the user's notifications, preferences, address and the
-        // traces of their sockets and conversations go.
+        // The grace period ended: the user's notifications, preferences, address, push
+        // devices and the traces of their sockets and conversations go.
         'user.deleted': async ({ data }) => {
           await deps.notifications.deleteOfUser(data.userId)
           await deps.recipients.deleteOfUser(data.userId)
           await deps.messageNotices.deleteOfUser(data.userId)
           await deps.presence.deleteOfUser(data.userId)
+          await deps.pushDevices.deleteOfUser(data.userId)
         },
       },
     },
@@ -68,6 +73,20 @@ export function notificationsSubscriptions(deps: {
       groupId: 'notifications-mail',
       fromBeginning: false,
       handlers: { 'notification.created': async ({ data }) => deps.mail(data) },
+    },
+    // Each stored notification pushed once (Web Push) to the devices of those who turned
+    // Mobile Notifications on. Its own group, so a slow push service never delays the mail;
+    // no ledger: the notification itself records that it was pushed (claimPush). Starts at
+    // the end of its topic when new, as the mail group does.
+    {
+      groupId: 'notifications-push',
+      useLedger: false,
+      fromBeginning: false,
+      handlers: {
+        'notification.created': async ({ data }) => {
+          await deps.push(data)
+        },
+      },
     },
     // The push fan-out: a group per instance, so every instance sees every notification and
     // message event, and the one holding the parties' sockets pushes it. Only new ones

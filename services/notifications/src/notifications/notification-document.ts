@@ -40,6 +40,8 @@ export interface NotificationDocument extends OutboxFields {
   /** "unread" or "read", kept with isRead: the web app reads either (spec 1 §3). */
   status: 'unread' | 'read'
   createdAt: Date
+  /** When it was pushed to the recipient's devices: set once, so it is pushed once. */
+  pushedAt?: Date
 }
 
 export const notificationId = (eventId: string, recipientId: string) => `${eventId}:${recipientId}`

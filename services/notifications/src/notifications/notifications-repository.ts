@@ -55,6 +55,18 @@ export function createNotificationsRepository(
 
     findById: (id: string) => notifications.findOne({ _id: id }, withoutOutbox),
 
+    /**
+     * Marks the notification pushed, unless it already was (or is gone): true for the one
+     * caller that may push it. A redelivered notification.created finds it claimed.
+     */
+    async claimPush(id: string): Promise<boolean> {
+      const result = await notifications.updateOne(
+        { _id: id, pushedAt: { $exists: false } },
+        { $set: { pushedAt: new Date() } },
+      )
+      return result.modifiedCount === 1
+    },
+
     async page(userId: string, page: number, limit: number) {
       const [items, total] = await Promise.all([
         notifications

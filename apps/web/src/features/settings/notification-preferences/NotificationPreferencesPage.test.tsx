@@ -4,6 +4,21 @@ import NotificationPreferencesPage from '@/features/settings/notification-prefer
 import { renderPage } from '@/test/settings-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
 
+// The browser's side of Web Push (permission prompt, service worker, PushManager) has no
+// jsdom equivalent: the page is tested against what it asks of it.
+const mockWebPush = {
+  subscribeThisDevice: jest.fn(),
+  unsubscribeThisDevice: jest.fn(),
+}
+jest.mock('@/lib/web-push', () => mockWebPush)
+
+const PUBLIC_KEY = 'BPublicKeyOfTheServer'
+const deviceSubscription = {
+  endpoint: 'https://fcm.googleapis.com/fcm/send/this-device',
+  expirationTime: null,
+  keys: { p256dh: 'BDevicePublicKey', auth: 'device-auth' },
+}
+
 const saved = {
   emailEnabled: true,
   mobileEnabled: false,
@@ -17,6 +32,104 @@ describe('notification preferences page', () => {
   afterEach(() => {
     fetchStub?.restore()
     fetchStub = null
+    mockWebPush.subscribeThisDevice.mockReset()
+    mockWebPush.unsubscribeThisDevice.mockReset()
+  })
+
+  /** The server as the push switch talks to it, recording every call but the first GET. */
+  function pushServer(initial: Record<string, boolean>) {
+    const calls: Array<{ method: string; path: string; body: unknown }> = []
+    fetchStub = stubFetch(async (path, request) => {
+      const body = request.method === 'GET' ? undefined : await request.json()
+      if (path === '/api/notifications/push/public-key') {
+        return jsonResponse(200, { publicKey: PUBLIC_KEY })
+      }
+      if (request.method !== 'GET') calls.push({ method: request.method, path, body })
+      if (path === '/api/notifications/push/subscriptions') {
+        return jsonResponse(200, request.method === 'POST' ? { devices: 1 } : { removed: true })
+      }
+      return jsonResponse(200, request.method === 'PUT' ? body : initial)
+    })
+    return calls
+  }
+
+  it('turning Mobile Notifications on asks the permission, subscribes this device, then saves', async () => {
+    const calls = pushServer(saved)
+    mockWebPush.subscribeThisDevice.mockResolvedValue({
+      outcome: 'subscribed',
+      subscription: deviceSubscription,
+    })
+    renderPage(<NotificationPreferencesPage />)
+    const mobile = await screen.findByRole('switch', { name: 'Mobile Notifications' })
+    await waitFor(() => expect(mobile).toBeEnabled())
+    await userEvent.click(mobile)
+
+    expect(await screen.findByText('Notification preferences updated')).toBeInTheDocument()
+    expect(mockWebPush.subscribeThisDevice).toHaveBeenCalledWith(PUBLIC_KEY)
+    expect(calls).toEqual([
+      { method: 'POST', path: '/api/notifications/push/subscriptions', body: deviceSubscription },
+      {
+        method: 'PUT',
+        path: '/api/notifications/preferences',
+        body: { ...saved, mobileEnabled: true },
+      },
+    ])
+    expect(mobile).toBeChecked()
+  })
+
+  it('leaves Mobile Notifications off and says why when the permission is refused', async () => {
+    const calls = pushServer(saved)
+    mockWebPush.subscribeThisDevice.mockResolvedValue({ outcome: 'denied' })
+    renderPage(<NotificationPreferencesPage />)
+    const mobile = await screen.findByRole('switch', { name: 'Mobile Notifications' })
+    await waitFor(() => expect(mobile).toBeEnabled())
+    await userEvent.click(mobile)
+
+    expect(
+      await screen.findByText(
+        'Notifications are blocked for this site. Allow them in your browser settings, then turn Mobile Notifications on again.',
+      ),
+    ).toBeInTheDocument()
+    expect(calls).toEqual([])
+    expect(mobile).not.toBeChecked()
+  })
+
+  it('says so in a browser without push, and saves nothing', async () => {
+    const calls = pushServer(saved)
+    mockWebPush.subscribeThisDevice.mockResolvedValue({ outcome: 'unsupported' })
+    renderPage(<NotificationPreferencesPage />)
+    const mobile = await screen.findByRole('switch', { name: 'Mobile Notifications' })
+    await waitFor(() => expect(mobile).toBeEnabled())
+    await userEvent.click(mobile)
+    expect(
+      await screen.findByText('This browser cannot receive push notifications.'),
+    ).toBeInTheDocument()
+    expect(calls).toEqual([])
+  })
+
+  it('turning Mobile Notifications off saves it off and unsubscribes this device', async () => {
+    const calls = pushServer({ ...saved, mobileEnabled: true })
+    mockWebPush.unsubscribeThisDevice.mockResolvedValue(deviceSubscription.endpoint)
+    renderPage(<NotificationPreferencesPage />)
+    const mobile = await screen.findByRole('switch', { name: 'Mobile Notifications' })
+    await waitFor(() => expect(mobile).toBeChecked())
+    await userEvent.click(mobile)
+
+    expect(await screen.findByText('Notification preferences updated')).toBeInTheDocument()
+    expect(mockWebPush.unsubscribeThisDevice).toHaveBeenCalled()
+    expect(calls).toEqual([
+      {
+        method: 'PUT',
+        path: '/api/notifications/preferences',
+        body: { ...saved, mobileEnabled: false },
+      },
+      {
+        method: 'DELETE',
+        path: '/api/notifications/push/subscriptions',
+        body: { endpoint: deviceSubscription.endpoint },
+      },
+    ])
+    expect(mobile).not.toBeChecked()
   })
 
   it('shows the channels and types with their descriptions and the saved values', async () => {
@@ -24,7 +137,7 @@ describe('notification preferences page', () => {
     renderPage(<NotificationPreferencesPage />)
     expect(await screen.findByRole('switch', { name: 'Email Notifications' })).toBeChecked()
     expect(screen.getByRole('switch', { name: 'Mobile Notifications' })).not.toBeChecked()
-    expect(screen.getByText(/push notifications are not offered yet/)).toBeInTheDocument()
+    expect(screen.getByText('Receive push notifications on this device.')).toBeInTheDocument()
     expect(screen.getByText('Someone requests on your post.')).toBeInTheDocument()
     expect(screen.getByText('Someone favorites your post.')).toBeInTheDocument()
     expect(screen.getByText('Your request is accepted.')).toBeInTheDocument()

@@ -10,6 +10,11 @@ import {
   useGetPreferencesQuery,
   useUpdatePreferencesMutation,
 } from '@/features/settings/account-api'
+import {
+  useLazyGetPushPublicKeyQuery,
+  useSubscribePushMutation,
+  useUnsubscribePushMutation,
+} from '@/features/settings/notification-preferences/push-api'
 import { Toast, type ToastMessage } from '@/components/ui/Toast'
 import '@/features/settings/settings.css'
 import '@/features/settings/notification-preferences/notification-preferences.css'
@@ -31,11 +36,18 @@ const CHANNELS: Choice[] = [
   {
     flag: 'mobileEnabled',
     label: 'Mobile Notifications',
-    // docs/notifications.md: the flag is stored and answered; no push sender exists yet.
-    description:
-      'Browser and mobile push notifications are not offered yet. Your choice is kept and will apply as soon as they are.',
+    // docs/notifications.md, "Mobile Notifications": Web Push to each device turned on.
+    description: 'Receive push notifications on this device.',
   },
 ]
+
+/** Why Mobile Notifications stayed off on this device. */
+const PUSH_DENIED =
+  'Notifications are blocked for this site. Allow them in your browser settings, then turn Mobile Notifications on again.'
+const PUSH_UNSUPPORTED = 'This browser cannot receive push notifications.'
+
+/** The push-subscription code, kept out of every first load (issue 20 §2). */
+const loadWebPush = () => import('@/lib/web-push')
 
 const TYPES: Choice[] = [
   {
@@ -70,6 +82,9 @@ export default function NotificationPreferencesPage() {
     skip: !loggedIn,
   })
   const [updatePreferences] = useUpdatePreferencesMutation()
+  const [getPushPublicKey] = useLazyGetPushPublicKeyQuery()
+  const [subscribePush] = useSubscribePushMutation()
+  const [unsubscribePush] = useUnsubscribePushMutation()
   const [toast, setToast] = useState<ToastMessage | null>(null)
   const counter = useRef(0)
 
@@ -85,6 +100,34 @@ export default function NotificationPreferencesPage() {
 
   const preferences: NotificationPreferences = data ?? { ...NOTIFICATION_PREFERENCE_DEFAULTS }
 
+  /**
+   * On: this browser asks the permission and subscribes before the channel is saved on, so a
+   * refusal leaves it off. Off: saved off first (no device gets pushes any more), then this
+   * browser's subscription ends; the user's other devices keep theirs for when it is on again.
+   */
+  const switchMobile = async (on: boolean) => {
+    const webPush = await loadWebPush()
+    if (on) {
+      const { publicKey } = await getPushPublicKey().unwrap()
+      const device = await webPush.subscribeThisDevice(publicKey)
+      if (device.outcome !== 'subscribed') {
+        show(device.outcome === 'denied' ? PUSH_DENIED : PUSH_UNSUPPORTED, 'error')
+        return
+      }
+      await subscribePush(device.subscription).unwrap()
+      await updatePreferences({ ...preferences, mobileEnabled: true }).unwrap()
+    } else {
+      await updatePreferences({ ...preferences, mobileEnabled: false }).unwrap()
+      const endpoint = await webPush.unsubscribeThisDevice().catch(() => null)
+      // The channel is off already; a device the server keeps is forgotten at its next push.
+      if (endpoint)
+        await unsubscribePush({ endpoint })
+          .unwrap()
+          .catch(() => undefined)
+    }
+    show(m.updated, 'success')
+  }
+
   const toggle = async (flag: Flag) => {
     if (!loggedIn) {
       show(m.loginToUpdate, 'error')
@@ -92,6 +135,10 @@ export default function NotificationPreferencesPage() {
     }
     try {
       const current = preferences[flag] ?? NOTIFICATION_PREFERENCE_DEFAULTS[flag]
+      if (flag === 'mobileEnabled') {
+        await switchMobile(!current)
+        return
+      }
       await updatePreferences({ ...preferences, [flag]: !current }).unwrap()
       show(m.updated, 'success')
     } catch {
