@@ -3,8 +3,9 @@
 
 // ESM-only packages that jest must compile to CommonJS before requiring, and
 // @fastify/cookie, which loads `cookie` with a dynamic import() that jest's CommonJS runtime
-// cannot run (SWC turns it into a require). Names as pnpm spells them under node_modules/.pnpm.
-const esmOnly = ['cookie', '@fastify\\+cookie']
+// cannot run (SWC turns it into a require). otplib's `@scure/base` and `@noble/hashes` are
+// ESM-only too. Names as pnpm spells them under node_modules/.pnpm.
+const esmOnly = ['cookie', '@fastify\\+cookie', '@scure\\+base', '@noble\\+hashes']
 
 /** @param {{ integration?: boolean }} [options] */
 module.exports = function jestConfig(options = {}) {

@@ -19,6 +19,10 @@ import { sessionIndexes } from './sessions/session-document'
 import { createSessionsRepository } from './sessions/sessions-repository'
 import { createSessionService } from './sessions/sessions-service'
 import { sessionsRoutes } from './sessions/sessions-routes'
+import { twoStepIndexes } from './two-step/two-step-document'
+import { createTwoStepRepository } from './two-step/two-step-repository'
+import { twoStepRoutes } from './two-step/two-step-routes'
+import { createTwoStepSecrets } from './two-step/two-step-secrets'
 
 export interface AuthAppOverrides {
   /** Tests may swap the mail port (for example a server that is down). */
@@ -29,7 +33,7 @@ export interface AuthAppOverrides {
 export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {}) {
   return buildService(config, {
     database: {
-      indexes: [...credentialIndexes, ...sessionIndexes, ...codeIndexes],
+      indexes: [...credentialIndexes, ...sessionIndexes, ...codeIndexes, ...twoStepIndexes],
       outbox: [CREDENTIALS],
     },
     async compose({ app, db, notifyOutbox }) {
@@ -37,6 +41,7 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
       const credentials = createCredentialsRepository(db)
       const sessionsRepository = createSessionsRepository(db)
       const codesRepository = createCodesRepository(db)
+      const twoStepRepository = createTwoStepRepository(db)
       const codes = createCodeService({ codes: codesRepository, secret: config.SESSION_SECRET })
       const mailer = overrides.mailer ?? createMailer(config, app.log)
       const rateLimits = createRateLimits(db, config.RATE_LIMIT_MULTIPLIER)
@@ -65,6 +70,8 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
         hasher: passwordHasher,
         mailer,
         rateLimits,
+        twoStep: twoStepRepository,
+        twoStepSecrets: createTwoStepSecrets(config.SESSION_SECRET),
         notifyOutbox,
         log: app.log,
       }
@@ -90,6 +97,7 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
         {
           sessions: (now) => sessionsRepository.removeExpired(now),
           codes: (now) => codesRepository.removeExpired(now),
+          signInChallenges: (now) => twoStepRepository.removeExpired(now),
           rateLimits: (now) => rateLimits.removeExpired(now),
         },
         app.log,
@@ -100,6 +108,7 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
           credentials,
           sessionsRepository,
           codesRepository,
+          twoStepRepository,
           codes,
           mailer,
           rateLimits,
@@ -115,6 +124,7 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
         async routes(app) {
           await app.register(accountsRoutes, deps)
           await app.register(sessionsRoutes, { deps, extraOrigins })
+          await app.register(twoStepRoutes, deps)
         },
         close() {
           stopHousekeeping()

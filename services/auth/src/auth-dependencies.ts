@@ -5,6 +5,8 @@ import type { CodeService } from './codes/codes-service'
 import type { Mailer } from './mail/mailer'
 import type { RateLimits } from './rate-limits/rate-limits'
 import type { SessionService } from './sessions/sessions-service'
+import type { TwoStepRepository } from './two-step/two-step-repository'
+import type { TwoStepSecrets } from './two-step/two-step-secrets'
 
 /** The app routes register on: the kit's, with the TypeBox type provider. */
 export type { ServiceApp as AuthApp } from '@marketplace/service-kit'
@@ -17,6 +19,9 @@ export interface AuthDependencies {
   hasher: PasswordHasher
   mailer: Mailer
   rateLimits: RateLimits
+  /** Two-step sign-in settings and the challenges between password and second step. */
+  twoStep: TwoStepRepository
+  twoStepSecrets: TwoStepSecrets
   /** Wakes the outbox relay after a write that stored events. */
   notifyOutbox(): void
   log: FastifyBaseLogger

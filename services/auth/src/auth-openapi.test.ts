@@ -54,17 +54,25 @@ async function openApiDocument() {
 type Security = 'none' | 'bearer' | 'cookie'
 // Every public route of the auth service: method, path, success status, security, and the
 // error statuses it can answer.
-const ROUTES: Array<[string, string, number, Security, number[]]> = [
+// The sixth element: other success answers (direct-login's 202 two-step challenge).
+const ROUTES: Array<[string, string, number, Security, number[], number[]?]> = [
   ['post', '/api/auth/signup', 201, 'none', [400, 409, 429]],
   ['post', '/api/auth/confirm-signup', 200, 'none', [400, 429]],
   ['post', '/api/auth/resend-confirmation', 200, 'none', [400, 429, 503]],
-  ['post', '/api/auth/direct-login', 200, 'none', [400, 401, 403, 404, 429]],
+  ['post', '/api/auth/direct-login', 200, 'none', [400, 401, 403, 404, 429, 503], [202]],
   ['post', '/api/auth/keep-account', 200, 'none', [400, 401, 403, 404, 409, 429]],
   ['post', '/api/auth/refresh', 200, 'cookie', [401, 403]],
   ['get', '/logout', 204, 'cookie', []],
   ['post', '/api/auth/forgot-password', 200, 'none', [400, 429]],
   ['post', '/api/auth/confirm-password-reset', 200, 'none', [400, 429]],
   ['post', '/api/auth/change-password', 200, 'bearer', [400, 401, 429]],
+  ['get', '/api/auth/two-step', 200, 'bearer', [401]],
+  ['put', '/api/auth/two-step/email', 200, 'bearer', [400, 401, 429]],
+  ['post', '/api/auth/two-step/authenticator/setup', 200, 'bearer', [400, 401, 409, 429]],
+  ['post', '/api/auth/two-step/authenticator/confirm', 200, 'bearer', [400, 401, 429]],
+  ['post', '/api/auth/two-step/authenticator/disable', 200, 'bearer', [400, 401, 429]],
+  ['post', '/api/auth/two-step/email-code', 200, 'none', [400, 429, 503]],
+  ['post', '/api/auth/two-step/verify', 200, 'none', [400, 403, 429]],
 ]
 
 describe('the OpenAPI document at /openapi.json', () => {
@@ -78,12 +86,12 @@ describe('the OpenAPI document at /openapi.json', () => {
 
   it.each(ROUTES)(
     'documents %s %s with its success answer, its errors and its security',
-    async (method, path, success, security, errors) => {
+    async (method, path, success, security, errors, otherSuccesses = []) => {
       const operation = (await openApiDocument()).paths[path]![method]!
       expect(operation.tags).toEqual(['auth'])
       expect(operation.summary).toEqual(expect.any(String))
       expect(Object.keys(operation.responses).map(Number).sort()).toEqual(
-        [success, ...errors].sort(),
+        [success, ...otherSuccesses, ...errors].sort(),
       )
       if (success !== 204) {
         expect(operation.responses[success]!.content!['application/json']!.schema).toBeDefined()

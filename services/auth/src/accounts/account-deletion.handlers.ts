@@ -1,6 +1,7 @@
 import { newEvent, type EventHandler } from '@marketplace/service-kit'
 import { revocationCutOff } from '../sessions/revocation-cut-off'
 import type { CodesRepository } from '../codes/codes-repository'
+import type { TwoStepRepository } from '../two-step/two-step-repository'
 import type { CredentialsRepository } from './credentials-repository'
 import type { SessionsRepository } from '../sessions/sessions-repository'
 import type { RateLimits } from '../rate-limits/rate-limits'
@@ -9,6 +10,7 @@ interface Deps {
   credentials: CredentialsRepository
   sessions: SessionsRepository
   codes: CodesRepository
+  twoStep: TwoStepRepository
   rateLimits: Pick<RateLimits, 'forgetAccount'>
   notifyOutbox(): void
 }
@@ -41,6 +43,7 @@ export function userDeletedHandler(deps: Deps): EventHandler<'user.deleted'> {
     const account = await deps.credentials.findById(userId)
     await deps.sessions.removeAllOfUser(userId)
     await deps.codes.removeAllOfUser(userId)
+    await deps.twoStep.removeAllOfUser(userId)
     if (account) {
       await deps.rateLimits.forgetAccount(account.email)
       await deps.rateLimits.forgetAccount(userId)

@@ -1,7 +1,7 @@
 import { Topics } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { newEvent } from '@marketplace/service-kit'
-import { waitFor } from '@marketplace/service-kit/testing'
+import { TEST_QUERY, waitFor } from '@marketplace/service-kit/testing'
 import type { FastifyInstance } from 'fastify'
 import { RESET_SUBJECT, cookiesOf, startAuthTestApp, uniqueIp } from '../test/auth-test-app'
 import { waitForCode } from '../test/mailbox'
@@ -174,10 +174,15 @@ it('user.deleted removes every trace of the user from the auth database', async 
   )
   const db = app.mongo.db
   // Watched in the database: a login attempt would itself count against the address.
-  await waitFor(async () => (await db.collection('credentials').countDocuments({ email })) === 0)
+  await waitFor(
+    async () => (await db.collection('credentials').countDocuments({ email }, TEST_QUERY)) === 0,
+  )
   const rateLimitKeys = await db
     .collection<{ key: string }>('rate_limits')
-    .countDocuments({ key: { $in: ['loginAccount', 'forgotAccount'].map((p) => `${p}:${email}`) } })
+    .countDocuments(
+      { key: { $in: ['loginAccount', 'forgotAccount'].map((p) => `${p}:${email}`) } },
+      TEST_QUERY,
+    )
   expect(rateLimitKeys).toBe(0)
   for (const name of [
     'credentials',
@@ -188,7 +193,7 @@ it('user.deleted removes every trace of the user from the auth database', async 
   ]) {
     const left = await db
       .collection<{ _id: string }>(name)
-      .countDocuments({ $or: [{ _id: userId }, { userId }] })
+      .countDocuments({ $or: [{ _id: userId }, { userId }] }, TEST_QUERY)
     expect({ name, left }).toEqual({ name, left: 0 })
   }
   expect((await login(email)).status).toBe(404)

@@ -1,7 +1,7 @@
 import { Messages } from '@marketplace/contracts/validation'
 import type { FastifyInstance } from 'fastify'
 import { Topics } from '@marketplace/contracts/events'
-import { startEventProbe } from '@marketplace/service-kit/testing'
+import { startEventProbe, TEST_QUERY } from '@marketplace/service-kit/testing'
 import { mailText, mailsTo, waitForCode } from '../test/mailbox'
 import {
   VERIFY_SUBJECT,
@@ -165,10 +165,12 @@ describe('e-mail verification', () => {
     const aged = await codes.updateOne(
       {
         purpose: 'verify-email',
-        userId: (await app.mongo.db.collection<{ _id: string }>('credentials').findOne({ email }))!
-          ._id,
+        userId: (await app.mongo.db
+          .collection<{ _id: string }>('credentials')
+          .findOne({ email }, TEST_QUERY))!._id,
       },
       { $set: { expiresAt: new Date(Date.now() - 1000) } },
+      TEST_QUERY,
     )
     expect(aged.modifiedCount).toBe(1)
     const response = await post('/api/auth/confirm-signup', { email, code })

@@ -1,10 +1,23 @@
 import { Messages } from '@marketplace/contracts/validation'
 import { BadRequestError } from '@marketplace/service-kit'
 import type { CodesRepository } from './codes-repository'
-import { CODE_PATTERN, CODE_TTL_MS, hashCode, newCode, type CodePurpose } from './one-time-codes'
+import {
+  CODE_PATTERN,
+  CODE_TTL_MS,
+  SIGN_IN_CODE_TTL_MS,
+  hashCode,
+  newCode,
+  type CodePurpose,
+} from './one-time-codes'
+
+const TTL_MS: Record<CodePurpose, number> = {
+  'verify-email': CODE_TTL_MS,
+  'reset-password': CODE_TTL_MS,
+  'sign-in': SIGN_IN_CODE_TTL_MS,
+}
 
 /**
- * Issues and checks one-time codes: 6 digits, 15 minutes, 5 attempts, single use; a new
+ * Issues and checks one-time codes: 6 digits, 15 minutes (sign-in: 10), 5 attempts, single use; a new
  * code of the same purpose voids the previous one. Only the keyed hash is stored.
  */
 export function createCodeService(deps: { codes: CodesRepository; secret: string }) {
@@ -17,7 +30,7 @@ export function createCodeService(deps: { codes: CodesRepository; secret: string
         purpose,
         codeHash: hashCode(deps.secret, { userId, purpose, code }),
         now,
-        ttlMs: CODE_TTL_MS,
+        ttlMs: TTL_MS[purpose],
       })
       return code
     },

@@ -15,11 +15,14 @@ import {
 } from '../accounts/profile-projection.handlers'
 import { sendVerificationCodeHandler } from '../accounts/send-verification-code.handler'
 
+import type { TwoStepRepository } from '../two-step/two-step-repository'
+
 /** Every event the auth service reacts to, wired in one place. */
 export function authSubscriptions(deps: {
   credentials: CredentialsRepository
   sessionsRepository: SessionsRepository
   codesRepository: CodesRepository
+  twoStepRepository: TwoStepRepository
   codes: CodeService
   mailer: Mailer
   rateLimits: RateLimits
@@ -29,6 +32,7 @@ export function authSubscriptions(deps: {
     credentials: deps.credentials,
     sessions: deps.sessionsRepository,
     codes: deps.codesRepository,
+    twoStep: deps.twoStepRepository,
     rateLimits: deps.rateLimits,
     notifyOutbox: deps.notifyOutbox,
   }

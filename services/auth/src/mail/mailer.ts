@@ -1,9 +1,11 @@
 import { createMailTransport, type MailConfig } from '@marketplace/service-kit/mail'
-import { passwordResetMail, verificationMail, type MailContent } from './templates'
+import { passwordResetMail, signInMail, verificationMail, type MailContent } from './templates'
 
 export interface Mailer {
   sendVerificationCode(input: { to: string; firstName: string; code: string }): Promise<void>
   sendPasswordResetCode(input: { to: string; firstName: string; code: string }): Promise<void>
+  /** The second step of a sign-in with e-mail two-step on. */
+  sendSignInCode(input: { to: string; firstName: string; code: string }): Promise<void>
   /** true when the SMTP server answers (for a readiness check) */
   isReachable(): Promise<boolean>
   close(): void
@@ -40,6 +42,8 @@ export function createMailer(
         to,
         passwordResetMail({ firstName, code, appPublicUrl: config.APP_PUBLIC_URL }),
       ),
+    sendSignInCode: ({ to, firstName, code }) =>
+      send('sign-in', to, signInMail({ firstName, code, appPublicUrl: config.APP_PUBLIC_URL })),
     async isReachable() {
       try {
         await transport.verify()

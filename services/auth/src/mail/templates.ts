@@ -2,13 +2,15 @@
 // tests read the same text back from the SMTP sink.
 
 import { appLink, escapeHtml } from '@marketplace/service-kit/mail'
-import { CODE_TTL_MS } from '../codes/one-time-codes'
+import { CODE_TTL_MS, SIGN_IN_CODE_TTL_MS } from '../codes/one-time-codes'
 
 /** How long a mailed code works: the code store's own lifetime, so the mail never lies. */
 export const CODE_VALIDITY_MINUTES = CODE_TTL_MS / 60_000
+export const SIGN_IN_CODE_VALIDITY_MINUTES = SIGN_IN_CODE_TTL_MS / 60_000
 
 export const VERIFICATION_SUBJECT = 'Your Marketplace verification code'
 export const PASSWORD_RESET_SUBJECT = 'Your Marketplace password reset code'
+export const SIGN_IN_SUBJECT = 'Your Marketplace sign-in code'
 
 export interface CodeMailInput {
   firstName: string
@@ -32,10 +34,11 @@ interface CodeMail {
   linkLabel: string
   /** Closing lines, e.g. what to do with a mail the reader did not ask for. */
   footer: string[]
+  validityMinutes?: number
 }
 
 function renderCodeMail(mail: CodeMail): MailContent {
-  const validity = `The code is valid for ${CODE_VALIDITY_MINUTES} minutes and can be used once.`
+  const validity = `The code is valid for ${mail.validityMinutes ?? CODE_VALIDITY_MINUTES} minutes and can be used once.`
   // The code comes first among the numbers of the text: people and tests look for it there.
   const text = [
     `Hi ${mail.firstName},`,
@@ -96,6 +99,21 @@ export function passwordResetMail(input: CodeMailInput): MailContent {
     linkLabel: 'Enter it on the password reset page',
     footer: [
       'If you did not ask for a password reset, you can ignore this mail: your password stays unchanged.',
+    ],
+  })
+}
+
+export function signInMail(input: CodeMailInput): MailContent {
+  return renderCodeMail({
+    subject: SIGN_IN_SUBJECT,
+    firstName: input.firstName,
+    code: input.code,
+    intro: 'Use this code to finish signing in:',
+    url: appLink(input.appPublicUrl, '/login'),
+    linkLabel: 'Enter it on the sign-in page',
+    validityMinutes: SIGN_IN_CODE_VALIDITY_MINUTES,
+    footer: [
+      'If you are not signing in right now, someone knows your password: change it in Settings, Account.',
     ],
   })
 }

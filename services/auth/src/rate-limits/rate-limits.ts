@@ -23,6 +23,13 @@ export const RATE_LIMIT_POLICIES = {
   resetIp: { points: 30, durationSeconds: 15 * 60 },
   resetAccount: { points: 10, durationSeconds: 15 * 60 },
   changePasswordAccount: { points: 5, durationSeconds: 15 * 60 },
+  /** The second step of a sign-in: codes, authenticator codes and recovery codes. */
+  twoStepIp: { points: 30, durationSeconds: 15 * 60 },
+  twoStepAccount: { points: 10, durationSeconds: 15 * 60 },
+  /** Mailing a sign-in code when the person picks e-mail at the prompt. */
+  twoStepMailAccount: { points: 3, durationSeconds: 15 * 60 },
+  /** Turning two-step on or off re-asks the password: a guessing door like the login. */
+  twoStepSettingsAccount: { points: 10, durationSeconds: 15 * 60 },
 } as const
 export type RateLimitPolicy = keyof typeof RATE_LIMIT_POLICIES
 

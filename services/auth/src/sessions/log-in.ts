@@ -6,6 +6,7 @@ import {
   UnauthorizedError,
 } from '@marketplace/service-kit'
 import type { IssuedSession } from './sessions-service'
+import { openSecondStep, type SignInChallenge } from '../two-step/second-step'
 import { text, type AuthDependencies, type RequestContext } from '../auth-dependencies'
 
 export interface LoginInput {
@@ -49,12 +50,15 @@ export async function checkPassword(
   return { account, forgive }
 }
 
-/** POST /api/auth/direct-login: a session for a verified account not being deleted. */
+/**
+ * POST /api/auth/direct-login: a session for a verified account not being deleted; or, when
+ * the account has two-step sign-in on, a challenge and no session until the second step.
+ */
 export async function logIn(
   deps: AuthDependencies,
   input: LoginInput,
   context: RequestContext,
-): Promise<IssuedSession> {
+): Promise<IssuedSession | SignInChallenge> {
   const { account, forgive } = await checkPassword(deps, input, context)
   // Only someone who knows the password learns the account's state.
   if (!account.verified) {
@@ -64,5 +68,6 @@ export async function logIn(
     throw new ForbiddenError(Messages.auth.accountDeletionPending, 'ACCOUNT_DELETION_PENDING')
   }
   await forgive()
-  return deps.sessions.start(account, input.persist === true)
+  const challenge = await openSecondStep(deps, account, input.persist === true)
+  return challenge ?? deps.sessions.start(account, input.persist === true)
 }

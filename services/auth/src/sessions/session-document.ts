@@ -52,7 +52,8 @@ export type RevokeReason =
   | 'account-unavailable'
 
 export const sessionIndexes: IndexDefinition[] = [
-  { collection: SESSIONS, keys: { userId: 1 }, options: { name: 'user' } },
+  // A user's live sessions (revokedAt: null): every field of that filter is in the key.
+  { collection: SESSIONS, keys: { userId: 1, revokedAt: 1 }, options: { name: 'user_live' } },
   { collection: SESSIONS, keys: { expiresAt: 1 }, options: { name: 'expires' } },
   { collection: SESSION_MARKERS, keys: { userId: 1 }, options: { name: 'user' } },
   { collection: SESSION_MARKERS, keys: { expiresAt: 1 }, options: { name: 'expires' } },

@@ -21,6 +21,8 @@ import {
   setSessionCookies,
 } from './session-cookies'
 import { toLoginAnswer, toRenewalAnswer } from './session-views'
+import { toChallengeAnswer } from '../two-step/second-step'
+import { TwoStepChallengeAnswerSchema } from '../two-step/two-step-schemas'
 
 const tags = ['auth']
 
@@ -31,43 +33,52 @@ export async function sessionsRoutes(
   const { deps, extraOrigins } = options
 
   /**
-   * A password proves who is asking and a session starts: the login, and "Keep my account"
-   * during the deletion grace period, which answers like a login.
+   * The login (spec 1 §4): a session, or with two-step sign-in on a 202 challenge and no
+   * session until POST /api/auth/two-step/verify (docs/identity.md, "Two-step sign-in").
    */
-  const passwordRoutes = [
+  app.post(
+    '/api/auth/direct-login',
     {
-      url: '/api/auth/direct-login',
-      useCase: logIn,
-      summary: 'Log in with e-mail and password; sets the refresh and XSRF cookies',
-      // 403: the address is not verified yet, or the account is being deleted.
-      errors: errorResponses(400, 401, 403, 404, 429),
-    },
-    {
-      url: '/api/auth/keep-account',
-      useCase: keepAccount,
-      summary: '"Keep my account": cancel a pending deletion with the password, and log in',
-      // 409: no deletion pending; 403: the grace period is over.
-      errors: errorResponses(400, 401, 403, 404, 409, 429),
-    },
-  ] as const
-  for (const { url, useCase, summary, errors } of passwordRoutes) {
-    app.post(
-      url,
-      {
-        schema: {
-          tags,
-          summary,
-          body: LoginBodySchema,
-          response: { 200: LoginAnswerSchema, ...errors },
+      schema: {
+        tags,
+        summary: 'Log in with e-mail and password; sets the refresh and XSRF cookies',
+        body: LoginBodySchema,
+        response: {
+          200: LoginAnswerSchema,
+          // Two-step sign-in is on: the second step decides, nothing is set yet.
+          202: TwoStepChallengeAnswerSchema,
+          // 403: the address is not verified yet, or the account is being deleted.
+          // 503: the sign-in code could not be mailed.
+          ...errorResponses(400, 401, 403, 404, 429, 503),
         },
       },
-      async (request, reply) => {
-        const session = await useCase(deps, request.body ?? {}, contextOf(request))
-        setSessionCookies(request, reply, session)
-        return toLoginAnswer(session)
+    },
+    async (request, reply) => {
+      const outcome = await logIn(deps, request.body ?? {}, contextOf(request))
+      if ('challengeId' in outcome) return reply.code(202).send(toChallengeAnswer(outcome))
+      setSessionCookies(request, reply, outcome)
+      return toLoginAnswer(outcome)
+    },
+  )
+
+  /** "Keep my account" during the deletion grace period: the password, and a login's answer. */
+  app.post(
+    '/api/auth/keep-account',
+    {
+      schema: {
+        tags,
+        summary: '"Keep my account": cancel a pending deletion with the password, and log in',
+        body: LoginBodySchema,
+        // 409: no deletion pending; 403: the grace period is over.
+        response: { 200: LoginAnswerSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
       },
-    )
-  }
+    },
+    async (request, reply) => {
+      const session = await keepAccount(deps, request.body ?? {}, contextOf(request))
+      setSessionCookies(request, reply, session)
+      return toLoginAnswer(session)
+    },
+  )
 
   /**
    * Renewal (spec 1 §4, §7): cookie-authenticated, so it demands proof the page itself

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { infraEnv, testKeyPair, testMongoUrl } from '@marketplace/service-kit/testing'
+import {
+  infraEnv,
+  recordQueryShapes,
+  testKeyPair,
+  testMongoUrl,
+} from '@marketplace/service-kit/testing'
 import { buildAuthApp, type AuthAppOverrides } from '../app'
 import { readConfig } from '../config'
 
@@ -18,7 +23,8 @@ export async function startAuthTestApp(
   const infra = infraEnv()
   const keys = testKeyPair()
   const config = readConfig({
-    MONGO_URL: testMongoUrl(label),
+    // monitorCommands: the index check records every query's shape (issue 19 §2).
+    MONGO_URL: `${testMongoUrl(label)}&monitorCommands=true`,
     KAFKA_BROKERS: infra.kafkaBrokers,
     KAFKA_GROUP_PREFIX: `test-${label}-${randomBytes(4).toString('hex')}-`,
     OUTBOX_POLL_MS: '50',
@@ -31,6 +37,9 @@ export async function startAuthTestApp(
     ...env,
   })
   const app = await buildAuthApp(config, overrides)
+  const queryShapes = recordQueryShapes(app.mongo.db)
+  queryShapes.attach(app.mongo.client)
+  app.addHook('preClose', () => queryShapes.flush())
   await app.ready()
   return { app, keys, config }
 }

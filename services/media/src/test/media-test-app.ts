@@ -9,6 +9,7 @@ import {
 } from '@aws-sdk/client-s3'
 import {
   infraEnv,
+  recordQueryShapes,
   signTestToken,
   testKeyPair,
   testMongoUrl,
@@ -58,6 +59,9 @@ export async function startMediaTestApp(label: string, env: Record<string, strin
   const keys = testKeyPair()
   const config = testConfig(label, { JWT_PUBLIC_KEY: keys.publicKey, ...env })
   const app = await buildMediaApp(config)
+  // Every query's shape, for the index check (issue 19 §2).
+  const queryShapes = recordQueryShapes(app.mongo.db)
+  queryShapes.attach(app.mongo.client)
   await app.ready()
   await app.storage.bucketReady
   const admin = adminClient(config)
@@ -82,6 +86,7 @@ export async function startMediaTestApp(label: string, env: Record<string, strin
     return baseUrl
   }
   const close = async () => {
+    await queryShapes.flush()
     await app.mongo.db.dropDatabase()
     await app.close()
     await dropBucket(admin, config.S3_BUCKET)

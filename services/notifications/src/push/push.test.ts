@@ -1,7 +1,7 @@
 import { ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
 import { newEvent } from '@marketplace/service-kit'
-import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
+import { publishEvent, TEST_QUERY, waitFor } from '@marketplace/service-kit/testing'
 import {
   EVENT_WAIT_MS,
   startNotificationsTestApp,
@@ -290,7 +290,7 @@ describe('Mobile Notifications: Web Push to the recipient devices', () => {
     const phone = pushService.newDevice()
     await subscribe(owner.userId, phone)
     const endpoints = app.db.collection(PUSH_ENDPOINTS_COLLECTION)
-    expect(await endpoints.countDocuments({ userId: owner.userId })).toBe(1)
+    expect(await endpoints.countDocuments({ userId: owner.userId }, TEST_QUERY)).toBe(1)
 
     await publishEvent(
       Topics.peopleUsers,
@@ -307,6 +307,6 @@ describe('Mobile Notifications: Web Push to the recipient devices', () => {
           .findOne({ _id: owner.userId as never })) === null,
       { timeoutMs: EVENT_WAIT_MS, what: 'push devices purged' },
     )
-    expect(await endpoints.countDocuments({ userId: owner.userId })).toBe(0)
+    expect(await endpoints.countDocuments({ userId: owner.userId }, TEST_QUERY)).toBe(0)
   })
 })

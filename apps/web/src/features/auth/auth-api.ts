@@ -14,6 +14,23 @@ export interface LoginRequest {
   persist: boolean
 }
 
+/**
+ * direct-login's 202 when two-step sign-in is on (services/auth/src/two-step): no session
+ * yet, a challenge for the second step.
+ */
+export interface TwoStepChallenge {
+  twoStepRequired: true
+  challengeId: string
+  methods: Array<'authenticator' | 'email'>
+  expiresAt: string
+  emailCodeSent: boolean
+}
+
+export type SecondStepMethod = 'authenticator' | 'email' | 'recovery'
+
+export const isTwoStepChallenge = (answer: unknown): answer is TwoStepChallenge =>
+  !!answer && typeof answer === 'object' && 'twoStepRequired' in answer
+
 /** Sign-up, verification, login and password reset (spec 1 §7, services/auth/src/routes). */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
@@ -26,8 +43,18 @@ export const authApi = api.injectEndpoints({
     resendConfirmation: build.mutation<AuthMessage, { email: string }>({
       query: (body) => ({ url: '/api/auth/resend-confirmation', method: 'POST', body }),
     }),
-    directLogin: build.mutation<LoginAnswer, LoginRequest>({
+    directLogin: build.mutation<LoginAnswer | TwoStepChallenge, LoginRequest>({
       query: (body) => ({ url: '/api/auth/direct-login', method: 'POST', body }),
+    }),
+    /** The second step of a login; answers like a login. */
+    verifySecondStep: build.mutation<
+      LoginAnswer,
+      { challengeId: string; method: SecondStepMethod; code: string }
+    >({
+      query: (body) => ({ url: '/api/auth/two-step/verify', method: 'POST', body }),
+    }),
+    sendSignInCode: build.mutation<AuthMessage, { challengeId: string }>({
+      query: (body) => ({ url: '/api/auth/two-step/email-code', method: 'POST', body }),
     }),
     /** docs/people.md: "Keep my account" during the deletion grace period; answers like a login. */
     keepAccount: build.mutation<LoginAnswer, LoginRequest>({
@@ -50,6 +77,8 @@ export const {
   useConfirmSignupMutation,
   useResendConfirmationMutation,
   useDirectLoginMutation,
+  useVerifySecondStepMutation,
+  useSendSignInCodeMutation,
   useKeepAccountMutation,
   useForgotPasswordMutation,
   useConfirmPasswordResetMutation,

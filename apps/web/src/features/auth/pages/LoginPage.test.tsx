@@ -166,3 +166,58 @@ describe('LoginPage', () => {
     expect(store.getState().auth.accessToken).toBe('jwt')
   })
 })
+
+describe('LoginPage with two-step sign-in', () => {
+  it('asks for the mailed code, and signs in only when the server accepts it', async () => {
+    const user = userEvent.setup()
+    const verified: unknown[] = []
+    fetchStub = stubFetch(async (path, request) => {
+      if (path === '/api/auth/direct-login')
+        return jsonResponse(202, {
+          twoStepRequired: true,
+          challengeId: 'challenge-1',
+          methods: ['email'],
+          expiresAt: '2030-01-01T00:00:00.000Z',
+          emailCodeSent: true,
+        })
+      const body = (await request.json()) as { code: string }
+      verified.push(body)
+      return body.code === '123456'
+        ? jsonResponse(200, { user: sampleUser, accessToken: 'token' })
+        : jsonResponse(400, { message: 'Incorrect code. 4 attempts left.', code: 'CODE_WRONG' })
+    })
+    renderLogin()
+    await logIn()
+    const field = await screen.findByLabelText('Code from your email')
+    await user.type(field, '000000')
+    await user.click(screen.getByRole('button', { name: 'Verify' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect code. 4 attempts left.')
+    await user.clear(field)
+    await user.type(field, '123456')
+    await user.click(screen.getByRole('button', { name: 'Verify' }))
+    expect(await screen.findByText(/home page/)).toBeInTheDocument()
+    expect(verified).toEqual([
+      { challengeId: 'challenge-1', method: 'email', code: '000000' },
+      { challengeId: 'challenge-1', method: 'email', code: '123456' },
+    ])
+  })
+
+  it('offers the authenticator first, and a recovery code', async () => {
+    const user = userEvent.setup()
+    fetchStub = stubFetch(() =>
+      jsonResponse(202, {
+        twoStepRequired: true,
+        challengeId: 'c',
+        methods: ['authenticator', 'email'],
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        emailCodeSent: false,
+      }),
+    )
+    renderLogin()
+    await logIn()
+    expect(await screen.findByLabelText('Code from your authenticator app')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Email me a code' })).toBeInTheDocument()
+    await user.click(screen.getByRole('button', { name: 'Use a recovery code' }))
+    expect(screen.getByLabelText('Recovery code')).toBeInTheDocument()
+  })
+})

@@ -6,12 +6,15 @@ import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { paths } from '@/config/paths'
 import {
   errorCode,
+  isTwoStepChallenge,
   responseStatus,
+  type TwoStepChallenge,
   useDirectLoginMutation,
   useKeepAccountMutation,
 } from '@/features/auth/auth-api'
 import { credentialsReceived, selectSessionEndReason } from '@/lib/auth-slice'
 import { PasswordInput } from '@/features/auth/components/PasswordInput'
+import { SecondStepForm } from '@/features/auth/components/SecondStepForm'
 import { errorMessage } from '@/lib/api'
 import { writePersistFlag } from '@/lib/persist'
 import { SESSION_ENDED_MESSAGES } from '@/lib/session-expiry'
@@ -85,19 +88,30 @@ export default function LoginPage() {
   const [password, setPassword] = useState('')
   const [keepSignedIn, setKeepSignedIn] = useState(false)
   const [failure, setFailure] = useState<Failure | null>(null)
+  // Two-step sign-in: the password was right, the session waits for the second step.
+  const [challenge, setChallenge] = useState<TwoStepChallenge | null>(null)
   const busy = loggingIn || keeping
   // A session that ended by itself (issue 20 §4): why, until the user logs in again.
   const sessionEnd = useAppSelector(selectSessionEndReason)
 
-  const signIn = async (call: typeof directLogin) => {
+  const signIn = async (call: typeof directLogin | typeof keepAccount) => {
     setFailure(null)
-    let answer: LoginAnswer
+    let answer: LoginAnswer | TwoStepChallenge
     try {
       answer = await call({ email: email.trim(), password, persist: keepSignedIn }).unwrap()
     } catch (error) {
       setFailure(loginFailure(error))
       return
     }
+    if (isTwoStepChallenge(answer)) {
+      setChallenge(answer)
+      return
+    }
+    signedIn(answer)
+  }
+
+  /** A session answered (by the login or its second step): keep it and go on. */
+  const signedIn = (answer: LoginAnswer) => {
     // spec 1 §8: an answer without user or token is an invalid login.
     if (!answer?.user || !answer.accessToken) {
       setFailure({ text: m.invalidCredentials })
@@ -113,6 +127,19 @@ export default function LoginPage() {
   const submit = (event: FormEvent) => {
     event.preventDefault()
     void signIn(directLogin)
+  }
+
+  if (challenge) {
+    return (
+      <SecondStepForm
+        challenge={challenge}
+        onSignedIn={signedIn}
+        onRestart={() => {
+          setChallenge(null)
+          setPassword('')
+        }}
+      />
+    )
   }
 
   return (

@@ -1,0 +1,316 @@
+import { generate } from 'otplib'
+import { TEST_QUERY } from '@marketplace/service-kit/testing'
+import type { FastifyInstance } from 'fastify'
+import { PASSWORD, verifiedAccount } from '../test/accounts'
+import { cookiesOf, startAuthTestApp, uniqueIp } from '../test/auth-test-app'
+import { mailsTo, waitForCode } from '../test/mailbox'
+import { SIGN_IN_SUBJECT } from '../mail/templates'
+import { TwoStepMessages } from './two-step-messages'
+
+// Against the real FerretDB, Kafka and SMTP servers of infra/local.
+let app: FastifyInstance
+
+beforeAll(async () => {
+  ;({ app } = await startAuthTestApp('auth_two_step'))
+  await app.events.ready
+})
+afterAll(async () => {
+  await app?.close()
+})
+
+type Answer = Awaited<ReturnType<FastifyInstance['inject']>>
+
+function post(url: string, payload: object, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { 'x-forwarded-for': uniqueIp(), ...headers },
+  })
+}
+
+async function signedIn(prefix: string) {
+  const { email } = await verifiedAccount(app, prefix)
+  const login = await post('/api/auth/direct-login', { email, password: PASSWORD })
+  expect(login.statusCode).toBe(200)
+  const auth = { authorization: `Bearer ${login.json<{ accessToken: string }>().accessToken}` }
+  return { email, auth }
+}
+
+async function turnOnEmail(auth: Record<string, string>) {
+  const answer = await app.inject({
+    method: 'PUT',
+    url: '/api/auth/two-step/email',
+    payload: { enabled: true, password: PASSWORD },
+    headers: auth,
+  })
+  expect(answer.statusCode).toBe(200)
+}
+
+/** A login that stops at the second step: no token, no cookie, a challenge. */
+async function challengeFor(email: string, persist = false) {
+  const login = await post('/api/auth/direct-login', { email, password: PASSWORD, persist })
+  expect(login.statusCode).toBe(202)
+  expect(login.cookies).toHaveLength(0)
+  const body = login.json<{ challengeId: string; methods: string[]; emailCodeSent: boolean }>()
+  expect(body).not.toHaveProperty('accessToken')
+  return body
+}
+
+const verify = (payload: object) => post('/api/auth/two-step/verify', payload)
+const codeOf = (answer: Answer) => answer.json<{ code: string }>().code
+
+describe('e-mail two-step sign-in', () => {
+  it('turning it on asks for the password again', async () => {
+    const { auth } = await signedIn('2s-pass')
+    const put = (payload: object) =>
+      app.inject({ method: 'PUT', url: '/api/auth/two-step/email', payload, headers: auth })
+    const missing = await put({ enabled: true })
+    expect(missing.statusCode).toBe(400)
+    expect(missing.json().message).toBe(TwoStepMessages.passwordRequired)
+    const wrong = await put({ enabled: true, password: 'Wrong1234!' })
+    expect(wrong.statusCode).toBe(400)
+    expect(codeOf(wrong)).toBe('WRONG_PASSWORD')
+    const unauthenticated = await app.inject({
+      method: 'PUT',
+      url: '/api/auth/two-step/email',
+      payload: { enabled: true, password: PASSWORD },
+    })
+    expect(unauthenticated.statusCode).toBe(401)
+    const status = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
+    expect(status.json()).toEqual({ email: false, authenticator: false, recoveryCodesLeft: 0 })
+    await turnOnEmail(auth)
+    const after = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
+    expect(after.json()).toEqual({ email: true, authenticator: false, recoveryCodesLeft: 0 })
+  })
+
+  it('a mailed code finishes the login once, with "Keep me signed in"; wrong and reused codes are refused', async () => {
+    const { email, auth } = await signedIn('2s-mail')
+    await turnOnEmail(auth)
+    const challenge = await challengeFor(email, true)
+    expect(challenge.methods).toEqual(['email'])
+    expect(challenge.emailCodeSent).toBe(true)
+    const code = await waitForCode(email, SIGN_IN_SUBJECT)
+
+    const wrongCode = code === '000000' ? '111111' : '000000'
+    const wrong = await verify({
+      challengeId: challenge.challengeId,
+      method: 'email',
+      code: wrongCode,
+    })
+    expect(wrong.statusCode).toBe(400)
+    expect(wrong.json().message).toBe(TwoStepMessages.codeWrong(4))
+    expect(wrong.cookies).toHaveLength(0)
+
+    const right = await verify({ challengeId: challenge.challengeId, method: 'email', code })
+    expect(right.statusCode).toBe(200)
+    expect(right.json<{ accessToken: string }>().accessToken).toEqual(expect.any(String))
+    expect(cookiesOf(right)).toHaveProperty('refresh_token')
+    const refreshHeader = ([] as string[])
+      .concat(right.headers['set-cookie'] ?? [])
+      .find((h) => h.startsWith('refresh_token='))
+    expect(Number(refreshHeader?.match(/Max-Age=(\d+)/)?.[1])).toBeGreaterThan(29 * 24 * 3600)
+
+    // Reused: the challenge is spent, and on a new challenge the code is gone too.
+    const again = await verify({ challengeId: challenge.challengeId, method: 'email', code })
+    expect(again.statusCode).toBe(400)
+    expect(codeOf(again)).toBe('CHALLENGE_ENDED')
+    const next = await challengeFor(email)
+    await waitForCode(email, SIGN_IN_SUBJECT, 2)
+    const reused = await verify({ challengeId: next.challengeId, method: 'email', code })
+    expect(reused.statusCode).toBe(400)
+    expect(reused.cookies).toHaveLength(0)
+  })
+
+  it('an expired code is refused', async () => {
+    const { email, auth } = await signedIn('2s-expired')
+    await turnOnEmail(auth)
+    const challenge = await challengeFor(email)
+    const code = await waitForCode(email, SIGN_IN_SUBJECT)
+    await app.mongo.db
+      .collection<{ _id: string }>('one_time_codes')
+      .updateMany(
+        { purpose: 'sign-in' } as object,
+        { $set: { expiresAt: new Date(Date.now() - 1000) } },
+        TEST_QUERY,
+      )
+    const answer = await verify({ challengeId: challenge.challengeId, method: 'email', code })
+    expect(answer.statusCode).toBe(400)
+    expect(codeOf(answer)).toBe('CODE_EXPIRED')
+    expect(answer.cookies).toHaveLength(0)
+  })
+
+  it('an expired challenge is refused', async () => {
+    const { email, auth } = await signedIn('2s-chexp')
+    await turnOnEmail(auth)
+    const challenge = await challengeFor(email)
+    const code = await waitForCode(email, SIGN_IN_SUBJECT)
+    const user = await app.mongo.db
+      .collection<{ _id: string; email: string }>('credentials')
+      .findOne({ email }, TEST_QUERY)
+    await app.mongo.db
+      .collection<{ _id: string; userId: string }>('sign_in_challenges')
+      .updateMany(
+        { userId: user!._id },
+        { $set: { expiresAt: new Date(Date.now() - 1000) } },
+        TEST_QUERY,
+      )
+    const answer = await verify({ challengeId: challenge.challengeId, method: 'email', code })
+    expect(codeOf(answer)).toBe('CHALLENGE_ENDED')
+  })
+
+  it('five wrong tries end the challenge, and the right code no longer helps', async () => {
+    const { email, auth } = await signedIn('2s-tries')
+    await turnOnEmail(auth)
+    const challenge = await challengeFor(email)
+    const code = await waitForCode(email, SIGN_IN_SUBJECT)
+    const wrongCode = code === '000000' ? '111111' : '000000'
+    const messages: string[] = []
+    for (let i = 0; i < 5; i += 1) {
+      const answer = await verify({
+        challengeId: challenge.challengeId,
+        method: 'email',
+        code: wrongCode,
+      })
+      expect(answer.statusCode).toBe(400)
+      messages.push(answer.json().message)
+    }
+    expect(messages).toEqual([4, 3, 2, 1, 0].map((left) => TwoStepMessages.codeWrong(left)))
+    const right = await verify({ challengeId: challenge.challengeId, method: 'email', code })
+    expect(right.statusCode).toBe(400)
+    expect(codeOf(right)).toBe('CHALLENGE_ENDED')
+  })
+
+  it('bad input is a clear 400 that spends no try', async () => {
+    const cases = [
+      [{ method: 'email', code: '123456' }, 'CHALLENGE_REQUIRED'],
+      [{ challengeId: 'nope', method: 'email', code: '123456' }, 'CHALLENGE_ENDED'],
+      [{ challengeId: 'nope', method: 'sms', code: '123456' }, 'METHOD_REQUIRED'],
+      [{ challengeId: 'nope', method: 'email', code: '12ab' }, 'CODE_FORMAT'],
+    ] as const
+    for (const [payload, code] of cases) {
+      const answer = await verify(payload)
+      expect(answer.statusCode).toBe(400)
+      expect(codeOf(answer)).toBe(code)
+    }
+    const empty = await app.inject({ method: 'POST', url: '/api/auth/two-step/verify' })
+    expect(empty.statusCode).toBe(400)
+  })
+})
+
+describe('authenticator app (TOTP) and recovery codes', () => {
+  it('sets up with a QR code, signs in once per code, and each recovery code works once', async () => {
+    const { email, auth } = await signedIn('2s-totp')
+    const noPassword = await post('/api/auth/two-step/authenticator/setup', {}, auth)
+    expect(noPassword.statusCode).toBe(400)
+    const setup = await post('/api/auth/two-step/authenticator/setup', { password: PASSWORD }, auth)
+    expect(setup.statusCode).toBe(200)
+    const { secret, qrCode, otpauthUri } = setup.json<{
+      secret: string
+      qrCode: string
+      otpauthUri: string
+    }>()
+    expect(qrCode).toMatch(/^data:image\/svg\+xml;base64,/)
+    expect(Buffer.from(qrCode.split(',')[1]!, 'base64').toString()).toContain('<svg')
+    expect(otpauthUri).toContain(`secret=${secret}`)
+
+    const badFirst = await post(
+      '/api/auth/two-step/authenticator/confirm',
+      { code: '000000' },
+      auth,
+    )
+    expect(badFirst.statusCode).toBe(400)
+    const confirm = await post(
+      '/api/auth/two-step/authenticator/confirm',
+      { code: await generate({ secret }) },
+      auth,
+    )
+    expect(confirm.statusCode).toBe(200)
+    const { recoveryCodes } = confirm.json<{ recoveryCodes: string[] }>()
+    expect(new Set(recoveryCodes).size).toBe(10)
+
+    // The secret never leaves the server again, nor is it stored in clear.
+    const status = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
+    expect(status.json()).toEqual({ email: false, authenticator: true, recoveryCodesLeft: 10 })
+    const stored = JSON.stringify(
+      await app.mongo.db.collection('two_step_settings').find().toArray(),
+    )
+    expect(stored).not.toContain(secret)
+    expect(stored).not.toContain(recoveryCodes[0])
+
+    // The code used to confirm the setup cannot sign in: same time step (replay).
+    const first = await challengeFor(email)
+    expect(first.methods).toEqual(['authenticator'])
+    expect(first.emailCodeSent).toBe(false)
+    const replayed = await verify({
+      challengeId: first.challengeId,
+      method: 'authenticator',
+      code: await generate({ secret }),
+    })
+    expect(replayed.statusCode).toBe(400)
+    // A code of the next step signs in, once.
+    const nextCode = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 })
+    const signedInWithApp = await verify({
+      challengeId: first.challengeId,
+      method: 'authenticator',
+      code: nextCode,
+    })
+    expect(signedInWithApp.statusCode).toBe(200)
+    const second = await challengeFor(email)
+    const again = await verify({
+      challengeId: second.challengeId,
+      method: 'authenticator',
+      code: nextCode,
+    })
+    expect(again.statusCode).toBe(400)
+    expect(codeOf(again)).toBe('CODE_WRONG')
+
+    // A recovery code (typed in lower case, without the dash) works once.
+    const typed = recoveryCodes[0]!.toLowerCase().replace('-', '')
+    const recovered = await verify({
+      challengeId: second.challengeId,
+      method: 'recovery',
+      code: typed,
+    })
+    expect(recovered.statusCode).toBe(200)
+    const third = await challengeFor(email)
+    const twice = await verify({
+      challengeId: third.challengeId,
+      method: 'recovery',
+      code: recoveryCodes[0],
+    })
+    expect(twice.statusCode).toBe(400)
+    expect(codeOf(twice)).toBe('CODE_WRONG')
+    const left = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
+    expect(left.json().recoveryCodesLeft).toBe(9)
+    // Both methods on: the authenticator first; e-mail is mailed only when asked for.
+    await turnOnEmail(auth)
+    const both = await challengeFor(email)
+    expect(both.methods).toEqual(['authenticator', 'email'])
+    expect(both.emailCodeSent).toBe(false)
+    expect((await mailsTo(email)).filter((m) => m.Subject === SIGN_IN_SUBJECT)).toHaveLength(0)
+    const send = await post('/api/auth/two-step/email-code', { challengeId: both.challengeId })
+    expect(send.statusCode).toBe(200)
+    const mailed = await waitForCode(email, SIGN_IN_SUBJECT)
+    const byMail = await verify({ challengeId: both.challengeId, method: 'email', code: mailed })
+    expect(byMail.statusCode).toBe(200)
+
+    // Turning the app off asks for the password and removes its recovery codes.
+    const off = await post(
+      '/api/auth/two-step/authenticator/disable',
+      { password: 'Wrong1234!' },
+      auth,
+    )
+    expect(off.statusCode).toBe(400)
+    const offRight = await post(
+      '/api/auth/two-step/authenticator/disable',
+      { password: PASSWORD },
+      auth,
+    )
+    expect(offRight.json().status).toEqual({
+      email: true,
+      authenticator: false,
+      recoveryCodesLeft: 0,
+    })
+  })
+})
