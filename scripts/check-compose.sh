@@ -6,8 +6,11 @@
 # 1. The checks' own tests: each breaks one thing in a copy of the files and expects the
 #    check meant for it to fail (infra/compose/test_check_ops.py).
 # 2. infra/compose/check_ops.py: compose against the Compose Specification schema, the
-#    references compose and Kubernetes make (kustomize renders infra/k8s when kubectl or
-#    kustomize is installed), each image's build inputs and Node version.
+#    references compose and Kubernetes make (kustomize renders infra/k8s/base and each overlay
+#    when kubectl or kustomize is installed, else infra/compose/checks/kustomize.py), each
+#    image's build inputs and Node version, and infra/k8s beyond one machine: every workload's
+#    autoscaler, disruption budget, resources, probes and spread, and the engines' topics,
+#    Kafka users and MongoDB users against the code.
 # docs/compose-and-kubernetes.md says what each check catches, and what only a machine with
 # Docker (or a cluster) can verify.
 set -euo pipefail

@@ -10,14 +10,15 @@ import sys
 import time
 from pathlib import Path
 
-from checks import compose_checks, dockerfile_checks, kubernetes_checks
+from checks import cluster_checks, compose_checks, dockerfile_checks, kubernetes_checks
 from checks.model import COMPOSE_SCHEMA, load
 
 
 def checks(ops):
     return [
         (
-            f"reading: infra/k8s parses, kustomize renders it [{ops.renderer}], git lists the files",
+            f"reading: infra/k8s parses, kustomize renders the base [{ops.renderer}] and the overlays "
+            f"({', '.join(ops.overlays) or 'none'}), git lists the files",
             lambda o: o.read_problems,
         ),
         (
@@ -60,6 +61,17 @@ def checks(ops):
         (
             "infra/k8s deploys the services compose builds, on the ports they are built for",
             kubernetes_checks.check_same_services_as_compose,
+        ),
+        (
+            "infra/k8s workloads, base and every overlay: an autoscaler per Deployment, a disruption "
+            "budget, requests and limits (heap inside), liveness /healthz, readiness /readyz, spread "
+            "across nodes; the gateway lists every notifications pod",
+            cluster_checks.check_workload_operations,
+        ),
+        (
+            "infra/k8s engines in every overlay: a KafkaTopic for every topic the code uses, a "
+            "KafkaUser with kafka-acls.ts's ACLs per principal, a MongoDB user per service database",
+            cluster_checks.check_engines,
         ),
     ]
 

@@ -9,10 +9,11 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from checks import compose_checks, dockerfile_checks, kubernetes_checks
+from checks import cluster_checks, compose_checks, dockerfile_checks, kubernetes_checks
+from checks.kustomize import KustomizeError, build
 from checks.dockerignore import DockerIgnore
 from checks.interpolation import interpolate
-from checks.model import K8S_DIR, SECRETS_TEMPLATE, load, render_kustomization
+from checks.model import K8S_DIR, OVERLAYS_DIR, SECRETS_TEMPLATE, load, render_kustomization
 
 ROOT = Path(__file__).resolve().parents[2]
 PRISTINE = load(ROOT, render=False)
@@ -27,8 +28,8 @@ class BreakageTest(unittest.TestCase):
         self.ops = copy.copy(PRISTINE)
         self.ops.ignores = {}
         # deep-copied together, so the rendered objects stay the documents of their files
-        self.ops.compose, self.ops.kustomization, self.ops.k8s_files, self.ops.k8s_objects = copy.deepcopy(
-            (PRISTINE.compose, PRISTINE.kustomization, PRISTINE.k8s_files, PRISTINE.k8s_objects)
+        self.ops.compose, self.ops.kustomization, self.ops.k8s_files, self.ops.k8s_objects, self.ops.overlays = (
+            copy.deepcopy((PRISTINE.compose, PRISTINE.kustomization, PRISTINE.k8s_files, PRISTINE.k8s_objects, PRISTINE.overlays))
         )
         self.stack = self.ops.compose["services"]
         self.temporary = tempfile.TemporaryDirectory()
@@ -76,6 +77,8 @@ class BreakageTest(unittest.TestCase):
             kubernetes_checks.check_kustomization,
             kubernetes_checks.check_references,
             kubernetes_checks.check_same_services_as_compose,
+            cluster_checks.check_workload_operations,
+            cluster_checks.check_engines,
         ):
             self.assertEqual(check(self.ops), [], check.__name__)
 
@@ -241,6 +244,99 @@ class BreakageTest(unittest.TestCase):
         self.ops.k8s_objects.remove(self.k8s("notifications", "StatefulSet"))
         self.assertCaught(kubernetes_checks.check_same_services_as_compose, "media", "4008")
         self.assertCaught(kubernetes_checks.check_same_services_as_compose, "notifications", "no Deployment")
+
+    # ---- beyond one machine: every overlay can scale, drain and spread; engines match the code
+    def overlay(self, overlay: str, kind: str, name: str) -> dict:
+        return next(d for d in self.ops.overlays[overlay] if d["kind"] == kind and d["metadata"]["name"] == name)
+
+    def drop(self, overlay: str, kind: str, name: str) -> None:
+        self.ops.overlays[overlay].remove(self.overlay(overlay, kind, name))
+
+    def test_a_deployment_without_autoscaler_or_disruption_budget(self):
+        self.drop("large", "HorizontalPodAutoscaler", "jobs")
+        self.drop("small", "PodDisruptionBudget", "notifications")
+        self.overlay("small", "HorizontalPodAutoscaler", "auth")["spec"]["minReplicas"] = 1
+        self.assertCaught(cluster_checks.check_workload_operations, "overlays/large", "Deployment jobs", "HorizontalPodAutoscaler")
+        self.assertCaught(cluster_checks.check_workload_operations, "overlays/small", "StatefulSet notifications", "PodDisruptionBudget")
+        self.assertCaught(cluster_checks.check_workload_operations, "overlays/small", "Deployment auth", "1 to")
+
+    def test_resources_probes_and_spread(self):
+        container = self.overlay("large", "Deployment", "people")["spec"]["template"]["spec"]["containers"][0]
+        del container["resources"]["limits"]["cpu"]
+        container["resources"]["requests"]["memory"] = "8Gi"
+        container["livenessProbe"]["httpGet"]["path"] = "/readyz"
+        self.overlay("small", "Deployment", "media")["spec"]["template"]["spec"]["topologySpreadConstraints"] = []
+        gateway = self.overlay("small", "Deployment", "gateway")["spec"]["template"]["spec"]["containers"][0]
+        next(v for v in gateway["env"] if v["name"] == "NODE_OPTIONS")["value"] = "--max-old-space-size=4096"
+        self.assertCaught(cluster_checks.check_workload_operations, "people", "no cpu request and limit")
+        self.assertCaught(cluster_checks.check_workload_operations, "people", "memory request 8Gi")
+        self.assertCaught(cluster_checks.check_workload_operations, "people", "livenessProbe asks /readyz")
+        self.assertCaught(cluster_checks.check_workload_operations, "overlays/small", "media", "kubernetes.io/hostname")
+        self.assertCaught(cluster_checks.check_workload_operations, "overlays/small", "gateway", "heap of 4096")
+
+    def test_notifications_pods_the_gateway_does_not_list(self):
+        self.overlay("large", "StatefulSet", "notifications")["spec"]["replicas"] = 7
+        self.assertCaught(cluster_checks.check_workload_operations, "overlays/large", "NOTIFICATIONS_INSTANCES")
+
+    def test_a_topic_the_code_uses_without_kafkatopic(self):
+        self.drop("small", "KafkaTopic", "jobs.requests")
+        self.drop("large", "KafkaTopic", "people-posts.dead-letter")
+        self.assertCaught(cluster_checks.check_engines, "overlays/small", "jobs.requests", "no KafkaTopic")
+        self.assertCaught(cluster_checks.check_engines, "overlays/large", "people-posts.dead-letter")
+
+    def test_kafka_users_drifting_from_kafka_acls(self):
+        acls = self.overlay("small", "KafkaUser", "jobs")["spec"]["authorization"]["acls"]
+        acls[0]["resource"]["name"] = "auth."
+        self.drop("large", "KafkaUser", "reports")
+        password = self.overlay("large", "KafkaUser", "media")["spec"]["authentication"]["password"]
+        password["valueFrom"]["secretKeyRef"]["key"] = "JOBS_KAFKA_PASSWORD"
+        self.assertCaught(cluster_checks.check_engines, "KafkaUser jobs", "auth.")
+        self.assertCaught(cluster_checks.check_engines, "overlays/large", "reports", "no KafkaUser")
+        self.assertCaught(cluster_checks.check_engines, "KafkaUser media", "password")
+
+    def test_a_database_user_beyond_its_own_database(self):
+        users = self.overlay("small", "MongoDBCommunity", "marketplace-mongodb")["spec"]["users"]
+        next(u for u in users if u["name"] == "favorites")["roles"].append({"name": "read", "db": "people"})
+        users.remove(next(u for u in users if u["name"] == "analytics"))
+        env = self.overlay("large", "Deployment", "jobs")["spec"]["template"]["spec"]["containers"][0]["env"]
+        next(v for v in env if v["name"] == "MONGO_URL")["valueFrom"]["secretKeyRef"]["name"] = "marketplace-mongo-people"
+        self.assertCaught(cluster_checks.check_engines, "MongoDB user favorites", "own database")
+        self.assertCaught(cluster_checks.check_engines, "analytics", "no user analytics")
+        self.assertCaught(cluster_checks.check_engines, "overlays/large", "jobs", "MONGO_URL")
+
+    def test_an_overlay_reading_a_secret_no_one_makes(self):
+        env = self.overlay("small", "Deployment", "reports")["spec"]["template"]["spec"]["containers"][0]["env"]
+        next(v for v in env if v["name"] == "MONGO_URL")["valueFrom"]["secretKeyRef"]["name"] = "marketplace-mongo-report"
+        self.assertCaught(kubernetes_checks.check_references, "overlays/small", "reports", "marketplace-mongo-report")
+
+
+class KustomizeTest(unittest.TestCase):
+    """Our own renderer, for machines without kubectl (checks/kustomize.py)."""
+
+    def test_a_patch_for_a_resource_that_does_not_exist(self):
+        with tempfile.TemporaryDirectory() as root:
+            shutil.copytree(ROOT / "infra/k8s", Path(root, "infra/k8s"))
+            patch = Path(root, OVERLAYS_DIR, "large", "partitions.yaml")
+            patch.write_text(patch.read_text().replace("name: jobs.posts", "name: jobs.post"))
+            with self.assertRaisesRegex(KustomizeError, "jobs.post"):
+                build(Path(root, OVERLAYS_DIR, "large"))
+
+    @unittest.skipUnless(shutil.which("kubectl") or shutil.which("kustomize"), "no kustomize renderer installed")
+    def test_it_renders_the_overlays_as_kustomize_does(self):
+        def view(objects):
+            def norm(value):
+                if isinstance(value, dict):
+                    return {k: norm(v) for k, v in value.items() if k not in ("labels", "image")}
+                if isinstance(value, list) and all(isinstance(e, dict) and "name" in e for e in value):
+                    return sorted((norm(e) for e in value), key=lambda e: str(e.get("name")))
+                return [norm(e) for e in value] if isinstance(value, list) else value
+            return {(d["kind"], d["metadata"]["name"]): norm(d) for d in objects}
+
+        for overlay in sorted(path.name for path in (ROOT / OVERLAYS_DIR).iterdir()):
+            with self.subTest(overlay=overlay):
+                theirs, command, error = render_kustomization(ROOT, f"{OVERLAYS_DIR}/{overlay}")
+                self.assertEqual(error, "")
+                self.assertEqual(view(build(ROOT / OVERLAYS_DIR / overlay)), view(theirs))
 
 
 @unittest.skipUnless(shutil.which("kubectl") or shutil.which("kustomize"), "no kustomize renderer installed")

@@ -4,7 +4,7 @@ Services behind the Ingress and behind the URLs the gateway is given."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .compose_checks import build_args, peer_address, services
 from .model import K8S_DIR, SECRETS_TEMPLATE, Ops
@@ -50,8 +50,11 @@ class Cluster:
         return cls(
             configmaps={name: set(d.get("data") or {}) for name, d in _of_kind(ops.k8s_objects, "ConfigMap").items()},
             secrets={
-                name: {*(d.get("data") or {}), *(d.get("stringData") or {})}
-                for name, d in _of_kind(secret_documents, "Secret").items()
+                **operator_secrets(ops.k8s_objects),
+                **{
+                    name: {*(d.get("data") or {}), *(d.get("stringData") or {})}
+                    for name, d in _of_kind(secret_documents, "Secret").items()
+                },
             },
             deployments=_workloads(ops.k8s_objects),
             services=_of_kind(ops.k8s_objects, "Service"),
@@ -60,6 +63,21 @@ class Cluster:
     def service_has_port(self, name: str, port) -> bool:
         ports = ((self.services.get(name) or {}).get("spec") or {}).get("ports") or []
         return any(port in (entry.get("name"), entry.get("port")) for entry in ports)
+
+
+def operator_secrets(objects: list[dict]) -> dict[str, set[str]]:
+    """The Secrets the engines' operators write (never in git): each MongoDB user's connection
+    string, and Strimzi's cluster CA certificate."""
+    secrets: dict[str, set[str]] = {}
+    for mongodb in _of_kind(objects, "MongoDBCommunity").values():
+        for user in (mongodb.get("spec") or {}).get("users") or []:
+            if user.get("connectionStringSecretName"):
+                secrets[user["connectionStringSecretName"]] = {
+                    "connectionString.standard", "connectionString.standardSrv", "username", "password"
+                }
+    for name in _of_kind(objects, "Kafka"):
+        secrets[f"{name}-cluster-ca-cert"] = {"ca.crt", "ca.p12", "ca.password"}
+    return secrets
 
 
 def check_kustomization(ops: Ops) -> list[str]:
@@ -162,6 +180,14 @@ def _ingress_references(cluster: Cluster, name: str, ingress: dict) -> list[str]
 
 
 def check_references(ops: Ops) -> list[str]:
+    """The base as the kustomization renders it, then each overlay whole."""
+    problems = _references(ops)
+    for overlay, objects in ops.overlays.items():
+        problems += [f"overlays/{overlay}: {problem}" for problem in _references(replace(ops, k8s_objects=objects))]
+    return problems
+
+
+def _references(ops: Ops) -> list[str]:
     cluster = Cluster.of(ops)
     problems: list[str] = []
     for name, deployment in cluster.deployments.items():

@@ -13,13 +13,15 @@ import yaml
 
 from .dockerignore import DockerIgnore
 from .interpolation import interpolate
+from .kustomize import KustomizeError, build
 
 # `${VAR:?message}`: a secret compose requires from the operator's .env (no default).
 REQUIRED_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*):?\?")
 
 COMPOSE_FILE = "docker-compose.yml"
 COMPOSE_SCHEMA = "infra/compose/compose-spec.schema.json"
-K8S_DIR = "infra/k8s"
+K8S_DIR = "infra/k8s/base"  # the workloads every installation shares
+OVERLAYS_DIR = "infra/k8s/overlays"  # one per installation size, each rendered and checked whole
 SECRETS_TEMPLATE = "secrets.example.yaml"
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML was built with it
 
@@ -44,6 +46,7 @@ class Ops:
     k8s_objects: list[dict]  # rendered by kustomize when it is installed, else the resources
     renderer: str  # what produced k8s_objects
     read_problems: list[str] = field(default_factory=list)
+    overlays: dict[str, list[dict]] = field(default_factory=dict)  # overlay name -> rendered objects
     ignores: dict[str, DockerIgnore] = field(default_factory=dict)
 
     def dockerignore(self, context: str) -> DockerIgnore:
@@ -88,12 +91,12 @@ def _repository_files(root: Path, problems: list[str]) -> list[str]:
     return [path for path in listing.split("\0") if path and (root / path).exists()]
 
 
-def render_kustomization(root: Path) -> tuple[list[dict] | None, str, str]:
+def render_kustomization(root: Path, directory: str = K8S_DIR) -> tuple[list[dict] | None, str, str]:
     """(objects, what rendered them, error) with kubectl's or kustomize's own renderer."""
     if shutil.which("kubectl"):
-        command = ["kubectl", "kustomize", K8S_DIR]
+        command = ["kubectl", "kustomize", directory]
     elif shutil.which("kustomize"):
-        command = ["kustomize", "build", K8S_DIR]
+        command = ["kustomize", "build", directory]
     else:
         return None, "", ""
     result = subprocess.run(command, cwd=root, capture_output=True, text=True)
@@ -131,6 +134,21 @@ def load(root: Path, render: bool = True) -> Ops:
         elif rendered is not None:
             objects, renderer = rendered, command
 
+    overlays: dict[str, list[dict]] = {}
+    for directory in sorted((root / OVERLAYS_DIR).glob("*/kustomization.yaml")):
+        name, relative = directory.parent.name, f"{OVERLAYS_DIR}/{directory.parent.name}"
+        rendered, command, error = render_kustomization(root, relative) if render else (None, "", "")
+        if error:
+            problems.append(f"{command} failed: {error}")
+            continue
+        if rendered is None:  # no kubectl here: our own kustomize (checks/kustomize.py)
+            try:
+                rendered = build(root / relative)
+            except (KustomizeError, OSError, yaml.YAMLError) as failure:
+                problems.append(f"{relative} does not render: {failure}")
+                continue
+        overlays[name] = rendered
+
     return Ops(
         root=root,
         compose=compose,
@@ -143,4 +161,5 @@ def load(root: Path, render: bool = True) -> Ops:
         k8s_objects=objects,
         renderer=renderer,
         read_problems=problems,
+        overlays=overlays,
     )

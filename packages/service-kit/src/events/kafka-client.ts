@@ -68,7 +68,7 @@ export async function ensureTopics(
     const existing = new Set(await admin.listTopics())
     const missing: ITopicConfig[] = [...new Set(topics)]
       .filter((topic) => !existing.has(topic))
-      .map((topic) => ({ topic, numPartitions, replicationFactor: 1 }))
+      .map((topic) => ({ topic, numPartitions }))
     if (missing.length > 0) await admin.createTopics({ topics: missing, waitForLeaders: true })
   } finally {
     await admin.disconnect()
