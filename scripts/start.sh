@@ -9,7 +9,7 @@ cd "$ROOT"
 GATEWAY_PORT=${GATEWAY_PORT:-8080}
 # name:port, in start order; the gateway comes last and learns every URL.
 SERVICES=(auth:4001 people:4002 jobs:4003 favorites:4004 reports:4005 notifications:4006 media:4007
-  conversations:4008)
+  conversations:4008 analytics:4009)
 
 install_dependencies
 bash "$INFRA" up

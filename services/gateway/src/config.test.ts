@@ -45,9 +45,14 @@ describe('gateway configuration', () => {
       JOBS_URL: 'http://jobs:3000/',
       AUTH_URL: 'https://auth.internal',
       PEOPLE_URL: '',
+      ANALYTICS_URL: 'http://analytics:4009/',
     })
 
-    expect(config.upstreams).toEqual({ jobs: 'http://jobs:3000', auth: 'https://auth.internal' })
+    expect(config.upstreams).toEqual({
+      jobs: 'http://jobs:3000',
+      auth: 'https://auth.internal',
+      analytics: 'http://analytics:4009',
+    })
   })
 
   it('refuses an upstream that is not an http(s) URL', () => {

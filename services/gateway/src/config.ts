@@ -39,6 +39,8 @@ export const GatewayEnvSchema = Type.Object({
   NOTIFICATIONS_INSTANCES: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_URL: Type.Optional(HttpUrl),
   CONVERSATIONS_URL: Type.Optional(HttpUrl),
+  /** The analytics read side (the Analytics screen); the intake stays in the gateway. */
+  ANALYTICS_URL: Type.Optional(HttpUrl),
   /** The built SPA; relative paths are taken from the gateway package directory. */
   WEB_DIST_DIR: Type.String({ minLength: 1, default: '../../apps/web/dist' }),
   /** Where pictures are read from (CSP img-src). */

@@ -8,6 +8,7 @@ export const UPSTREAM_NAMES = [
   'notifications',
   'media',
   'conversations',
+  'analytics',
 ] as const
 export type UpstreamName = (typeof UPSTREAM_NAMES)[number]
 
@@ -43,4 +44,7 @@ export const PROXY_ROUTES: readonly ProxyRoute[] = [
   { upstream: 'notifications', prefix: '/api/email' },
   { upstream: 'media', prefix: '/api/upload' },
   { upstream: 'conversations', prefix: '/api/conversations' },
+  // The read side of product analytics (docs/analytics.md). Only its own paths: the gateway
+  // itself takes POST /api/analytics/events, and a proxy on /api/analytics would shadow it.
+  { upstream: 'analytics', prefix: '/api/analytics/daily', methods: ['GET', 'HEAD'] },
 ]

@@ -44,6 +44,8 @@ const FavoritePostsPage = page(() => import('@/features/favorites/FavoritePostsP
 const StatsPage = page(() => import('@/features/stats/StatsPage'))
 const RateWorkersPage = page(() => import('@/features/ratings/RateWorkersPage'))
 const ModerationPage = page(() => import('@/features/moderation/ModerationPage'))
+// Its charts (recharts) load with it only: the home route's JavaScript budget holds.
+const AnalyticsPage = page(() => import('@/features/analytics/AnalyticsPage'))
 const MessagesPage = page(() => import('@/features/conversations/MessagesPage'))
 const ThreadPage = page(() => import('@/features/conversations/ThreadPage'))
 const RequestThreadPage = page(() => import('@/features/conversations/RequestThreadPage'))
@@ -118,6 +120,12 @@ export const routes = [
             path: s.moderation,
             element: (
               <RequireRole roles={[ROLES.Admin, ROLES.Editor]}>{show(ModerationPage)}</RequireRole>
+            ),
+          },
+          {
+            path: s.analytics,
+            element: (
+              <RequireRole roles={[ROLES.Admin, ROLES.Editor]}>{show(AnalyticsPage)}</RequireRole>
             ),
           },
         ],

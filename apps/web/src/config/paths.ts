@@ -27,6 +27,8 @@ export const paths = {
     stats: '/settings-employer-stats',
     rateWorkers: '/settings-rate-your-workers',
     moderation: '/settings-moderation',
+    /** Issue 20 §5: product analytics, administrators and editors only. */
+    analytics: '/settings-analytics',
   },
   /**
    * Messages (issue 17): the list, a thread, and a request's conversation (resolved through

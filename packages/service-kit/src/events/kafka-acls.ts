@@ -15,7 +15,8 @@ import { DEAD_LETTER_TOPIC } from './kafka-client'
  * user (KAFKA_SASL_USERNAME), and the topics it owns: it alone may produce to them. Every
  * topic is named `<owner>.<stream>` (the registry's Topics), the dead letters of a group
  * `<group>.dead-letter` and every group starts with its service's name, so the owner's name
- * is the prefix of all it writes. The gateway owns the analytics stream.
+ * is the prefix of all it writes. The gateway owns the analytics stream (`analytics.`); the
+ * analytics service, which reads it, owns its groups (`analytics-`).
  */
 export const KAFKA_PRINCIPALS = [
   'auth',
@@ -26,6 +27,7 @@ export const KAFKA_PRINCIPALS = [
   'notifications',
   'media',
   'conversations',
+  'analytics',
   'gateway',
 ] as const
 export type KafkaPrincipal = (typeof KAFKA_PRINCIPALS)[number]
@@ -39,6 +41,8 @@ const OWNED_PREFIXES: Record<KafkaPrincipal, string[]> = {
   notifications: ['notifications.', 'notifications-'],
   media: ['media.', 'media-'],
   conversations: ['conversations.', 'conversations-'],
+  // It reads the gateway's analytics stream and writes only its groups' dead letters.
+  analytics: ['analytics-'],
   gateway: [ANALYTICS_TOPIC.slice(0, ANALYTICS_TOPIC.indexOf('.') + 1)],
 }
 

@@ -16,6 +16,7 @@ const SERVICES = [
   'reports',
   'notifications',
   'conversations',
+  'analytics',
 ] as const
 export type ServiceName = (typeof SERVICES)[number]
 

@@ -52,15 +52,20 @@ describe('settings layout', () => {
     expect(screen.getByText('Security page')).toBeInTheDocument()
   })
 
-  it('adds Moderation for administrators and editors only', () => {
+  it('adds Moderation and Analytics for administrators and editors only', () => {
     const { unmount } = renderLayout(['2000', '2002'])
     expect(screen.getByRole('link', { name: 'Moderation' })).toHaveAttribute(
       'href',
       '/settings-moderation',
     )
+    expect(screen.getByRole('link', { name: 'Analytics' })).toHaveAttribute(
+      'href',
+      '/settings-analytics',
+    )
     unmount()
     renderLayout(['2000'])
     expect(screen.queryByRole('link', { name: 'Moderation' })).toBeNull()
+    expect(screen.queryByRole('link', { name: 'Analytics' })).toBeNull()
   })
 
   describe('on mobile', () => {

@@ -43,7 +43,11 @@ export default function SettingsLayout() {
   const isMobile = useIsMobile()
   const [open, setOpen] = useState(false)
   const entries = hasAnyRole(roles, [ROLES.Admin, ROLES.Editor])
-    ? [...ENTRIES, { label: 'Moderation', to: s.moderation }]
+    ? [
+        ...ENTRIES,
+        { label: 'Moderation', to: s.moderation },
+        { label: 'Analytics', to: s.analytics },
+      ]
     : ENTRIES
   const expanded = !isMobile || open
 
