@@ -1,4 +1,4 @@
-import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react'
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import {
   ALL_FILTER,
   INTERNATIONAL_LOCATIONS,
@@ -6,7 +6,7 @@ import {
   US_LOCATIONS,
 } from '@marketplace/contracts/marketplace'
 import { useClickOutside } from '@/hooks/use-click-outside'
-import { matchLocations } from '@/features/feed/location-search'
+import { loadLocationSearch, matchLocations } from '@/features/feed/location-search'
 import './feed.css'
 
 const GROUPS: Array<{ label: string | null; items: readonly string[] }> = [
@@ -38,6 +38,17 @@ export function LocationFilter({
     setText('')
   }, [])
   useClickOutside(wrapper, close, open)
+  // The fuzzy matcher loads once the list opens (or is about to); the matches made meanwhile
+  // are redone with it.
+  const [, setMatcherReady] = useState(false)
+  useEffect(() => {
+    if (!open) return
+    let current = true
+    void loadLocationSearch().then(() => current && setMatcherReady(true))
+    return () => {
+      current = false
+    }
+  }, [open])
 
   const choose = (location: string) => {
     onChange(location)
@@ -71,6 +82,8 @@ export function LocationFilter({
         aria-haspopup="listbox"
         aria-expanded={open}
         aria-controls={open ? listId : undefined}
+        onPointerEnter={() => void loadLocationSearch()}
+        onFocus={() => void loadLocationSearch()}
         onClick={() => (open ? close() : setOpen(true))}
       >
         Location: {value}
