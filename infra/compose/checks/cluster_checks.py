@@ -123,7 +123,11 @@ def code_topics(ops: Ops) -> set[str]:
     topics = set(re.findall(r":\s*'([^']+)'", registry.group(1) if registry else ""))
     topics |= set(re.findall(r"ANALYTICS_TOPIC = '([^']+)'", read("packages/contracts/src/marketplace/analytics.ts")))
     topics |= set(re.findall(r"DEAD_LETTER_TOPIC = '([^']+)'", read("packages/service-kit/src/events/kafka-client.ts")))
-    for path in sorted(ops.root.glob("services/*/src/events/subscriptions.ts")):
+    # Groups are declared in events/subscriptions.ts and beside the projection they feed
+    # (stats/stats-subscription.ts): every source file of a service, tests aside.
+    for path in sorted(ops.root.glob("services/*/src/**/*.ts")):
+        if path.name.endswith(".test.ts") or "/test/" in path.as_posix():
+            continue
         topics |= {f"{group}.dead-letter" for group in re.findall(r"groupId: '([^']+)'", path.read_text())}
     return topics
 

@@ -24,6 +24,7 @@ import { createRequestsRepository, requestIndexes } from './requests/requests-re
 import { requestsRoutes } from './requests/requests-routes'
 import { createRequestsService } from './requests/requests-service'
 import { createJobsStats, jobsStatsIndexes } from './stats/jobs-stats'
+import { createRequestActivity, requestActivityIndexes } from './stats/request-activity'
 import { jobsStatsRoutes } from './stats/stats-routes'
 import { createUserDirectory } from './users/user-directory'
 
@@ -37,6 +38,7 @@ export function buildJobsApp(config: JobsConfig) {
         ...requestIndexes,
         ...postAccessIndexes,
         ...jobsStatsIndexes,
+        ...requestActivityIndexes,
       ],
       outbox: [
         POSTS_COLLECTION,
@@ -62,6 +64,7 @@ export function buildJobsApp(config: JobsConfig) {
           .catch((error: unknown) => app.log.error({ err: error }, 'feed access refresh failed'))
       }
       const requests = createRequestsRepository(db, { notifyOutbox })
+      const activity = createRequestActivity(db)
       const readers = createPostReaders({ requests, access })
       // Request grants of earlier versions: nothing reads them (post-access.ts). In the
       // background: the service serves meanwhile, and deleting twice is harmless.
@@ -104,6 +107,7 @@ export function buildJobsApp(config: JobsConfig) {
             requests: requestsService,
             users,
             tokenRevocations,
+            activity,
           }),
           feedSync.consumer,
         ],
@@ -125,7 +129,7 @@ export function buildJobsApp(config: JobsConfig) {
             users,
             readers,
           })
-          await app.register(jobsStatsRoutes, { stats: createJobsStats(db) })
+          await app.register(jobsStatsRoutes, { stats: createJobsStats(db, { activity }) })
         },
         close() {
           stopDeletionSweep()

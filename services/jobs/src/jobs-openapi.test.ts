@@ -232,6 +232,7 @@ describe('jobs service: OpenAPI document and response schemas', () => {
     expect(stats.status).toBe(200)
     expect(Object.keys(stats.body).sort()).toEqual([
       'acceptanceRate',
+      'daily',
       'posts',
       'requestsReceived',
       'requestsSent',

@@ -25,6 +25,7 @@ import {
 import { peopleRequestsRoutes } from './requests/people-requests-routes'
 import { createPeopleRequestsService } from './requests/people-requests-service'
 import { createPeopleStats, peopleStatsIndexes } from './stats/people-stats'
+import { createRequestActivity, requestActivityIndexes } from './stats/request-activity'
 import { peopleStatsRoutes } from './stats/stats-routes'
 
 /** User and worker profiles, the people feed, requests to people, ratings, account deletion. */
@@ -38,6 +39,7 @@ export function buildPeopleApp(config: PeopleConfig) {
         ...knownJobRequestIndexes,
         ...ratingIndexes,
         ...peopleStatsIndexes,
+        ...requestActivityIndexes,
       ],
       outbox: [
         PROFILES_COLLECTION,
@@ -68,7 +70,8 @@ export function buildPeopleApp(config: PeopleConfig) {
         profiles,
         logger: app.log.child({ component: 'ratings' }),
       })
-      const stats = createPeopleStats(db, { profiles })
+      const activity = createRequestActivity(db)
+      const stats = createPeopleStats(db, { profiles, activity })
       const purge = createAccountPurge({
         profiles,
         requests,
@@ -106,6 +109,7 @@ export function buildPeopleApp(config: PeopleConfig) {
             ratings,
             purge,
             tokenRevocations,
+            activity,
           }),
           {
             ...feedSync.consumer,

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox'
+import { Type, type Static, type TSchema } from '@sinclair/typebox'
 
 /**
  * What every route shares in its HTTP contract: the one error body, ids in paths, and the
@@ -62,3 +62,33 @@ export const SECURED: SecurityRequirements = [{ bearerAuth: [] }]
 export const OPTIONALLY_SECURED: SecurityRequirements = [{}, { bearerAuth: [] }]
 /** Cookie-authenticated calls: the refresh cookie plus the double-submit CSRF header. */
 export const COOKIE_SECURED: SecurityRequirements = [{ refreshCookie: [], csrfHeader: [] }]
+
+// ---------------------------------------------------------------------------------------
+// Stats over time (docs/ratings-and-stats.md): the jobs and people services answer the
+// same daily series of the caller's requests.
+// ---------------------------------------------------------------------------------------
+
+export const StatsDaysQuerySchema = Type.Object({
+  days: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description: 'Days of the daily series, ending today (UTC): 1 to 90, default 30',
+      examples: ['30'],
+    }),
+  ),
+})
+export type StatsDaysQuery = Static<typeof StatsDaysQuerySchema>
+
+const dayCount = (description: string) => Type.Integer({ minimum: 0, description })
+
+export const RequestActivityDaySchema = Type.Object(
+  {
+    date: Type.String({ format: 'date', description: 'A UTC day', examples: ['2026-11-25'] }),
+    received: dayCount('Requests the user received that day'),
+    sent: dayCount('Requests the user sent that day'),
+    receivedAccepted: dayCount('Requests the user received and accepted that day'),
+    sentAccepted: dayCount('Requests the user sent that someone accepted that day'),
+  },
+  { additionalProperties: false, title: 'RequestActivityDay' },
+)
+export type RequestActivityDay = Static<typeof RequestActivityDaySchema>

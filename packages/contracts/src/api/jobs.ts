@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { RequestActivityDaySchema } from './common'
 import { ALL_FILTER, FEED_PAGE_SIZE, MAX_PAGE_SIZE, SEARCH_RESULT_LIMIT } from '../marketplace/feed'
 import {
   POST_CONTACT_MAX_LENGTH,
@@ -553,6 +554,10 @@ export const JobsStatsSchema = Type.Object(
       description:
         'accepted / (accepted + rejected) of the requests received, two decimals; null before any was answered',
       examples: [0.67],
+    }),
+    daily: Type.Array(RequestActivityDaySchema, {
+      description:
+        "Requests on the user's posts (received) and requests the user sent, per UTC day, oldest first, ending today",
     }),
   },
   { ...closed, title: 'JobsStats', description: 'docs/ratings-and-stats.md' },

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox'
+import { RequestActivityDaySchema } from './common'
 import { FEED_PAGE_SIZE, MAX_PAGE_SIZE, SEARCH_RESULT_LIMIT } from '../marketplace/feed'
 import { InterestSchema } from '../marketplace/interests'
 import { RequestStatusSchema } from '../marketplace/requests'
@@ -501,6 +502,10 @@ export const PeopleStatsViewSchema = Type.Object(
     peopleRequestsSent: peopleRequestCounts('Requests the user sent to workers, as a post owner'),
     peopleRequestsReceived: peopleRequestCounts('Requests the user received as a worker'),
     rating: PersonRatingSchema,
+    daily: Type.Array(RequestActivityDaySchema, {
+      description:
+        'People requests the user received as a worker and sent as a post owner, per UTC day, oldest first, ending today',
+    }),
   },
   { title: 'PeopleStatsView' },
 )

@@ -1,6 +1,8 @@
 import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
 import type { PostsService } from '../posts/posts-service'
 import type { RequestsService } from '../requests/requests-service'
+import type { RequestActivity } from '../stats/request-activity'
+import { jobsStatsSubscription } from '../stats/stats-subscription'
 import type { UserDirectory } from '../users/user-directory'
 
 /** Every event the jobs service reacts to (besides the feed index's own group), in one place. */
@@ -9,6 +11,8 @@ export function jobsSubscriptions(deps: {
   requests: RequestsService
   users: UserDirectory
   tokenRevocations: TokenRevocations
+  /** The users' requests per day, for their stats. */
+  activity: RequestActivity
 }): ConsumerDefinition[] {
   return [
     {
@@ -37,6 +41,7 @@ export function jobsSubscriptions(deps: {
           deps.posts.setInvitee(event.data.postId, event.data.ownerId, event.data.workerId, false),
       },
     },
+    jobsStatsSubscription(deps.activity),
     // Its own group, as in every service: revocations must not wait behind a failing handler.
     { groupId: 'jobs-token-revocations', handlers: deps.tokenRevocations.handlers },
     // Requesters' names, pictures and worker status, from identity and people events; a

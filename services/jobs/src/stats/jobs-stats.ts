@@ -4,6 +4,11 @@ import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import type { IndexDefinition } from '@marketplace/service-kit'
 import { POSTS_COLLECTION, type PostDocument } from '../posts/post-document'
 import { JOB_REQUESTS_COLLECTION, type JobRequestDocument } from '../requests/request-document'
+import {
+  ACTIVITY_DAYS_DEFAULT,
+  createRequestActivity,
+  type RequestActivity,
+} from './request-activity'
 
 /** Every count below is an equality (then range) on one of these. */
 export const jobsStatsIndexes: IndexDefinition[] = [
@@ -30,9 +35,16 @@ const STATUSES: RequestStatus[] = ['pending', 'accepted', 'rejected']
  * GET /api/jobs/stats/{userId} (docs/ratings-and-stats.md): the user's posts, online (live:
  * what the feed shows) or not, the requests received on them and the requests the user
  * sent. Read-only counts on the posts and requests collections (their repositories write
- * them), one per status rather than a $group: FerretDB's aggregation is limited.
+ * them), one per status rather than a $group: FerretDB's aggregation is limited. The daily
+ * series comes from the user's activity buckets, read by `_id`.
  */
-export function createJobsStats(db: Db, now: () => Date = () => new Date()) {
+export function createJobsStats(
+  db: Db,
+  {
+    now = () => new Date(),
+    activity = createRequestActivity(db, now),
+  }: { now?: () => Date; activity?: RequestActivity } = {},
+) {
   const posts = db.collection<PostDocument>(POSTS_COLLECTION)
   const requests = db.collection<JobRequestDocument>(JOB_REQUESTS_COLLECTION)
 
@@ -61,11 +73,12 @@ export function createJobsStats(db: Db, now: () => Date = () => new Date()) {
   }
 
   return {
-    async of(userId: string): Promise<JobsStatsView> {
-      const [postsCounts, requestsReceived, requestsSent] = await Promise.all([
+    async of(userId: string, days = ACTIVITY_DAYS_DEFAULT): Promise<JobsStatsView> {
+      const [postsCounts, requestsReceived, requestsSent, daily] = await Promise.all([
         postCounts(userId),
         requestCounts('ownerId', userId),
         requestCounts('requesterId', userId),
+        activity.daily(userId, days),
       ])
       const decided = requestsReceived.accepted + requestsReceived.rejected
       return {
@@ -76,6 +89,7 @@ export function createJobsStats(db: Db, now: () => Date = () => new Date()) {
         // (0 to 1, two decimals); null before any was answered.
         acceptanceRate:
           decided === 0 ? null : Math.round((requestsReceived.accepted / decided) * 100) / 100,
+        daily,
       }
     },
   }

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import { Topics } from '@marketplace/contracts/events'
 import { newEvent } from '@marketplace/service-kit'
-import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
+import { publishEvent, recordPublishedEvents, waitFor } from '@marketplace/service-kit/testing'
 import { POSTS_COLLECTION } from '../posts/post-document'
 import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 import { USERS_COLLECTION } from '../users/user-directory'
@@ -107,14 +108,19 @@ describe('jobs service: stats (real FerretDB and Kafka)', () => {
 
     const stats = await owner.get(`/api/jobs/stats/${ownerId}`)
     expect(stats.status).toBe(200)
-    expect(stats.body).toEqual({
+    // The daily series has its own test below.
+    const { daily, ...totals } = stats.body
+    expect(daily).toHaveLength(30)
+    expect(totals).toEqual({
       posts: { total: 5, online: 2, offline: 3 },
       requestsReceived: { total: 4, pending: 2, accepted: 1, rejected: 1 },
       requestsSent: { total: 1, pending: 0, accepted: 1, rejected: 0 },
       acceptanceRate: 0.5,
     })
     const workerStats = await jobs.clientFor(w1).get(`/api/jobs/stats/${w1}`)
-    expect(workerStats.body).toEqual({
+    const { daily: workerDaily, ...workerTotals } = workerStats.body
+    expect(workerDaily).toHaveLength(30)
+    expect(workerTotals).toEqual({
       posts: { total: 0, online: 0, offline: 0 },
       requestsReceived: { total: 0, pending: 0, accepted: 0, rejected: 0 },
       requestsSent: { total: 2, pending: 1, accepted: 1, rejected: 0 },
@@ -126,6 +132,111 @@ describe('jobs service: stats (real FerretDB and Kafka)', () => {
     expect(foreign.text).not.toContain('requestsReceived')
     expect((await jobs.clientFor(null).get(`/api/jobs/stats/${ownerId}`)).status).toBe(401)
   }, 150_000)
+
+  /** The sums of the caller's daily series (every day of it). */
+  async function seriesTotals(userId: string, days?: number) {
+    const answer = await jobs
+      .clientFor(userId)
+      .get(`/api/jobs/stats/${userId}${days ? `?days=${days}` : ''}`)
+    expect(answer.status).toBe(200)
+    const series = answer.body.daily as Array<Record<string, number | string>>
+    const sum = (field: string) => series.reduce((total, day) => total + Number(day[field]), 0)
+    return {
+      days: series.length,
+      received: sum('received'),
+      sent: sum('sent'),
+      receivedAccepted: sum('receivedAccepted'),
+      sentAccepted: sum('sentAccepted'),
+    }
+  }
+
+  it("keeps each user's requests per day from the request events, once each, and forgets a deleted user", async () => {
+    const ownerId = jobs.newUserId()
+    const owner = jobs.clientFor(ownerId)
+    const [ann, ben] = [await makeWorker('Dana'), await makeWorker('Eli')]
+    const postId = (await owner.post('/api/jobs', { title: 'Carry boxes', where: 'Reno NV' })).body
+      ._id as string
+    const recorder = recordPublishedEvents(jobs.app)
+    const annRequest = (await jobs.clientFor(ann).post('/api/jobs/requests', { postID: postId }))
+      .body._id as string
+    await jobs.clientFor(ben).post('/api/jobs/requests', { postID: postId })
+    const accept = () => owner.patch(`/api/jobs/requests/${annRequest}`, { status: 'accepted' })
+    expect((await accept()).status).toBe(200)
+    // Undone and accepted again: still one acceptance.
+    await owner.patch(`/api/jobs/requests/${annRequest}`, { status: 'pending' })
+    expect((await accept()).status).toBe(200)
+
+    const expected = { days: 30, received: 2, sent: 0, receivedAccepted: 1, sentAccepted: 0 }
+    await waitFor(async () => (await seriesTotals(ownerId)).receivedAccepted === 1, {
+      timeoutMs: EVENT_WAIT_MS,
+      what: "the owner's acceptance to reach the series",
+    })
+    await waitFor(async () => (await seriesTotals(ann)).sentAccepted === 1, {
+      timeoutMs: EVENT_WAIT_MS,
+      what: "the worker's accepted request to reach the series",
+    })
+
+    // The same facts again (a replay, a second relay of the outbox): new event ids, the
+    // same requests.
+    const created = recorder
+      .events()
+      .filter(
+        (event) => event.type === 'job-request.created' || event.type === 'job-request.decided',
+      )
+    recorder.stop()
+    expect(created.length).toBeGreaterThanOrEqual(4)
+    for (const event of created) {
+      await publishEvent(Topics.jobsRequests, { ...event, id: randomUUID() } as never)
+    }
+    // Every group of this app has handled everything published so far, the copies too.
+    await jobs.caughtUp(2 * EVENT_WAIT_MS)
+    expect(await seriesTotals(ownerId)).toEqual(expected)
+    expect(await seriesTotals(ann)).toEqual({
+      days: 30,
+      received: 0,
+      sent: 1,
+      receivedAccepted: 0,
+      sentAccepted: 1,
+    })
+    expect((await seriesTotals(ben, 90)).days).toBe(90)
+
+    await publishEvent(
+      Topics.peopleUsers,
+      newEvent('user.deleted', { aggregateId: ann, actorId: null, data: { userId: ann } }),
+    )
+    await waitFor(async () => (await seriesTotals(ann)).sent === 0, {
+      timeoutMs: EVENT_WAIT_MS,
+      what: "the deleted worker's series to be forgotten",
+    })
+    // The owner's history keeps the requests that happened.
+    expect((await seriesTotals(ownerId)).received).toBe(2)
+  }, 240_000)
+
+  it('answers 400 for a days value outside 1 to 90, 403 for anyone else', async () => {
+    const userId = jobs.newUserId()
+    const client = jobs.clientFor(userId)
+    for (const days of ['0', '91', 'abc', '2.5', '-1']) {
+      const answer = await client.get(`/api/jobs/stats/${userId}?days=${days}`)
+      expect({ days, status: answer.status, message: answer.body.message }).toEqual({
+        days,
+        status: 400,
+        message: 'days must be a whole number from 1 to 90',
+      })
+    }
+    const one = await client.get(`/api/jobs/stats/${userId}?days=1`)
+    expect(one.body.daily).toEqual([
+      {
+        date: new Date().toISOString().slice(0, 10),
+        received: 0,
+        sent: 0,
+        receivedAccepted: 0,
+        sentAccepted: 0,
+      },
+    ])
+    const foreign = await jobs.clientFor(jobs.newUserId()).get(`/api/jobs/stats/${userId}?days=7`)
+    expect(foreign.status).toBe(403)
+    expect(foreign.text).not.toContain('daily')
+  })
 
   it('rounds the acceptance rate to two decimals', async () => {
     const ownerId = jobs.newUserId()

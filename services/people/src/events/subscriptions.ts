@@ -5,6 +5,8 @@ import type { ProfilesRepository } from '../profiles/profiles-repository'
 import type { ProfilesService } from '../profiles/profiles-service'
 import type { KnownJobRequests } from '../ratings/known-job-requests'
 import type { RatingsService } from '../ratings/ratings-service'
+import type { RequestActivity } from '../stats/request-activity'
+import { peopleStatsSubscription } from '../stats/stats-subscription'
 import { userRegisteredHandler } from './user-registered.handler'
 
 /** Every event the people service reacts to (besides the feed's own group), in one place. */
@@ -17,6 +19,8 @@ export function peopleSubscriptions(deps: {
   ratings: RatingsService
   purge: AccountPurge
   tokenRevocations: TokenRevocations
+  /** The users' people requests per day, for their stats. */
+  activity: RequestActivity
 }): ConsumerDefinition[] {
   /**
    * The owner sees the requester's hidden contacts while the request exists as this service
@@ -75,6 +79,7 @@ export function peopleSubscriptions(deps: {
     },
     // Posts people requests may name: their owner, title and whether they are online.
     { groupId: 'people-posts', handlers: deps.knownPosts.handlers },
+    peopleStatsSubscription(deps.activity),
     // A group of its own: a profile event that keeps failing must not hold revocations back
     // on the same partition, and a new group reads the topic from the beginning, so the
     // cut-offs of users revoked before this group existed are known too.

@@ -4,6 +4,7 @@ import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import type { IndexDefinition } from '@marketplace/service-kit'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
 import { ratingSummary } from '../ratings/rating-views'
+import { ACTIVITY_DAYS_DEFAULT, type RequestActivity } from './request-activity'
 import {
   PEOPLE_REQUESTS_COLLECTION,
   type PeopleRequestDocument,
@@ -30,9 +31,13 @@ export type StatusCounts = Record<RequestStatus | 'total', number>
 /**
  * GET /api/people/stats/{userId}: the people requests the user sent (as a post owner) and
  * received (as a worker), and their rating as a worker. Read-only counts on the people
- * requests collection (its repository writes it); the rating is on the profile already.
+ * requests collection (its repository writes it); the rating is on the profile already;
+ * the daily series comes from the user's activity buckets, read by `_id`.
  */
-export function createPeopleStats(db: Db, deps: { profiles: ProfilesRepository }) {
+export function createPeopleStats(
+  db: Db,
+  deps: { profiles: ProfilesRepository; activity: RequestActivity },
+) {
   const requests = db.collection<PeopleRequestDocument>(PEOPLE_REQUESTS_COLLECTION)
 
   async function countsBy(side: 'ownerId' | 'workerId', userId: string): Promise<StatusCounts> {
@@ -46,13 +51,19 @@ export function createPeopleStats(db: Db, deps: { profiles: ProfilesRepository }
   }
 
   return {
-    async of(userId: string): Promise<PeopleStatsView> {
-      const [peopleRequestsSent, peopleRequestsReceived, profile] = await Promise.all([
+    async of(userId: string, days = ACTIVITY_DAYS_DEFAULT): Promise<PeopleStatsView> {
+      const [peopleRequestsSent, peopleRequestsReceived, profile, daily] = await Promise.all([
         countsBy('ownerId', userId),
         countsBy('workerId', userId),
         deps.profiles.findById(userId),
+        deps.activity.daily(userId, days),
       ])
-      return { peopleRequestsSent, peopleRequestsReceived, rating: ratingSummary(profile) }
+      return {
+        peopleRequestsSent,
+        peopleRequestsReceived,
+        rating: ratingSummary(profile),
+        daily,
+      }
     },
   }
 }

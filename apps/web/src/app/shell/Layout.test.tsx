@@ -1,4 +1,4 @@
-import { fireEvent, screen, within } from '@testing-library/react'
+import { act, fireEvent, screen, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import Layout from '@/app/shell/Layout'
 import { createStore } from '@/app/store'
@@ -21,6 +21,10 @@ jest.mock('@/features/feed/FeedToolbar', () => ({
 }))
 jest.mock('@/app/modals/ModalHost', () => ({ __esModule: true, default: () => null }))
 
+function BrokenPage(): React.ReactNode {
+  throw new Error('this page cannot render')
+}
+
 const routes = [
   {
     element: <Layout />,
@@ -30,6 +34,7 @@ const routes = [
       { path: '/signup', element: <p>signup page</p> },
       { path: '/about', element: <p>about page</p> },
       { path: '/settings-account', element: <p>account page</p> },
+      { path: '/broken', element: <BrokenPage /> },
     ],
   },
 ]
@@ -236,6 +241,31 @@ describe('page views (spec 2 §7)', () => {
       ])
     } finally {
       analytics.stop()
+    }
+  })
+})
+
+describe('a page that fails to render', () => {
+  afterEach(() => jest.useRealTimers())
+
+  it('is retried 3 times, then shows the way out inside the frame, which a link away clears', async () => {
+    jest.useFakeTimers()
+    const consoleError = jest.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      renderShell('/broken')
+      const main = screen.getByRole('main')
+      expect(within(main).queryByRole('alert')).not.toBeInTheDocument()
+      for (let retry = 0; retry < 3; retry += 1) {
+        await act(() => jest.advanceTimersByTime(100))
+      }
+      expect(within(main).getByRole('alert')).toHaveTextContent('Something went wrong')
+      // The frame stays around the message: its links lead on as well.
+      const user = userEvent.setup({ advanceTimers: jest.advanceTimersByTime })
+      await user.click(within(screen.getByRole('contentinfo')).getByRole('link', { name: 'About' }))
+      expect(within(main).getByText('about page')).toBeInTheDocument()
+      expect(within(main).queryByRole('alert')).not.toBeInTheDocument()
+    } finally {
+      consoleError.mockRestore()
     }
   })
 })

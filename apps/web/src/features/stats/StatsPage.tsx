@@ -1,6 +1,7 @@
 import type { JobsRequestCounts, PeopleStatsView } from '@marketplace/contracts/api'
 import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/lib/auth-slice'
+import { ActivityCharts, combineDays } from '@/features/stats/ActivityCharts'
 import {
   useGetFavoritesStatsQuery,
   useGetJobsStatsQuery,
@@ -176,6 +177,20 @@ export default function StatsPage() {
           ]}
         />
       )}
+
+      <Section
+        title="Last 30 days"
+        state={{
+          isLoading: jobs.isLoading || people.isLoading,
+          isError: jobs.isError || people.isError,
+        }}
+        errorText="Could not load your requests over time."
+      >
+        {jobs.data && people.data && (
+          // Post requests and people requests together, as the overview's totals would be.
+          <ActivityCharts days={combineDays(jobs.data.daily, people.data.daily)} />
+        )}
+      </Section>
 
       <div className="stats-grid">
         <Section title="My posts" state={jobs} errorText="Could not load your post figures.">
