@@ -247,11 +247,18 @@ describe('people service: user and worker profiles (real FerretDB and Kafka)', (
           },
         }),
       )
+      // The take-down's announcement, not the profile PUT's own: its outbox may publish only
+      // now, after the recording started, under a loaded machine.
       const event = await waitFor(
         () =>
           sent
             .events()
-            .find((e) => e.type === 'worker-profile.updated' && e.aggregateId === carlId),
+            .find(
+              (e) =>
+                e.type === 'worker-profile.updated' &&
+                e.aggregateId === carlId &&
+                (e.data as { takenDown?: boolean }).takenDown === true,
+            ),
         { timeoutMs: EVENT_WAIT_MS, what: 'worker-profile.updated of the take-down' },
       )
       expect(event.data).toMatchObject({ takenDown: true, isOnline: false })
