@@ -25,6 +25,10 @@ load_infra_env
 
 export TEST_SUMMARY_DIR="$DATA/test-summary"
 rm -rf "$TEST_SUMMARY_DIR"
+# Every package suite records the shape of each query its services send (issue 19 §2);
+# scripts/check-query-shapes.mjs then fails on one no declared index serves.
+export QUERY_SHAPES_DIR="$DATA/query-shapes"
+rm -rf "$QUERY_SHAPES_DIR"
 status=0
 say "lint and type checks..."
 pnpm turbo run lint typecheck --concurrency=2 --continue --output-logs=errors-only || status=1
@@ -32,6 +36,8 @@ pnpm turbo run lint typecheck --concurrency=2 --continue --output-logs=errors-on
 # starved consumer group join is the usual cause of a slow, flaky run.
 say "unit and integration tests..."
 pnpm turbo run test --filter='!@marketplace/system-tests' --concurrency=1 --continue --output-logs=errors-only || status=1
+say "every query the services sent is served by _id or a declared index..."
+node scripts/check-query-shapes.mjs "$QUERY_SHAPES_DIR" || status=1
 wait "$fuzzer_install" || status=1
 ensure_schemathesis # installed by now: sets SCHEMATHESIS_BIN here
 say "system tests (services as separate processes; stops and restarts Kafka)..."

@@ -8,6 +8,7 @@ import { PROCESSED_EVENTS_INDEXES } from './events/processed-events'
 import { eventsPlugin, type ConsumerDefinition } from './plugins/events'
 import { kafkaPlugin } from './plugins/kafka'
 import { mongoPlugin, type IndexDefinition } from './plugins/mongodb'
+import { OUTBOX_PENDING_INDEX } from './outbox/outbox-fields'
 import { outboxPlugin } from './plugins/outbox'
 import { loadReadModels, type ReadModel } from './read-model'
 import {
@@ -108,6 +109,13 @@ export async function buildService<
       url: config.MONGO_URL,
       indexes: [
         ...database.indexes,
+        // The relay's sweep of each outbox collection (tombstones too) reads by the flag:
+        // declared here once, so no collection that carries events goes without it.
+        ...database.outbox.map((collection) => ({
+          collection,
+          keys: OUTBOX_PENDING_INDEX.keys,
+          options: { name: OUTBOX_PENDING_INDEX.name },
+        })),
         // Every consumer with a ledger keeps it in the service's database.
         ...PROCESSED_EVENTS_INDEXES,
         ...(definition.tokenRevocations ? TOKEN_REVOCATIONS_INDEXES : []),

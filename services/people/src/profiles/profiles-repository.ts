@@ -8,15 +8,27 @@ import {
 import { PROFILES_COLLECTION, type ProfileDocument } from './profile-document'
 
 /**
- * Profiles are read by `_id` (the user id) everywhere; the people feed and search are served
- * by the in-process feed index (src/feed), loaded by a natural-order scan. So only the outbox
- * flag needs an index here.
+ * Profiles are read by `_id` (the user id) for users; the people feed and search are served
+ * by the in-process feed index (src/feed), loaded by a natural-order scan. The outbox flag and
+ * the two sweeps have their indexes.
  */
 export const profileIndexes: IndexDefinition[] = [
   {
     collection: PROFILES_COLLECTION,
     keys: OUTBOX_PENDING_INDEX.keys,
     options: { name: OUTBOX_PENDING_INDEX.name },
+  },
+  // The purge sweep: deletions whose grace period is over and whose purge has not started.
+  {
+    collection: PROFILES_COLLECTION,
+    keys: { 'deletion.purgeAfter': 1, 'deletion.purgeStartedAt': 1 },
+    options: { name: 'purge_due' },
+  },
+  // The stale contact viewers sweep: only the profiles that granted a contact view.
+  {
+    collection: PROFILES_COLLECTION,
+    keys: { contactViewers: 1 },
+    options: { name: 'with_contact_viewers' },
   },
 ]
 

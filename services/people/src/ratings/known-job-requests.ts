@@ -30,11 +30,12 @@ export interface KnownJobRequest {
 }
 
 export const knownJobRequestIndexes: IndexDefinition[] = [
-  // GET /api/people/ratings/rateable: ownerId = ?, status = accepted, newest first.
+  // GET /api/people/ratings/rateable: ownerId = ?, status = accepted, not deleted, newest
+  // first (ties by _id): every filtered and sorted field in the key (docs/scale.md).
   {
     collection: KNOWN_JOB_REQUESTS_COLLECTION,
-    keys: { ownerId: 1, status: 1, createdAt: -1 },
-    options: { name: 'owner_status_recent' },
+    keys: { ownerId: 1, status: 1, deleted: 1, createdAt: -1, _id: -1 },
+    options: { name: 'owner_accepted_recent' },
   },
   // user.deleted of a worker.
   {

@@ -1,7 +1,12 @@
 import { ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
 import { newEvent } from '@marketplace/service-kit'
-import { publishEvent, startEventProbe, waitFor } from '@marketplace/service-kit/testing'
+import {
+  publishEvent,
+  startEventProbe,
+  TEST_QUERY,
+  waitFor,
+} from '@marketplace/service-kit/testing'
 import { PROFILES_COLLECTION } from '../profiles/profile-document'
 import {
   EVENT_WAIT_MS,
@@ -429,7 +434,9 @@ describe('people service: rate your workers (real FerretDB and Kafka)', () => {
     await people.app.ratings.countPending()
     expect(await ratingOf(kimId)).toEqual({ average: 4, count: 1 })
     expect(await ratings.findOne({ requestId })).toMatchObject({ stars: 4, countedStars: 4 })
-    expect(await ratings.countDocuments({ requestId, pending: { $exists: true } })).toBe(0)
+    expect(
+      await ratings.countDocuments({ requestId, pending: { $exists: true } }, TEST_QUERY),
+    ).toBe(0)
 
     // A change the sweep has not reached is finished by the next PUT, before its own.
     await ratings.updateOne(
