@@ -60,7 +60,7 @@ const ROUTES: Array<[string, string, number, Security, number[], number[]?]> = [
   ['post', '/api/auth/confirm-signup', 200, 'none', [400, 429]],
   ['post', '/api/auth/resend-confirmation', 200, 'none', [400, 429, 503]],
   ['post', '/api/auth/direct-login', 200, 'none', [400, 401, 403, 404, 429, 503], [202]],
-  ['post', '/api/auth/keep-account', 200, 'none', [400, 401, 403, 404, 409, 429]],
+  ['post', '/api/auth/keep-account', 200, 'none', [400, 401, 403, 404, 409, 429, 503], [202]],
   ['post', '/api/auth/refresh', 200, 'cookie', [401, 403]],
   ['get', '/logout', 204, 'cookie', []],
   ['post', '/api/auth/forgot-password', 200, 'none', [400, 429]],

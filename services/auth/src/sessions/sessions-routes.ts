@@ -70,13 +70,20 @@ export async function sessionsRoutes(
         summary: '"Keep my account": cancel a pending deletion with the password, and log in',
         body: LoginBodySchema,
         // 409: no deletion pending; 403: the grace period is over.
-        response: { 200: LoginAnswerSchema, ...errorResponses(400, 401, 403, 404, 409, 429) },
+        response: {
+          200: LoginAnswerSchema,
+          // Two-step sign-in is on: the deletion is lifted when the second step passes.
+          202: TwoStepChallengeAnswerSchema,
+          // 503: the sign-in code could not be mailed.
+          ...errorResponses(400, 401, 403, 404, 409, 429, 503),
+        },
       },
     },
     async (request, reply) => {
-      const session = await keepAccount(deps, request.body ?? {}, contextOf(request))
-      setSessionCookies(request, reply, session)
-      return toLoginAnswer(session)
+      const outcome = await keepAccount(deps, request.body ?? {}, contextOf(request))
+      if ('challengeId' in outcome) return reply.code(202).send(toChallengeAnswer(outcome))
+      setSessionCookies(request, reply, outcome)
+      return toLoginAnswer(outcome)
     },
   )
 

@@ -10,6 +10,7 @@ import type { TwoStepChallengeAnswer } from './two-step-schemas'
 import { CHALLENGE_MAX_ATTEMPTS } from './two-step-repository'
 import { RECOVERY_CODE_PATTERN, normalizeRecoveryCode } from './two-step-secrets'
 import { matchTotp } from './totp'
+import { checkDeletionLiftable, liftDeletion } from '../accounts/lift-deletion'
 
 /** What a correct password answers when a second step is due: no session yet. */
 export interface SignInChallenge {
@@ -53,6 +54,7 @@ export async function openSecondStep(
   deps: AuthDependencies,
   account: CredentialDoc,
   persist: boolean,
+  purpose?: SignInChallengeDoc['purpose'],
 ): Promise<SignInChallenge | null> {
   const settings = await deps.twoStep.findSettings(account._id)
   const methods: SecondStepMethod[] = []
@@ -63,6 +65,7 @@ export async function openSecondStep(
     userId: account._id,
     methods,
     persist,
+    purpose,
     now: new Date(),
   })
   const emailCodeSent = methods[0] === 'email'
@@ -192,6 +195,12 @@ export async function completeSignIn(
   }
   const account = await deps.credentials.findById(challenge.userId)
   if (!account) throw new BadRequestError(t.challengeEnded, 'CHALLENGE_ENDED')
+  // "Keep my account" with two-step on: the deletion is lifted only now, and signs in.
+  // The grace period may have ended during the 10 minutes: checked again.
+  if (challenge.purpose === 'keep-account') {
+    checkDeletionLiftable(account, new Date())
+    return liftDeletion(deps, account, challenge.persist, context)
+  }
   // The account may have changed during the 10 minutes (deletion requested meanwhile).
   if (account.deletionRequestedAt) {
     throw new ForbiddenError(Messages.auth.accountDeletionPending, 'ACCOUNT_DELETION_PENDING')

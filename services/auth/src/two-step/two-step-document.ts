@@ -35,6 +35,11 @@ export interface SignInChallengeDoc {
   methods: SecondStepMethod[]
   /** "Keep me signed in" as ticked on the login form; applies to the session made at the end. */
   persist: boolean
+  /**
+   * What the second step completes: a login (absent), or "Keep my account", which also
+   * lifts the pending deletion once the second step passes.
+   */
+  purpose?: 'keep-account'
   createdAt: Date
   expiresAt: Date
 }

@@ -108,6 +108,7 @@ export function createTwoStepRepository(db: Db) {
       userId: string
       methods: SecondStepMethod[]
       persist: boolean
+      purpose?: SignInChallengeDoc['purpose']
       now: Date
     }): Promise<{ challengeId: string; expiresAt: Date }> {
       const challengeId = randomBytes(32).toString('base64url')
@@ -117,6 +118,7 @@ export function createTwoStepRepository(db: Db) {
         userId: input.userId,
         methods: input.methods,
         persist: input.persist,
+        ...(input.purpose && { purpose: input.purpose }),
         createdAt: input.now,
         expiresAt,
       })

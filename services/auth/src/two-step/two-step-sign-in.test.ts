@@ -1,5 +1,7 @@
 import { generate } from 'otplib'
-import { TEST_QUERY } from '@marketplace/service-kit/testing'
+import { newEvent } from '@marketplace/service-kit'
+import { publishEvent, TEST_QUERY, waitFor } from '@marketplace/service-kit/testing'
+import { Topics } from '@marketplace/contracts/events'
 import type { FastifyInstance } from 'fastify'
 import { PASSWORD, verifiedAccount } from '../test/accounts'
 import { cookiesOf, startAuthTestApp, uniqueIp } from '../test/auth-test-app'
@@ -312,5 +314,58 @@ describe('authenticator app (TOTP) and recovery codes', () => {
       authenticator: false,
       recoveryCodesLeft: 0,
     })
+  })
+
+  it('"Keep my account" with two-step on lifts the deletion only after the second step', async () => {
+    const { email, auth } = await signedIn('2s-keep')
+    await turnOnEmail(auth)
+    const account = await app.mongo.db
+      .collection<{ _id: string; email: string }>('credentials')
+      .findOne({ email }, TEST_QUERY)
+    const userId = account!._id
+    const requestedAt = new Date()
+    await publishEvent(
+      Topics.peopleUsers,
+      newEvent('user.deletion-requested', {
+        aggregateId: userId,
+        actorId: userId,
+        data: {
+          userId,
+          requestedAt: requestedAt.toISOString(),
+          purgeAfter: new Date(requestedAt.getTime() + 30 * 86_400_000).toISOString(),
+        },
+      }),
+    )
+    await waitFor(
+      async () =>
+        (await post('/api/auth/direct-login', { email, password: PASSWORD })).statusCode === 403,
+      { what: 'the deletion request applied' },
+    )
+
+    // The password alone: a challenge, no session, the deletion still pending.
+    const kept = await post('/api/auth/keep-account', { email, password: PASSWORD })
+    expect(kept.statusCode).toBe(202)
+    expect(kept.cookies).toHaveLength(0)
+    const challenge = kept.json<{
+      challengeId: string
+      methods: string[]
+      emailCodeSent: boolean
+    }>()
+    expect(challenge).toMatchObject({ methods: ['email'], emailCodeSent: true })
+    expect((await post('/api/auth/direct-login', { email, password: PASSWORD })).statusCode).toBe(
+      403,
+    )
+
+    // The mailed code: the deletion is lifted and the person is signed in.
+    const code = await waitForCode(email, SIGN_IN_SUBJECT)
+    const right = await verify({ challengeId: challenge.challengeId, method: 'email', code })
+    expect(right.statusCode).toBe(200)
+    expect(right.json<{ user: { _id: string } }>().user._id).toBe(userId)
+    const lifted = await app.mongo.db
+      .collection<{ _id: string; deletionRequestedAt?: Date | null }>('credentials')
+      .findOne({ _id: userId }, TEST_QUERY)
+    expect(lifted?.deletionRequestedAt ?? null).toBeNull()
+    const again = await post('/api/auth/keep-account', { email, password: PASSWORD })
+    expect(again.statusCode).toBe(409)
   })
 })

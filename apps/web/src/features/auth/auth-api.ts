@@ -56,8 +56,11 @@ export const authApi = api.injectEndpoints({
     sendSignInCode: build.mutation<AuthMessage, { challengeId: string }>({
       query: (body) => ({ url: '/api/auth/two-step/email-code', method: 'POST', body }),
     }),
-    /** docs/people.md: "Keep my account" during the deletion grace period; answers like a login. */
-    keepAccount: build.mutation<LoginAnswer, LoginRequest>({
+    /**
+     * docs/people.md: "Keep my account" during the deletion grace period; answers like a login
+     * (with two-step sign-in on, a challenge: the deletion is lifted after the second step).
+     */
+    keepAccount: build.mutation<LoginAnswer | TwoStepChallenge, LoginRequest>({
       query: (body) => ({ url: '/api/auth/keep-account', method: 'POST', body }),
     }),
     forgotPassword: build.mutation<AuthMessage, { email: string }>({

@@ -202,6 +202,42 @@ describe('LoginPage with two-step sign-in', () => {
     ])
   })
 
+  it('"Keep my account" with two-step on asks for the code before signing in', async () => {
+    const user = userEvent.setup()
+    const calls: string[] = []
+    fetchStub = stubFetch((path) => {
+      calls.push(path)
+      if (path === '/api/auth/direct-login')
+        return jsonResponse(403, {
+          message: 'scheduled for deletion',
+          code: 'ACCOUNT_DELETION_PENDING',
+        })
+      if (path === '/api/auth/keep-account')
+        return jsonResponse(202, {
+          twoStepRequired: true,
+          challengeId: 'challenge-keep',
+          methods: ['email'],
+          expiresAt: '2030-01-01T00:00:00.000Z',
+          emailCodeSent: true,
+        })
+      return jsonResponse(200, { user: sampleUser, accessToken: 'kept' })
+    })
+    const { store } = renderLogin()
+    await logIn()
+    await user.click(await screen.findByRole('button', { name: 'Keep my account' }))
+    const field = await screen.findByLabelText('Code from your email')
+    expect(store.getState().auth.accessToken).toBeNull()
+    await user.type(field, '123456')
+    await user.click(screen.getByRole('button', { name: 'Verify' }))
+    expect(await screen.findByText(/home page/)).toBeInTheDocument()
+    expect(store.getState().auth.accessToken).toBe('kept')
+    expect(calls).toEqual([
+      '/api/auth/direct-login',
+      '/api/auth/keep-account',
+      '/api/auth/two-step/verify',
+    ])
+  })
+
   it('offers the authenticator first, and a recovery code', async () => {
     const user = userEvent.setup()
     fetchStub = stubFetch(() =>
