@@ -256,8 +256,12 @@ describe('the API description', () => {
             MAX_EXAMPLES,
             '--seed',
             '20261124',
+            // One worker: with two threads, Python 3.11's ast module can fail while Hypothesis
+            // describes a strategy ("SystemError: AST constructor recursion depth mismatch",
+            // CPython gh-106905, fixed in 3.11.8), which ends the run with exit code 1 though
+            // no request failed. The machines' python3 is 3.11.7.
             '--workers',
-            '2',
+            '1',
             '--generation-database',
             'none',
             '--suppress-health-check',
