@@ -16,7 +16,8 @@ const shortDate = (date: string) =>
  * The charts of the Analytics screen (issue 20 §5). recharts is imported here only, and this
  * file only by the lazily loaded AnalyticsPage: the home route never loads it (the bundle
  * budget test, tests/system/src/web-bundle-budget.test.ts). Each chart is decoration for
- * sighted readers (aria-hidden); its figures are in a caption and a visually hidden table.
+ * sighted readers (aria-hidden, and without recharts' keyboard layer, so nothing hidden takes
+ * focus); its figures are in a caption and a visually hidden table.
  */
 export function AnalyticsCharts({ report }: { report: DailyAnalytics }) {
   const period = `from ${report.from} to ${report.to}`
@@ -26,7 +27,12 @@ export function AnalyticsCharts({ report }: { report: DailyAnalytics }) {
         <h2 id="analytics-views-title">Page views per day</h2>
         <p>{`${report.totals.pageViews} page views ${period}`}</p>
         <div className="analytics-chart-frame" aria-hidden="true">
-          <AreaChart width={CHART_WIDTH} height={CHART_HEIGHT} data={report.days}>
+          <AreaChart
+            width={CHART_WIDTH}
+            height={CHART_HEIGHT}
+            data={report.days}
+            accessibilityLayer={false}
+          >
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis dataKey="date" tickFormatter={shortDate} minTickGap={24} />
             <YAxis allowDecimals={false} width={40} />
@@ -70,7 +76,13 @@ export function AnalyticsCharts({ report }: { report: DailyAnalytics }) {
       <section className="analytics-chart" aria-labelledby="analytics-devices-title">
         <h2 id="analytics-devices-title">Device types</h2>
         <div className="analytics-chart-frame" aria-hidden="true">
-          <BarChart width={CHART_WIDTH / 2} height={160} data={report.devices} layout="vertical">
+          <BarChart
+            width={CHART_WIDTH / 2}
+            height={160}
+            data={report.devices}
+            layout="vertical"
+            accessibilityLayer={false}
+          >
             <XAxis type="number" allowDecimals={false} />
             <YAxis type="category" dataKey="deviceType" width={80} />
             <Bar

@@ -65,7 +65,9 @@ export function ActivityCharts({ days }: { days: RequestActivityDay[] }) {
               <h3>{title}</h3>
               <p className="stats-sparkline-total">{`${summary(total)} ${period}`}</p>
               <div aria-hidden="true">
-                <LineChart width={180} height={40} data={days}>
+                {/* No keyboard layer: the chart is hidden from assistive technology (the
+                    sentence above and the table below say it), so nothing in it may take focus. */}
+                <LineChart width={180} height={40} data={days} accessibilityLayer={false}>
                   {/* Zero at the bottom, and a flat line (not the middle) for no requests. */}
                   <YAxis hide domain={[0, (max: number) => Math.max(1, max)]} />
                   <Line

@@ -10,14 +10,17 @@ afterEach(() => fetchStub?.restore())
 const off = { email: false, authenticator: false, recoveryCodesLeft: 0 }
 
 describe('security page', () => {
-  it('SMS is plainly not offered, with the reason, and no checkbox', async () => {
+  it('SMS is plainly not offered, with the reason, its checkbox off and disabled', async () => {
     fetchStub = stubFetch(() => jsonResponse(200, off))
     renderPage(<SecurityPage />)
     expect(screen.getByRole('heading', { name: 'SMS' })).toBeInTheDocument()
     expect(
       screen.getByText(/NIST SP 800-63B lists them as a restricted authenticator/),
     ).toBeInTheDocument()
-    expect(screen.queryByRole('checkbox', { name: /SMS/ })).not.toBeInTheDocument()
+    const sms = screen.getByRole('checkbox', { name: 'SMS' })
+    expect(sms).toBeDisabled()
+    expect(sms).not.toBeChecked()
+    expect(sms).toHaveAccessibleDescription(/NIST SP 800-63B/)
     expect(
       await screen.findByRole('checkbox', { name: 'Send me a code by email when I sign in' }),
     ).not.toBeChecked()

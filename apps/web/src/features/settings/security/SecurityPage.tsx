@@ -274,10 +274,21 @@ export default function SecurityPage() {
         <div className="security-option">
           <div>
             <h3>SMS</h3>
-            <p>
+            <p id="sms-two-step-text">
               SMS codes are not offered: NIST SP 800-63B lists them as a restricted authenticator,
               because text messages can be intercepted or redirected to another SIM.
             </p>
+            {/* spec 2 §2.4 shows an SMS checkbox; it stays, switched off and disabled, so it
+                cannot pretend to protect anything (issue 20 §1). */}
+            <label className="checkbox">
+              <input
+                type="checkbox"
+                checked={false}
+                disabled
+                aria-describedby="sms-two-step-text"
+              />
+              SMS
+            </label>
           </div>
           <span className="badge">Not offered</span>
         </div>
