@@ -86,3 +86,12 @@ export {
   PRODUCT_TOPICS,
   type KafkaPrincipal,
 } from './events/kafka-acls'
+export {
+  ACTIVITY_DAYS_DEFAULT,
+  ACTIVITY_DAYS_MAX,
+  REQUEST_ACTIVITY_COLLECTION,
+  createRequestActivity,
+  requestActivityIndexes,
+  type ActivityField,
+  type RequestActivity,
+} from './stats/request-activity'

@@ -1,4 +1,8 @@
-import { buildService } from '@marketplace/service-kit'
+import {
+  buildService,
+  createRequestActivity,
+  requestActivityIndexes,
+} from '@marketplace/service-kit'
 import { createPostAccess, postAccessIndexes } from './access/post-access'
 import { createPostReaders } from './access/post-readers'
 import type { JobsConfig } from './config'
@@ -24,7 +28,6 @@ import { createRequestsRepository, requestIndexes } from './requests/requests-re
 import { requestsRoutes } from './requests/requests-routes'
 import { createRequestsService } from './requests/requests-service'
 import { createJobsStats, jobsStatsIndexes } from './stats/jobs-stats'
-import { createRequestActivity, requestActivityIndexes } from './stats/request-activity'
 import { jobsStatsRoutes } from './stats/stats-routes'
 import { createUserDirectory } from './users/user-directory'
 

@@ -1,4 +1,8 @@
-import { buildService } from '@marketplace/service-kit'
+import {
+  buildService,
+  createRequestActivity,
+  requestActivityIndexes,
+} from '@marketplace/service-kit'
 import type { PeopleConfig } from './config'
 import { createAccountPurge } from './deletion/account-purge'
 import { peopleSubscriptions } from './events/subscriptions'
@@ -25,7 +29,6 @@ import {
 import { peopleRequestsRoutes } from './requests/people-requests-routes'
 import { createPeopleRequestsService } from './requests/people-requests-service'
 import { createPeopleStats, peopleStatsIndexes } from './stats/people-stats'
-import { createRequestActivity, requestActivityIndexes } from './stats/request-activity'
 import { peopleStatsRoutes } from './stats/stats-routes'
 
 /** User and worker profiles, the people feed, requests to people, ratings, account deletion. */

@@ -1,7 +1,10 @@
-import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
+import type {
+  ConsumerDefinition,
+  TokenRevocations,
+  RequestActivity,
+} from '@marketplace/service-kit'
 import type { PostsService } from '../posts/posts-service'
 import type { RequestsService } from '../requests/requests-service'
-import type { RequestActivity } from '../stats/request-activity'
 import { jobsStatsSubscription } from '../stats/stats-subscription'
 import type { UserDirectory } from '../users/user-directory'
 

@@ -1,14 +1,14 @@
 import type { Db } from 'mongodb'
 import type { JobsRequestCounts, JobsStats as JobsStatsView } from '@marketplace/contracts/api'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
-import type { IndexDefinition } from '@marketplace/service-kit'
-import { POSTS_COLLECTION, type PostDocument } from '../posts/post-document'
-import { JOB_REQUESTS_COLLECTION, type JobRequestDocument } from '../requests/request-document'
 import {
+  type IndexDefinition,
   ACTIVITY_DAYS_DEFAULT,
   createRequestActivity,
   type RequestActivity,
-} from './request-activity'
+} from '@marketplace/service-kit'
+import { POSTS_COLLECTION, type PostDocument } from '../posts/post-document'
+import { JOB_REQUESTS_COLLECTION, type JobRequestDocument } from '../requests/request-document'
 
 /** Every count below is an equality (then range) on one of these. */
 export const jobsStatsIndexes: IndexDefinition[] = [

@@ -5,10 +5,14 @@ import {
   StatsDaysQuerySchema,
   errorResponses,
 } from '@marketplace/contracts/api'
-import { assertSelf, integerParam } from '@marketplace/service-kit'
-import type { ServiceApp } from '@marketplace/service-kit'
+import {
+  assertSelf,
+  integerParam,
+  type ServiceApp,
+  ACTIVITY_DAYS_DEFAULT,
+  ACTIVITY_DAYS_MAX,
+} from '@marketplace/service-kit'
 import type { JobsStats } from './jobs-stats'
-import { ACTIVITY_DAYS_DEFAULT, ACTIVITY_DAYS_MAX } from './request-activity'
 
 /** The user's own figures (docs/ratings-and-stats.md); a foreign {userId} answers 403. */
 export async function jobsStatsRoutes(app: ServiceApp, deps: { stats: JobsStats }) {

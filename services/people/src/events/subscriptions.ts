@@ -1,11 +1,14 @@
-import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
+import type {
+  ConsumerDefinition,
+  TokenRevocations,
+  RequestActivity,
+} from '@marketplace/service-kit'
 import type { AccountPurge } from '../deletion/account-purge'
 import type { KnownPosts } from '../posts/known-posts'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
 import type { ProfilesService } from '../profiles/profiles-service'
 import type { KnownJobRequests } from '../ratings/known-job-requests'
 import type { RatingsService } from '../ratings/ratings-service'
-import type { RequestActivity } from '../stats/request-activity'
 import { peopleStatsSubscription } from '../stats/stats-subscription'
 import { userRegisteredHandler } from './user-registered.handler'
 

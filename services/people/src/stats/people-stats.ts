@@ -1,10 +1,13 @@
 import type { Db } from 'mongodb'
 import type { PeopleStatsView } from '@marketplace/contracts/api'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
-import type { IndexDefinition } from '@marketplace/service-kit'
+import {
+  type IndexDefinition,
+  ACTIVITY_DAYS_DEFAULT,
+  type RequestActivity,
+} from '@marketplace/service-kit'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
 import { ratingSummary } from '../ratings/rating-views'
-import { ACTIVITY_DAYS_DEFAULT, type RequestActivity } from './request-activity'
 import {
   PEOPLE_REQUESTS_COLLECTION,
   type PeopleRequestDocument,

@@ -1,5 +1,4 @@
-import type { ConsumerDefinition } from '@marketplace/service-kit'
-import type { RequestActivity } from './request-activity'
+import type { ConsumerDefinition, RequestActivity } from '@marketplace/service-kit'
 
 /**
  * Fills the users' people request activity (request-activity.ts) from the service's own

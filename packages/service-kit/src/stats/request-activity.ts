@@ -1,12 +1,13 @@
 import { MongoServerError, type Db } from 'mongodb'
 import type { RequestActivityDay } from '@marketplace/contracts/api'
-import type { IndexDefinition } from '@marketplace/service-kit'
+import type { IndexDefinition } from '../plugins/mongodb'
 
 /**
  * The user's requests over time (docs/ratings-and-stats.md, "Stats over time"): one bucket
  * per user and UTC month, `_id: '<userId>:2026-11'`, holding per-day counters. Reading 30 or
  * 90 days is at most four look-ups by `_id`, whatever the size of the requests collection.
- * The buckets are filled from the service's own request events (stats-subscription.ts).
+ * Shared by jobs (requests on posts) and people (requests to people): each fills its own
+ * buckets from its own request events (its stats/stats-subscription.ts).
  */
 export const REQUEST_ACTIVITY_COLLECTION = 'request_activity'
 

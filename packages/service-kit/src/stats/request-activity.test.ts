@@ -1,17 +1,17 @@
 import { MongoClient, type Db } from 'mongodb'
-import { testMongoUrl } from '@marketplace/service-kit/testing'
+import { testMongoUrl } from '../testing/infra-env'
 import { REQUEST_ACTIVITY_COLLECTION, createRequestActivity } from './request-activity'
 
 const day = (iso: string) => new Date(`${iso}T12:00:00.000Z`)
 
-describe('jobs service: request activity buckets (real FerretDB)', () => {
+describe('request activity buckets (real FerretDB)', () => {
   let client: MongoClient
   let db: Db
   // "Today" is fixed so the series crosses a month's end.
   const activity = () => createRequestActivity(db, () => new Date('2026-12-02T08:00:00.000Z'))
 
   beforeAll(async () => {
-    client = await MongoClient.connect(testMongoUrl('jobs_request_activity'))
+    client = await MongoClient.connect(testMongoUrl('kit_request_activity'))
     db = client.db()
   })
   afterAll(async () => {
