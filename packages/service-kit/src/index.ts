@@ -54,7 +54,14 @@ export { OutboxRelay, type OutboxTarget } from './outbox/outbox-relay'
 export { insertTombstone } from './outbox/tombstones'
 export { newEvent } from './events/new-event'
 export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'
-export { createKafka, ensureTopics, saslOf, DEAD_LETTER_TOPIC } from './events/kafka-client'
+export {
+  createKafka,
+  ensureTopics,
+  saslOf,
+  CONSUMER_MAX_WAIT_MS,
+  DEAD_LETTER_TOPIC,
+} from './events/kafka-client'
+export { pinNewGroup } from './events/pin-new-group'
 export {
   deadLetterTopicOf,
   redriveDeadLetters,

@@ -17,8 +17,9 @@ import {
   publishDeadLetter,
   type HandlerRetry,
 } from './dead-letters'
-import { DEAD_LETTER_TOPIC } from './kafka-client'
+import { CONSUMER_MAX_WAIT_MS, DEAD_LETTER_TOPIC } from './kafka-client'
 import { dataChecker } from './new-event'
+import { pinNewGroup } from './pin-new-group'
 import { createProcessedEvents } from './processed-events'
 
 export type EventHandler<N extends EventName> = (event: DomainEvent<N>) => Promise<void>
@@ -103,6 +104,7 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
 
   const consumer = options.kafka.consumer({
     groupId: options.groupId,
+    maxWaitTimeInMs: CONSUMER_MAX_WAIT_MS,
     sessionTimeout: 15_000,
     heartbeatInterval: 1_000,
     retry: {
@@ -312,43 +314,6 @@ export function watchForStall(
       await Promise.race([restart, new Promise((resolve) => setTimeout(resolve, 30_000).unref())])
     }
     await disconnect()
-  }
-}
-
-/**
- * A group that starts "at the end" would, left to Kafka, read the end only when it first
- * fetches, after the join: an event published between the caller's start and that fetch
- * is skipped. Committing the current ends for the partitions the group has no offset on
- * yet fixes its start at this moment instead. A group that already committed keeps its
- * place (a restarted mail consumer resumes, it does not skip).
- */
-async function pinNewGroup(kafka: Kafka, groupId: string, topics: string[], from: 'end' | number) {
-  const admin = kafka.admin()
-  await admin.connect()
-  try {
-    const committed = await admin.fetchOffsets({ groupId, topics })
-    for (const { topic, partitions } of committed) {
-      const unset = new Set(partitions.filter((p) => Number(p.offset) < 0).map((p) => p.partition))
-      if (unset.size === 0) continue
-      // By time: the first offset whose timestamp is at or after the instant (the end when
-      // none is), as the broker's ListOffsets answers it.
-      const starts =
-        from === 'end'
-          ? (await admin.fetchTopicOffsets(topic)).map((end) => ({
-              partition: end.partition,
-              offset: end.high,
-            }))
-          : await admin.fetchTopicOffsetsByTimestamp(topic, from)
-      await admin.setOffsets({
-        groupId,
-        topic,
-        partitions: starts
-          .filter((start) => unset.has(start.partition))
-          .map((start) => ({ partition: start.partition, offset: start.offset })),
-      })
-    }
-  } finally {
-    await admin.disconnect()
   }
 }
 
