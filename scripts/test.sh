@@ -30,22 +30,49 @@ rm -rf "$TEST_SUMMARY_DIR"
 export QUERY_SHAPES_DIR="$DATA/query-shapes"
 rm -rf "$QUERY_SHAPES_DIR"
 status=0
-say "lint and type checks..."
-pnpm turbo run lint typecheck --concurrency=2 --continue --output-logs=errors-only || status=1
-# One package at a time: the integration suites share one broker and two cores, and a
-# starved consumer group join is the usual cause of a slow, flaky run.
-say "unit and integration tests..."
-pnpm turbo run test --filter='!@marketplace/system-tests' --concurrency=1 --continue --output-logs=errors-only || status=1
+LOGS=$DATA/test-logs
+rm -rf "$LOGS" && mkdir -p "$LOGS"
+
+# The local MongoDB-protocol server's write serializer (go test): compiling FerretDB's packages
+# takes minutes on a cold machine and needs no server, so it runs beside everything else.
+(cd infra/local/ferretdb-sqlite && GOFLAGS=-mod=mod go test ./...) >"$LOGS/go-test.log" 2>&1 &
+go_test=$!
+
+say "building every package (turbo)..."
+pnpm turbo run build --output-logs=errors-only || status=1
+
+# What needs no server (lint, type checks, the web app's and the contracts' suites) is CPU
+# work; the integration suites mostly wait on the servers. They run side by side, each
+# turbo run with --only (the builds above are done: two runs never build the same package).
+NO_SERVER_SUITES=(--filter=@marketplace/web --filter=@marketplace/contracts --filter=@marketplace/read-models)
+say "lint, type checks and the suites that need no server, in the background (log: $LOGS/no-server.log)..."
+(
+  code=0
+  pnpm turbo run lint typecheck --only --concurrency=2 --continue --output-logs=errors-only || code=1
+  pnpm turbo run test --only "${NO_SERVER_SUITES[@]}" --concurrency=1 --continue --output-logs=errors-only || code=1
+  exit $code
+) >"$LOGS/no-server.log" 2>&1 &
+no_server=$!
+# One package at a time: the integration suites share one broker and two cores.
+say "integration tests, one package at a time..."
+pnpm turbo run test --only --filter='!@marketplace/system-tests' "${NO_SERVER_SUITES[@]/--filter=/--filter=!}" \
+  --concurrency=1 --continue --output-logs=errors-only || status=1
+no_server_status=0
+wait "$no_server" || no_server_status=1
+say "lint, type checks and the suites that need no server: $([[ $no_server_status == 0 ]] && echo passed || echo FAILED)"
+cat "$LOGS/no-server.log"
+[[ $no_server_status == 0 ]] || status=1
 say "every query the services sent is served by _id or a declared index..."
 node scripts/check-query-shapes.mjs "$QUERY_SHAPES_DIR" || status=1
 wait "$fuzzer_install" || status=1
 ensure_schemathesis # installed by now: sets SCHEMATHESIS_BIN here
 say "system tests (services as separate processes; stops and restarts Kafka)..."
-pnpm turbo run test --filter=@marketplace/system-tests --output-logs=full || status=1
+pnpm turbo run test --only --filter=@marketplace/system-tests --output-logs=full || status=1
 say "the local mail sink (node --test)..."
 node --test "infra/local/node/*.test.js" || status=1
-say "the local MongoDB-protocol server's write serializer (go test)..."
-(cd infra/local/ferretdb-sqlite && GOFLAGS=-mod=mod go test ./...) || status=1
+say "the local MongoDB-protocol server's write serializer (go test, run in the background)..."
+wait "$go_test" || status=1
+cat "$LOGS/go-test.log"
 if [[ -f scripts/check-compose.sh ]]; then
   say "compose and Kubernetes files..."
   bash scripts/check-compose.sh || status=1
