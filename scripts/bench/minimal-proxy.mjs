@@ -35,6 +35,12 @@ const server = createServer((req, res) => {
     for (const name in upstreamRes.headers) {
       if (!HOP_BY_HOP.has(name)) out[name] = upstreamRes.headers[name]
     }
+    // The client may have gone while the service answered (autocannon closes its
+    // connections at the end of a run): pipeline throws on a destroyed stream.
+    if (res.destroyed) {
+      upstreamRes.body.destroy()
+      return
+    }
     res.writeHead(upstreamRes.statusCode, out)
     pipeline(upstreamRes.body, res, () => {})
   })

@@ -5,11 +5,12 @@
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/people... --filter=@marketplace/gateway...
 //   node scripts/bench/people-feed.mjs [--workers 100000] [--duration 10] [--connections 50] [--keep]
+//     [--pin] [--log-level warn|info] [--log-dir DIR] [--rounds 1]   (feed-bench-lib.mjs)
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { repoRoot as root } from './infra-env.mjs'
-import { log, runFeedBenchmark, seededRandom } from './feed-bench-lib.mjs'
+import { feedBenchOptions, log, runFeedBenchmark, seededRandom } from './feed-bench-lib.mjs'
 
 const peopleDir = join(root, 'services', 'people')
 const requireFromPeople = createRequire(join(peopleDir, 'package.json'))
@@ -18,9 +19,7 @@ const { MongoClient, ObjectId } = requireFromPeople('mongodb')
 const { values: args } = parseArgs({
   options: {
     workers: { type: 'string', default: '100000' },
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '50' },
-    keep: { type: 'boolean', default: false },
+    ...feedBenchOptions,
   },
 })
 const WORKERS = Number(args.workers)

@@ -6,6 +6,7 @@
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/jobs... --filter=@marketplace/gateway...
 //   node scripts/bench/posts-feed.mjs [--posts 100000] [--duration 10] [--connections 50] [--keep]
+//     [--pin] [--log-level warn|info] [--log-dir DIR] [--rounds 1]   (feed-bench-lib.mjs)
 //
 // Absolute times drift on a shared machine, so the results are also given as ratios taken
 // in the same run: gateway ÷ direct throughput, and page 50 or search ÷ page 1 latency.
@@ -15,7 +16,7 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { repoRoot as root } from './infra-env.mjs'
-import { log, runFeedBenchmark, seededRandom } from './feed-bench-lib.mjs'
+import { feedBenchOptions, log, runFeedBenchmark, seededRandom } from './feed-bench-lib.mjs'
 
 const jobsDir = join(root, 'services', 'jobs')
 const requireFromJobs = createRequire(join(jobsDir, 'package.json'))
@@ -24,9 +25,7 @@ const { MongoClient, ObjectId } = requireFromJobs('mongodb')
 const { values: args } = parseArgs({
   options: {
     posts: { type: 'string', default: '100000' },
-    duration: { type: 'string', default: '10' },
-    connections: { type: 'string', default: '50' },
-    keep: { type: 'boolean', default: false },
+    ...feedBenchOptions,
   },
 })
 const POSTS = Number(args.posts)
