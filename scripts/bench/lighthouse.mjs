@@ -190,11 +190,28 @@ async function main() {
 
   const cell = (value, digits = 0) =>
     value === undefined || value === null ? '' : Number(value).toFixed(digits)
+  if (RUNS > 1) console.log(`\nmedians of ${RUNS} runs:`)
   console.log(
     '\n| page | form factor | performance | FCP ms | LCP ms | CLS | TBT ms | KB sent | accessibility | best practices | SEO |',
   )
   console.log('| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
-  for (const r of results)
+  // With several runs, one row per page and form factor: each figure's median over the runs
+  // (Lighthouse's own advice for its variance), so a run the machine's load spoiled counts less.
+  const median = (values) => {
+    const sorted = values.filter((v) => v !== undefined && v !== null).sort((a, b) => a - b)
+    return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : undefined
+  }
+  const rows =
+    RUNS > 1
+      ? [...new Set(results.map((r) => `${r.name}|${r.formFactor}`))].map((key) => {
+          const runs = results.filter((r) => `${r.name}|${r.formFactor}` === key)
+          const row = { ...runs[0] }
+          for (const figure of Object.keys(row))
+            if (typeof row[figure] === 'number') row[figure] = median(runs.map((r) => r[figure]))
+          return row
+        })
+      : results
+  for (const r of rows)
     console.log(
       `| ${r.name} | ${r.formFactor} | ${cell(r.performance)} | ${cell(r.fcpMs)} | ${cell(r.lcpMs)} | ${cell(r.cls, 3)} | ${cell(r.tbtMs)} | ${cell(r.transferKB, 1)} | ${cell(r.accessibility)} | ${cell(r.bestPractices)} | ${cell(r.seo)} |`,
     )
