@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { precompressAssets } from './build/precompress-assets'
+import { preloadBootChunks } from './build/preload-boot-chunks'
 
 const contracts = fileURLToPath(new URL('../../packages/contracts/src', import.meta.url))
 
@@ -9,7 +10,8 @@ const contracts = fileURLToPath(new URL('../../packages/contracts/src', import.m
 // runs the same code as the server, without a CommonJS build in between.
 export default defineConfig({
   // Brotli and gzip copies beside each file: the gateway serves them as they are (issue 22 §1).
-  plugins: [react(), precompressAssets()],
+  // The app's chunks, run after the first paint, preloaded with the HTML (main.tsx).
+  plugins: [react(), preloadBootChunks(), precompressAssets()],
   resolve: {
     alias: [
       { find: /^@marketplace\/contracts\/(.*)$/, replacement: `${contracts}/$1/index.ts` },

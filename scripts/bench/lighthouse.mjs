@@ -17,7 +17,7 @@
 // Lighthouse's timespan (opening it from the feed: layout shift, blocking time) plus a
 // snapshot of the open dialog (accessibility, best practices).
 import { createRequire } from 'node:module'
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { repoRoot } from './infra-env.mjs'
@@ -38,11 +38,20 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '1' },
     json: { type: 'string' },
     only: { type: 'string' },
+    // Every Lighthouse report (its JSON) into this directory, to read the LCP element, its
+    // breakdown, the critical request chain and the main thread's work.
+    'lhr-dir': { type: 'string' },
   },
 })
 const RUNS = Number(args.runs)
 const ONLY = args.only ? new Set(args.only.split(',')) : null
 const log = (message) => console.log(`[lighthouse] ${message}`)
+if (args['lhr-dir']) mkdirSync(args['lhr-dir'], { recursive: true })
+/** Keeps the whole report when --lhr-dir is given. */
+function keep(lhr, name) {
+  if (args['lhr-dir']) writeFileSync(join(args['lhr-dir'], `${name}.json`), JSON.stringify(lhr))
+  return lhr
+}
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo']
 const FORM_FACTORS = {
@@ -109,6 +118,9 @@ async function main() {
       defaultViewport: null,
     })
     const page = await browser.newPage()
+    // One visit first: Lighthouse's first navigation in a new page sometimes finds no
+    // navigation start in its trace (NO_NAVSTART); the servers' first answers are warm too.
+    await page.goto(`${stack.site}/`, { waitUntil: 'networkidle0' })
 
     const measure = async (name, formFactor, run) => {
       if (ONLY && !ONLY.has(name)) return
@@ -116,17 +128,22 @@ async function main() {
         const session = await page.createCDPSession()
         await session.send('Network.clearBrowserCache')
         await session.detach()
-        const row = { name, formFactor, run: i + 1, ...(await run(FORM_FACTORS[formFactor])) }
+        const row = {
+          name,
+          formFactor,
+          run: i + 1,
+          ...(await run(FORM_FACTORS[formFactor], `${name}-${formFactor}-${i + 1}`)),
+        }
         results.push(row)
         log(JSON.stringify(row))
       }
     }
-    const navigate = async (config, path, signedIn) => {
+    const navigate = async (config, label, path, signedIn) => {
       const flags = { logLevel: 'error', onlyCategories: CATEGORIES, disableStorageReset: signedIn }
       const result = await navigation(page, `${stack.site}${path}`, { config, flags })
-      return figures(result.lhr)
+      return figures(keep(result.lhr, label))
     }
-    const openDetails = async (config) => {
+    const openDetails = async (config, label) => {
       await page.goto(`${stack.site}/`, { waitUntil: 'networkidle0' })
       const flags = { logLevel: 'error', onlyCategories: CATEGORIES }
       const timespan = await startTimespan(page, { config, flags })
@@ -135,8 +152,8 @@ async function main() {
       await page.evaluate(() => document.querySelector('article .card-actions button').click())
       await page.waitForSelector('[role="dialog"]')
       await new Promise((resolve) => setTimeout(resolve, 1500))
-      const opened = figures((await timespan.endTimespan()).lhr)
-      const open = figures((await snapshot(page, { config, flags })).lhr)
+      const opened = figures(keep((await timespan.endTimespan()).lhr, `${label}-opening`))
+      const open = figures(keep((await snapshot(page, { config, flags })).lhr, `${label}-open`))
       return {
         cls: opened.cls,
         tbtMs: opened.tbtMs,
@@ -146,7 +163,7 @@ async function main() {
     }
 
     for (const formFactor of Object.keys(FORM_FACTORS)) {
-      await measure('home-out', formFactor, (config) => navigate(config, '/', false))
+      await measure('home-out', formFactor, (config, label) => navigate(config, label, '/', false))
       await measure('details', formFactor, openDetails)
     }
 
@@ -160,8 +177,10 @@ async function main() {
     await page.waitForFunction(() => localStorage.getItem('persist') === 'true')
     await page.waitForFunction(() => location.pathname === '/')
     for (const formFactor of Object.keys(FORM_FACTORS)) {
-      await measure('home-in', formFactor, (config) => navigate(config, '/', true))
-      await measure('settings', formFactor, (config) => navigate(config, '/settings-account', true))
+      await measure('home-in', formFactor, (config, label) => navigate(config, label, '/', true))
+      await measure('settings', formFactor, (config, label) =>
+        navigate(config, label, '/settings-account', true),
+      )
     }
     await browser.disconnect()
   } finally {
@@ -171,11 +190,28 @@ async function main() {
 
   const cell = (value, digits = 0) =>
     value === undefined || value === null ? '' : Number(value).toFixed(digits)
+  if (RUNS > 1) console.log(`\nmedians of ${RUNS} runs:`)
   console.log(
     '\n| page | form factor | performance | FCP ms | LCP ms | CLS | TBT ms | KB sent | accessibility | best practices | SEO |',
   )
   console.log('| --- | --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
-  for (const r of results)
+  // With several runs, one row per page and form factor: each figure's median over the runs
+  // (Lighthouse's own advice for its variance), so a run the machine's load spoiled counts less.
+  const median = (values) => {
+    const sorted = values.filter((v) => v !== undefined && v !== null).sort((a, b) => a - b)
+    return sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : undefined
+  }
+  const rows =
+    RUNS > 1
+      ? [...new Set(results.map((r) => `${r.name}|${r.formFactor}`))].map((key) => {
+          const runs = results.filter((r) => `${r.name}|${r.formFactor}` === key)
+          const row = { ...runs[0] }
+          for (const figure of Object.keys(row))
+            if (typeof row[figure] === 'number') row[figure] = median(runs.map((r) => r[figure]))
+          return row
+        })
+      : results
+  for (const r of rows)
     console.log(
       `| ${r.name} | ${r.formFactor} | ${cell(r.performance)} | ${cell(r.fcpMs)} | ${cell(r.lcpMs)} | ${cell(r.cls, 3)} | ${cell(r.tbtMs)} | ${cell(r.transferKB, 1)} | ${cell(r.accessibility)} | ${cell(r.bestPractices)} | ${cell(r.seo)} |`,
     )

@@ -1,41 +1,24 @@
-import { StrictMode } from 'react'
-import { createRoot } from 'react-dom/client'
-import { App } from '@/app/App'
-import { createStore } from '@/app/store'
-import { loadAppConfig } from '@/config/env'
-import { startAnalytics } from '@/lib/analytics'
-import { installErrorReporting } from '@/lib/client-errors'
-import { readPersistFlag } from '@/lib/persist'
+import { FIRST_FEED_PAGE_ID } from '@/lib/first-feed-page'
 import '@/styles/global.css'
 
-// First, so errors while the app starts are reported too.
-startAnalytics()
-installErrorReporting()
-
-const store = createStore()
-
-// The home page's code starts loading now, beside the configuration, instead of after the
-// first render asks for it (the router's lazy import then finds it loaded or under way).
-if (window.location.pathname === '/') {
-  void import('@/features/feed/HomePage')
-  // Signed out (no session to renew first), the first feed page is fetched now too, as the
-  // page will ask for it (feed-api's defaults: page 1, newest first): the browser hands
-  // that request this preloaded answer, one round trip sooner (issue 22, LCP). A link rather
-  // than the feed's own query, which would pull the feed's code into the entry script.
-  if (!readPersistFlag()) {
-    const firstPage = document.createElement('link')
-    firstPage.rel = 'preload'
-    firstPage.as = 'fetch'
-    firstPage.crossOrigin = 'use-credentials'
-    firstPage.href = '/api/jobs?page=1&sort=desc'
-    document.head.append(firstPage)
-  }
+/**
+ * The entry: the stylesheet, then the app (boot.tsx). On / for a visitor who is signed out,
+ * the gateway puts the feed's first page into the HTML (issue 22): the posts paint with the
+ * HTML and the stylesheet, and the app's scripts are fetched and run after that first paint.
+ * Left to itself, a browser that has the scripts by then runs them first, and on a phone
+ * their evaluation and React's first render hold the paint back by a second or more; on a
+ * slow link they would share its bandwidth with what paints. Every other page has only the
+ * outline to show: its scripts are preloaded by index.html (build/preload-boot-chunks) and
+ * start at once.
+ */
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    // A tab opened in the background paints nothing until shown: it starts at once.
+    if (document.visibilityState === 'hidden') return resolve()
+    // A frame's animation callbacks run just before its paint; the task after it, after.
+    requestAnimationFrame(() => setTimeout(resolve, 0))
+  })
 }
 
-void loadAppConfig().then(() => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App store={store} />
-    </StrictMode>,
-  )
-})
+const postsInTheHtml = document.getElementById(FIRST_FEED_PAGE_ID) !== null
+void (postsInTheHtml ? afterFirstPaint() : Promise.resolve()).then(() => import('@/boot'))

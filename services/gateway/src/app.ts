@@ -67,7 +67,10 @@ export async function buildGateway(config: GatewayConfig) {
   })
   await app.register(appConfigRoute, { publicBucketUrl: config.publicBucketUrl })
   await app.register(apiDocsRoutes, { upstreams: config.upstreams })
-  await app.register(spaRoutes, { webDistDir: config.webDistDir })
+  await app.register(spaRoutes, {
+    webDistDir: config.webDistDir,
+    publicBucketUrl: config.publicBucketUrl,
+  })
   return app
 }
 

@@ -64,6 +64,20 @@ const show = (Page: LazyExoticComponent<ComponentType>, fallback = <Loading />) 
   </Suspense>
 )
 
+/**
+ * The home page when main.tsx loaded it before the first render (the first feed page came
+ * in the HTML): it renders at once, the posts the HTML showed staying on screen, instead of
+ * the outline for the moment the lazy page takes to resolve.
+ */
+let loadedHomePage: ComponentType | null = null
+export function homePageLoaded(page: ComponentType): void {
+  loadedHomePage = page
+}
+function HomeRoute() {
+  const Loaded = loadedHomePage
+  return Loaded ? <Loaded /> : show(HomePage, <HomePageSkeleton />)
+}
+
 const s = paths.settings
 
 export const routes = [
@@ -72,7 +86,7 @@ export const routes = [
     errorElement: <RouteError />,
     children: [
       // The feed's outline while its code loads: the page keeps its shape (issue 22 §2).
-      { path: paths.home, element: show(HomePage, <HomePageSkeleton />) },
+      { path: paths.home, element: <HomeRoute /> },
       { path: paths.login, element: show(LoginPage) },
       { path: paths.signup, element: show(SignupPage) },
       { path: paths.verify, element: show(VerifyPage) },

@@ -1,11 +1,15 @@
-import { stat } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyStatic from '@fastify/static'
+import { REFRESH_COOKIE } from '../upstreams'
+import { fetchFirstFeedPage, withFirstFeedPage } from './first-feed-page'
 
 export interface SpaRoutesOptions {
   /** Absolute path of the web app's build (`apps/web/dist`). */
   webDistDir: string
+  /** Where pictures are read from (the public bucket URL), for the first feed page's cards. */
+  publicBucketUrl: string
 }
 
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000
@@ -52,6 +56,23 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     const pathname = request.url.split('?', 1)[0] ?? '/'
     if (isServerPath(pathname)) return reply.callNotFound()
 
+    // The home route for a visitor who is signed out: the shell with the feed's first page
+    // in it (routes/first-feed-page), or, when the feed does not answer in time, as it is.
+    if (pathname === '/' && !mayBeSignedIn(request) && (await isFile(indexFile))) {
+      const page = await fetchFirstFeedPage(app, request.ip)
+      if (page) {
+        const html = withFirstFeedPage(
+          await readFile(indexFile, 'utf8'),
+          page,
+          options.publicBucketUrl,
+        )
+        return reply
+          .header('cache-control', 'no-cache')
+          .header('vary', 'accept, cookie')
+          .type('text/html; charset=utf-8')
+          .send(html)
+      }
+    }
     const file = pathname === '/' ? '/index.html' : await existingFile(root, pathname)
     if (file === '/index.html') return sendIndex(reply, indexFile)
     if (file) {
@@ -66,11 +87,23 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
 
 async function sendIndex(reply: FastifyReply, indexFile: string) {
   // Every deploy changes index.html; browsers must revalidate it to pick up new asset names.
-  reply.header('cache-control', 'no-cache').header('vary', 'accept')
+  // What / holds depends on the session cookie (routes/first-feed-page): caches keep both.
+  reply.header('cache-control', 'no-cache').header('vary', 'accept, cookie')
   if (!(await isFile(indexFile))) {
     return reply.code(503).type('text/html; charset=utf-8').send(NOT_BUILT_PAGE)
   }
   return reply.sendFile('/index.html', { cacheControl: false })
+}
+
+/**
+ * A browser holding the refresh cookie may restore a session when the app starts: it gets
+ * the plain shell, as the feed it then shows is asked for with its token. Only a visitor
+ * without one is certainly signed out.
+ */
+function mayBeSignedIn(request: FastifyRequest): boolean {
+  return (request.headers.cookie ?? '').split(';').some((pair) => {
+    return pair.trim().startsWith(`${REFRESH_COOKIE}=`)
+  })
 }
 
 function isServerPath(pathname: string): boolean {
