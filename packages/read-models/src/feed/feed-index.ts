@@ -50,6 +50,8 @@ export class FeedIndex<T extends FeedItem> {
   private readonly byWord = new Map<string, OrderedList<T>>()
   private vocabulary: string[] = []
   private vocabularyDirty = false
+  /** One copy of each filter key ("category\u0000Moving"), not one per item. */
+  private readonly keys = new Map<string, string>()
   /** The earliest expiry among indexed items: nothing to sweep before it. */
   private nextExpiry = Infinity
 
@@ -68,7 +70,13 @@ export class FeedIndex<T extends FeedItem> {
     return this.byId.get(id)?.item
   }
 
-  /** Replaces the whole content (start-up load); `items` in any order. */
+  /** Every live item in feed order: a copy, for a snapshot (the items are never mutated). */
+  items(): T[] {
+    this.sweepExpired()
+    return this.all.items.slice()
+  }
+
+  /** Replaces the whole content (start-up load); `items` in any order (fastest in feed order). */
   load(items: Iterable<T>): void {
     this.byId.clear()
     this.all.items.length = 0
@@ -174,7 +182,13 @@ export class FeedIndex<T extends FeedItem> {
   }
 
   private entryOf(item: T): Entry<T> {
-    const keys = this.schema.filterValues(item).map(([name, value]) => filterKey(name, value))
+    const keys = this.schema.filterValues(item).map(([name, value]) => {
+      const key = filterKey(name, value)
+      const known = this.keys.get(key)
+      if (known !== undefined) return known
+      this.keys.set(key, key)
+      return key
+    })
     return { item, keys: [...new Set(keys)] }
   }
 

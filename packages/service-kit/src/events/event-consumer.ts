@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs'
+import type { Consumer, EachMessagePayload, Kafka, KafkaMessage, Producer } from 'kafkajs'
 import type { Db } from 'mongodb'
 import type { Registry } from 'prom-client'
 import { Value } from '@sinclair/typebox/value'
@@ -55,6 +55,24 @@ export interface EventConsumerOptions {
   retry?: HandlerRetry
   /** Where `events_dead_lettered_total` is counted (the service's /metrics). */
   metrics?: Registry
+  /**
+   * A new group's exact start, per partition, instead of the end or the beginning: a read
+   * model loaded from a snapshot follows on from the position the snapshot covers. Awaited
+   * before the group joins; null falls back to `fromBeginning`.
+   */
+  startAt?: () => Promise<TopicPosition[] | null>
+  /**
+   * Called once a message is done with (handled, skipped or dead-lettered), with the offset
+   * that follows it: everything before it in that partition is applied.
+   */
+  onHandled?: (position: TopicPosition) => void
+}
+
+/** A place in a topic's partition; `offset` is the next message to read there. */
+export interface TopicPosition {
+  topic: string
+  partition: number
+  offset: string
 }
 
 const knownTypes = new Set<string>(Object.values(Events).map((definition) => definition.type))
@@ -118,7 +136,9 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
     consumer.on(consumer.events.GROUP_JOIN, () => resolve())
   })
   const fromBeginning = options.fromBeginning ?? true
-  if (!fromBeginning) await pinNewGroup(options.kafka, options.groupId, topics, 'end')
+  const startAt = options.startAt ? await options.startAt() : null
+  if (startAt) await pinNewGroup(options.kafka, options.groupId, topics, startAt)
+  else if (!fromBeginning) await pinNewGroup(options.kafka, options.groupId, topics, 'end')
   else if (options.since) await pinNewGroup(options.kafka, options.groupId, topics, options.since)
   await consumer.connect()
   await consumer.subscribe({ topics, fromBeginning })
@@ -127,88 +147,101 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   const liveness = { lastSign: Date.now() }
   const runConfig: Parameters<Consumer['run']>[0] = {
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
-    eachMessage: async ({ topic, partition, message, heartbeat }) => {
-      liveness.lastSign = Date.now()
-      const redriveFor = message.headers?.[REDRIVE_GROUP_HEADER]
-      if (redriveFor !== undefined && String(redriveFor) !== options.groupId) return
-      let event: DomainEvent
-      try {
-        event = parse(message)
-      } catch (error) {
-        if (!(error instanceof MalformedEvent)) throw error
-        logger.warn(
-          { topic, partition, offset: message.offset, reason: error.message },
-          'dead-lettering a malformed event',
-        )
-        await options.producer.send({
-          topic: DEAD_LETTER_TOPIC,
-          messages: [
-            {
-              key: message.key,
-              value: message.value,
-              headers: {
-                reason: error.message,
-                'original-topic': topic,
-                'original-partition': String(partition),
-                'original-offset': message.offset,
-                'consumer-group': options.groupId,
-              },
+    eachMessage: async (payload) => {
+      await handleMessage(payload)
+      options.onHandled?.({
+        topic: payload.topic,
+        partition: payload.partition,
+        offset: (BigInt(payload.message.offset) + 1n).toString(),
+      })
+    },
+  }
+  async function handleMessage({
+    topic,
+    partition,
+    message,
+    heartbeat,
+  }: EachMessagePayload) {
+    liveness.lastSign = Date.now()
+    const redriveFor = message.headers?.[REDRIVE_GROUP_HEADER]
+    if (redriveFor !== undefined && String(redriveFor) !== options.groupId) return
+    let event: DomainEvent
+    try {
+      event = parse(message)
+    } catch (error) {
+      if (!(error instanceof MalformedEvent)) throw error
+      logger.warn(
+        { topic, partition, offset: message.offset, reason: error.message },
+        'dead-lettering a malformed event',
+      )
+      await options.producer.send({
+        topic: DEAD_LETTER_TOPIC,
+        messages: [
+          {
+            key: message.key,
+            value: message.value,
+            headers: {
+              reason: error.message,
+              'original-topic': topic,
+              'original-partition': String(partition),
+              'original-offset': message.offset,
+              'consumer-group': options.groupId,
             },
-          ],
-        })
-        return
-      }
-      const handler = options.handlers[event.type as EventName] as
-        EventHandler<EventName> | undefined
-      if (!handler) return
-      if (ledger && (await ledger.has(event.id))) {
-        logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')
-        return
-      }
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          await handler(event)
-          break
-        } catch (error) {
-          if (isOutage(error)) throw error
-          if (attempt >= retry.attempts) {
-            logger.error(
-              {
-                err: error,
-                eventId: event.id,
-                type: event.type,
-                topic,
-                partition,
-                attempts: attempt,
-              },
-              'dead-lettering an event its handler keeps failing on',
-            )
-            await publishDeadLetter({
-              kafka: options.kafka,
-              producer: options.producer,
-              groupId: options.groupId,
+          },
+        ],
+      })
+      return
+    }
+    const handler = options.handlers[event.type as EventName] as
+      EventHandler<EventName> | undefined
+    if (!handler) return
+    if (ledger && (await ledger.has(event.id))) {
+      logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')
+      return
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await handler(event)
+        break
+      } catch (error) {
+        if (isOutage(error)) throw error
+        if (attempt >= retry.attempts) {
+          logger.error(
+            {
+              err: error,
+              eventId: event.id,
+              type: event.type,
               topic,
               partition,
-              message,
-              event,
-              error,
               attempts: attempt,
-            })
-            deadLettered?.inc({ consumer_group: options.groupId, type: event.type })
-            return
-          }
-          const delayMs = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
-          logger.warn(
-            { err: error, eventId: event.id, type: event.type, attempt, retryInMs: delayMs },
-            'event handler failed; retrying',
+            },
+            'dead-lettering an event its handler keeps failing on',
           )
-          await new Promise((resolve) => setTimeout(resolve, delayMs))
-          await heartbeat()
-          liveness.lastSign = Date.now()
+          await publishDeadLetter({
+            kafka: options.kafka,
+            producer: options.producer,
+            groupId: options.groupId,
+            topic,
+            partition,
+            message,
+            event,
+            error,
+            attempts: attempt,
+          })
+          deadLettered?.inc({ consumer_group: options.groupId, type: event.type })
+          return
         }
+        const delayMs = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
+        logger.warn(
+          { err: error, eventId: event.id, type: event.type, attempt, retryInMs: delayMs },
+          'event handler failed; retrying',
+        )
+        await new Promise((resolve) => setTimeout(resolve, delayMs))
+        await heartbeat()
+        liveness.lastSign = Date.now()
       }
-      if (ledger) await ledger.remember(event.id, event.type)
-    },
+    }
+    if (ledger) await ledger.remember(event.id, event.type)
   }
   await consumer.run(runConfig)
   await joined
@@ -322,7 +355,12 @@ export function watchForStall(
  * yet fixes its start at this moment instead. A group that already committed keeps its
  * place (a restarted mail consumer resumes, it does not skip).
  */
-async function pinNewGroup(kafka: Kafka, groupId: string, topics: string[], from: 'end' | number) {
+async function pinNewGroup(
+  kafka: Kafka,
+  groupId: string,
+  topics: string[],
+  from: 'end' | number | TopicPosition[],
+) {
   const admin = kafka.admin()
   await admin.connect()
   try {
@@ -332,8 +370,9 @@ async function pinNewGroup(kafka: Kafka, groupId: string, topics: string[], from
       if (unset.size === 0) continue
       // By time: the first offset whose timestamp is at or after the instant (the end when
       // none is), as the broker's ListOffsets answers it.
-      const starts =
-        from === 'end'
+      const starts = Array.isArray(from)
+        ? await givenOrBeginning(admin, topic, from)
+        : from === 'end'
           ? (await admin.fetchTopicOffsets(topic)).map((end) => ({
               partition: end.partition,
               offset: end.high,
@@ -350,6 +389,19 @@ async function pinNewGroup(kafka: Kafka, groupId: string, topics: string[], from
   } finally {
     await admin.disconnect()
   }
+}
+
+/** The given positions of `topic`; a partition they do not name starts at its beginning. */
+async function givenOrBeginning(
+  admin: ReturnType<Kafka['admin']>,
+  topic: string,
+  positions: TopicPosition[],
+): Promise<Array<{ partition: number; offset: string }>> {
+  return (await admin.fetchTopicOffsets(topic)).map(({ partition, low }) => ({
+    partition,
+    offset:
+      positions.find((p) => p.topic === topic && p.partition === partition)?.offset ?? low,
+  }))
 }
 
 function keyOf(type: EventName): keyof typeof Events {
