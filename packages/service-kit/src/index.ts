@@ -59,7 +59,14 @@ export {
   type EventHandler,
   type TopicPosition,
 } from './events/event-consumer'
-export { createKafka, ensureTopics, saslOf, DEAD_LETTER_TOPIC } from './events/kafka-client'
+export {
+  createKafka,
+  ensureTopics,
+  saslOf,
+  CONSUMER_MAX_WAIT_MS,
+  DEAD_LETTER_TOPIC,
+} from './events/kafka-client'
+export { pinNewGroup } from './events/pin-new-group'
 export {
   deadLetterTopicOf,
   redriveDeadLetters,

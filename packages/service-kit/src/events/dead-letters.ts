@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { IHeaders, Kafka, KafkaMessage, Producer } from 'kafkajs'
 import { Counter, type Registry } from 'prom-client'
 import { isDatabaseUnavailable } from '../database-errors'
-import { ensureTopics } from './kafka-client'
+import { CONSUMER_MAX_WAIT_MS, ensureTopics } from './kafka-client'
 
 /**
  * Where a consumer group puts the events its handler failed on after its retries, one topic
@@ -145,7 +145,7 @@ export async function redriveDeadLetters(options: {
   if (remaining.size === 0) return 0
 
   const producer = kafka.producer({ allowAutoTopicCreation: false })
-  const consumer = kafka.consumer({ groupId: redriveGroup })
+  const consumer = kafka.consumer({ groupId: redriveGroup, maxWaitTimeInMs: CONSUMER_MAX_WAIT_MS })
   let sent = 0
   await producer.connect()
   try {

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Consumer, EachMessagePayload, Kafka, KafkaMessage, Producer } from 'kafkajs'
+import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs'
 import type { Db } from 'mongodb'
 import type { Registry } from 'prom-client'
 import { Value } from '@sinclair/typebox/value'
@@ -17,8 +17,9 @@ import {
   publishDeadLetter,
   type HandlerRetry,
 } from './dead-letters'
-import { DEAD_LETTER_TOPIC } from './kafka-client'
+import { CONSUMER_MAX_WAIT_MS, DEAD_LETTER_TOPIC } from './kafka-client'
 import { dataChecker } from './new-event'
+import { pinNewGroup, type TopicPosition } from './pin-new-group'
 import { createProcessedEvents } from './processed-events'
 
 export type EventHandler<N extends EventName> = (event: DomainEvent<N>) => Promise<void>
@@ -68,12 +69,7 @@ export interface EventConsumerOptions {
   onHandled?: (position: TopicPosition) => void
 }
 
-/** A place in a topic's partition; `offset` is the next message to read there. */
-export interface TopicPosition {
-  topic: string
-  partition: number
-  offset: string
-}
+export type { TopicPosition } from './pin-new-group'
 
 const knownTypes = new Set<string>(Object.values(Events).map((definition) => definition.type))
 
@@ -121,6 +117,7 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
 
   const consumer = options.kafka.consumer({
     groupId: options.groupId,
+    maxWaitTimeInMs: CONSUMER_MAX_WAIT_MS,
     sessionTimeout: 15_000,
     heartbeatInterval: 1_000,
     retry: {
@@ -147,101 +144,97 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   const liveness = { lastSign: Date.now() }
   const runConfig: Parameters<Consumer['run']>[0] = {
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
-    eachMessage: async (payload) => {
-      await handleMessage(payload)
-      options.onHandled?.({
-        topic: payload.topic,
-        partition: payload.partition,
-        offset: (BigInt(payload.message.offset) + 1n).toString(),
-      })
-    },
-  }
-  async function handleMessage({
-    topic,
-    partition,
-    message,
-    heartbeat,
-  }: EachMessagePayload) {
-    liveness.lastSign = Date.now()
-    const redriveFor = message.headers?.[REDRIVE_GROUP_HEADER]
-    if (redriveFor !== undefined && String(redriveFor) !== options.groupId) return
-    let event: DomainEvent
-    try {
-      event = parse(message)
-    } catch (error) {
-      if (!(error instanceof MalformedEvent)) throw error
-      logger.warn(
-        { topic, partition, offset: message.offset, reason: error.message },
-        'dead-lettering a malformed event',
-      )
-      await options.producer.send({
-        topic: DEAD_LETTER_TOPIC,
-        messages: [
-          {
-            key: message.key,
-            value: message.value,
-            headers: {
-              reason: error.message,
-              'original-topic': topic,
-              'original-partition': String(partition),
-              'original-offset': message.offset,
-              'consumer-group': options.groupId,
-            },
-          },
-        ],
-      })
-      return
-    }
-    const handler = options.handlers[event.type as EventName] as
-      EventHandler<EventName> | undefined
-    if (!handler) return
-    if (ledger && (await ledger.has(event.id))) {
-      logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')
-      return
-    }
-    for (let attempt = 1; ; attempt += 1) {
+    eachMessage: async ({ topic, partition, message, heartbeat }) => {
+      liveness.lastSign = Date.now()
+      const redriveFor = message.headers?.[REDRIVE_GROUP_HEADER]
+      if (redriveFor !== undefined && String(redriveFor) !== options.groupId) return
+      let event: DomainEvent
       try {
-        await handler(event)
-        break
+        event = parse(message)
       } catch (error) {
-        if (isOutage(error)) throw error
-        if (attempt >= retry.attempts) {
-          logger.error(
+        if (!(error instanceof MalformedEvent)) throw error
+        logger.warn(
+          { topic, partition, offset: message.offset, reason: error.message },
+          'dead-lettering a malformed event',
+        )
+        await options.producer.send({
+          topic: DEAD_LETTER_TOPIC,
+          messages: [
             {
-              err: error,
-              eventId: event.id,
-              type: event.type,
+              key: message.key,
+              value: message.value,
+              headers: {
+                reason: error.message,
+                'original-topic': topic,
+                'original-partition': String(partition),
+                'original-offset': message.offset,
+                'consumer-group': options.groupId,
+              },
+            },
+          ],
+        })
+        return
+      }
+      const handler = options.handlers[event.type as EventName] as
+        EventHandler<EventName> | undefined
+      if (!handler) return
+      if (ledger && (await ledger.has(event.id))) {
+        logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')
+        return
+      }
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await handler(event)
+          break
+        } catch (error) {
+          if (isOutage(error)) throw error
+          if (attempt >= retry.attempts) {
+            logger.error(
+              {
+                err: error,
+                eventId: event.id,
+                type: event.type,
+                topic,
+                partition,
+                attempts: attempt,
+              },
+              'dead-lettering an event its handler keeps failing on',
+            )
+            await publishDeadLetter({
+              kafka: options.kafka,
+              producer: options.producer,
+              groupId: options.groupId,
               topic,
               partition,
+              message,
+              event,
+              error,
               attempts: attempt,
-            },
-            'dead-lettering an event its handler keeps failing on',
+            })
+            deadLettered?.inc({ consumer_group: options.groupId, type: event.type })
+            return
+          }
+          const delayMs = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
+          logger.warn(
+            { err: error, eventId: event.id, type: event.type, attempt, retryInMs: delayMs },
+            'event handler failed; retrying',
           )
-          await publishDeadLetter({
-            kafka: options.kafka,
-            producer: options.producer,
-            groupId: options.groupId,
-            topic,
-            partition,
-            message,
-            event,
-            error,
-            attempts: attempt,
-          })
-          deadLettered?.inc({ consumer_group: options.groupId, type: event.type })
-          return
+          await new Promise((resolve) => setTimeout(resolve, delayMs))
+          await heartbeat()
+          liveness.lastSign = Date.now()
         }
-        const delayMs = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
-        logger.warn(
-          { err: error, eventId: event.id, type: event.type, attempt, retryInMs: delayMs },
-          'event handler failed; retrying',
-        )
-        await new Promise((resolve) => setTimeout(resolve, delayMs))
-        await heartbeat()
-        liveness.lastSign = Date.now()
       }
+      if (ledger) await ledger.remember(event.id, event.type)
+    },
+  }
+  if (options.onHandled) {
+    const { onHandled } = options
+    const handle = runConfig.eachMessage!
+    runConfig.eachMessage = async (payload) => {
+      await handle(payload)
+      const next = (BigInt(payload.message.offset) + 1n).toString()
+      onHandled({ topic: payload.topic, partition: payload.partition, offset: next })
     }
-    if (ledger) await ledger.remember(event.id, event.type)
   }
   await consumer.run(runConfig)
   await joined
@@ -346,62 +339,6 @@ export function watchForStall(
     }
     await disconnect()
   }
-}
-
-/**
- * A group that starts "at the end" would, left to Kafka, read the end only when it first
- * fetches, after the join: an event published between the caller's start and that fetch
- * is skipped. Committing the current ends for the partitions the group has no offset on
- * yet fixes its start at this moment instead. A group that already committed keeps its
- * place (a restarted mail consumer resumes, it does not skip).
- */
-async function pinNewGroup(
-  kafka: Kafka,
-  groupId: string,
-  topics: string[],
-  from: 'end' | number | TopicPosition[],
-) {
-  const admin = kafka.admin()
-  await admin.connect()
-  try {
-    const committed = await admin.fetchOffsets({ groupId, topics })
-    for (const { topic, partitions } of committed) {
-      const unset = new Set(partitions.filter((p) => Number(p.offset) < 0).map((p) => p.partition))
-      if (unset.size === 0) continue
-      // By time: the first offset whose timestamp is at or after the instant (the end when
-      // none is), as the broker's ListOffsets answers it.
-      const starts = Array.isArray(from)
-        ? await givenOrBeginning(admin, topic, from)
-        : from === 'end'
-          ? (await admin.fetchTopicOffsets(topic)).map((end) => ({
-              partition: end.partition,
-              offset: end.high,
-            }))
-          : await admin.fetchTopicOffsetsByTimestamp(topic, from)
-      await admin.setOffsets({
-        groupId,
-        topic,
-        partitions: starts
-          .filter((start) => unset.has(start.partition))
-          .map((start) => ({ partition: start.partition, offset: start.offset })),
-      })
-    }
-  } finally {
-    await admin.disconnect()
-  }
-}
-
-/** The given positions of `topic`; a partition they do not name starts at its beginning. */
-async function givenOrBeginning(
-  admin: ReturnType<Kafka['admin']>,
-  topic: string,
-  positions: TopicPosition[],
-): Promise<Array<{ partition: number; offset: string }>> {
-  return (await admin.fetchTopicOffsets(topic)).map(({ partition, low }) => ({
-    partition,
-    offset:
-      positions.find((p) => p.topic === topic && p.partition === partition)?.offset ?? low,
-  }))
 }
 
 function keyOf(type: EventName): keyof typeof Events {

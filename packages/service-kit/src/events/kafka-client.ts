@@ -77,3 +77,12 @@ export async function ensureTopics(
 
 /** Topic for events no consumer could read (bad JSON, unknown shape), with the reason in a header. */
 export const DEAD_LETTER_TOPIC = 'dead-letters'
+
+/**
+ * How long a consumer's fetch waits on the broker for new events. A new event ends the wait
+ * at once, so this is not a delay; it bounds what waits on an idle fetch: leaving a group
+ * (a shutdown, a rolling update) and rejoining one in a rebalance. kafkajs' default, 5 s, made
+ * every consumer's disconnect take 5 s; 1 s costs an idle group one small fetch a second
+ * (the Java client's default is 500 ms).
+ */
+export const CONSUMER_MAX_WAIT_MS = 1000

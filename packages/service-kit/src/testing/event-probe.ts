@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { Kafka, logLevel, type Consumer } from 'kafkajs'
 import type { DomainEvent } from '@marketplace/contracts/events'
-import { ensureTopics } from '../events/kafka-client'
+import { CONSUMER_MAX_WAIT_MS, ensureTopics } from '../events/kafka-client'
 import { infraEnv } from './infra-env'
 import { waitFor } from './wait-for'
 
@@ -16,7 +16,10 @@ export async function startEventProbe(topic: string) {
     brokers: infraEnv().kafkaBrokers.split(','),
     logLevel: logLevel.NOTHING,
   })
-  const consumer: Consumer = kafka.consumer({ groupId: `probe-${randomBytes(6).toString('hex')}` })
+  const consumer: Consumer = kafka.consumer({
+    groupId: `probe-${randomBytes(6).toString('hex')}`,
+    maxWaitTimeInMs: CONSUMER_MAX_WAIT_MS,
+  })
   const seen: DomainEvent[] = []
   const joined = new Promise((resolve) => consumer.on(consumer.events.GROUP_JOIN, resolve))
   // Where the topic ends now, read before anything else: a new group "from the end" would

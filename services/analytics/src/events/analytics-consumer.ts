@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Consumer, Kafka, KafkaMessage } from 'kafkajs'
-import { ensureTopics } from '@marketplace/service-kit'
+import { CONSUMER_MAX_WAIT_MS, ensureTopics, pinNewGroup } from '@marketplace/service-kit'
 import type { DailyRepository, OffsetEvent } from '../daily/daily-repository'
 import type { ReceivedEvent } from '../daily/daily-tally'
 
@@ -61,9 +61,10 @@ export function createAnalyticsConsumer(options: AnalyticsConsumerOptions) {
   async function startOnce(): Promise<void> {
     await ensureTopics(options.kafka, [options.topic])
     if (options.since)
-      await pinNewGroup(options.kafka, options.groupId, options.topic, options.since)
+      await pinNewGroup(options.kafka, options.groupId, [options.topic], options.since)
     const created = options.kafka.consumer({
       groupId: options.groupId,
+      maxWaitTimeInMs: CONSUMER_MAX_WAIT_MS,
       sessionTimeout: 15_000,
       heartbeatInterval: 1_000,
       retry: {
@@ -134,29 +135,3 @@ export function createAnalyticsConsumer(options: AnalyticsConsumerOptions) {
 }
 
 export type AnalyticsConsumer = ReturnType<typeof createAnalyticsConsumer>
-
-/**
- * A new group starts at the first event at or after `since` (as the kit's consumers do with
- * KAFKA_NEW_GROUPS_SINCE); a group that already committed keeps its place.
- */
-async function pinNewGroup(kafka: Kafka, groupId: string, topic: string, since: number) {
-  const admin = kafka.admin()
-  await admin.connect()
-  try {
-    const [committed] = await admin.fetchOffsets({ groupId, topics: [topic] })
-    const unset = new Set(
-      (committed?.partitions ?? []).filter((p) => Number(p.offset) < 0).map((p) => p.partition),
-    )
-    if (unset.size === 0) return
-    const starts = await admin.fetchTopicOffsetsByTimestamp(topic, since)
-    await admin.setOffsets({
-      groupId,
-      topic,
-      partitions: starts
-        .filter((start) => unset.has(start.partition))
-        .map((start) => ({ partition: start.partition, offset: start.offset })),
-    })
-  } finally {
-    await admin.disconnect()
-  }
-}
