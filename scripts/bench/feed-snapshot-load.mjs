@@ -114,8 +114,15 @@ function cannon(url) {
 async function writeSnapshotOf(posts) {
   const kafka = new Kafka({ brokers: infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING })
   const handlers = Object.fromEntries(
-    ['post.created', 'post.updated', 'post.deleted', 'job-request.decided', 'job-request.deleted',
-      'people-request.decided', 'people-request.deleted'].map((type) => [type, 1]),
+    [
+      'post.created',
+      'post.updated',
+      'post.deleted',
+      'job-request.decided',
+      'job-request.deleted',
+      'people-request.decided',
+      'people-request.deleted',
+    ].map((type) => [type, 1]),
   )
   const positions = await endPositions(kafka, topicsOf(handlers))
   const started = Date.now()
@@ -131,7 +138,9 @@ async function writeSnapshotOf(posts) {
       }
     })(),
   )
-  log(`snapshot: ${live} posts, ${(bytes / 1e6).toFixed(1)} MB gzipped, written in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  log(
+    `snapshot: ${live} posts, ${(bytes / 1e6).toFixed(1)} MB gzipped, written in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  )
   return bytes
 }
 
@@ -142,7 +151,10 @@ await client.connect()
 const children = []
 const rows = []
 try {
-  const load = () => loadavg().map((value) => value.toFixed(1)).join(' ')
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')
   log(`load average before: ${load()}`)
   const empty = await startJobs('empty', emptyDatabase, 4903 + OFFSET, { snapshots: false })
   children.push(empty.service.child)
@@ -166,7 +178,8 @@ try {
       await posts.insertMany(batch, { ordered: false })
       written += batch.length
       batch = []
-      if (written % 50_000 === 0) log(`written ${written}/${POSTS} (${((Date.now() - started) / 1000).toFixed(0)} s)`)
+      if (written % 50_000 === 0)
+        log(`written ${written}/${POSTS} (${((Date.now() - started) / 1000).toFixed(0)} s)`)
     }
     if (batch.length > 0) await posts.insertMany(batch, { ordered: false })
     log(`database: ${POSTS} posts written in ${((Date.now() - started) / 1000).toFixed(0)} s`)
@@ -201,34 +214,63 @@ try {
   for (const [name, path] of scenarios) {
     await cannon(`http://127.0.0.1:${port}${path}`) // warm-up, same length
     const result = await cannon(`http://127.0.0.1:${port}${path}`)
-    rows.push({ name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx })
+    rows.push({
+      name,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.non2xx,
+    })
     log(`${name}: p99 ${result.latency.p99} ms`)
   }
 
   const perPost = (rss) => (((rss - empty.rss) * 1024 * 1024) / POSTS).toFixed(0)
-  console.log(`\n${new Date().toISOString()}, ${POSTS.toLocaleString('en')} posts (${first.pagination.total.toLocaleString('en')} live), load average ${load()}\n`)
-  console.log('| instance | ready (start to /readyz 200) | RSS | bytes per post over empty |\n|---|---|---|---|')
+  console.log(
+    `\n${new Date().toISOString()}, ${POSTS.toLocaleString('en')} posts (${first.pagination.total.toLocaleString('en')} live), load average ${load()}\n`,
+  )
+  console.log(
+    '| instance | ready (start to /readyz 200) | RSS | bytes per post over empty |\n|---|---|---|---|',
+  )
   console.log(`| empty database | ${empty.readyS.toFixed(1)} s | ${empty.rss.toFixed(0)} MB | – |`)
   if (baseline)
-    console.log(`| ${args.baseline} from the database | ${baseline.readyS.toFixed(1)} s | ${baseline.rss.toFixed(0)} MB | ${perPost(baseline.rss)} |`)
+    console.log(
+      `| ${args.baseline} from the database | ${baseline.readyS.toFixed(1)} s | ${baseline.rss.toFixed(0)} MB | ${perPost(baseline.rss)} |`,
+    )
   if (fromDatabase)
-    console.log(`| from the database | ${fromDatabase.readyS.toFixed(1)} s | ${fromDatabase.rss.toFixed(0)} MB | ${perPost(fromDatabase.rss)} |`)
-  console.log(`| from the snapshot | ${fromSnapshot.readyS.toFixed(1)} s | ${fromSnapshot.rss.toFixed(0)} MB | ${perPost(fromSnapshot.rss)} |`)
+    console.log(
+      `| from the database | ${fromDatabase.readyS.toFixed(1)} s | ${fromDatabase.rss.toFixed(0)} MB | ${perPost(fromDatabase.rss)} |`,
+    )
+  console.log(
+    `| from the snapshot | ${fromSnapshot.readyS.toFixed(1)} s | ${fromSnapshot.rss.toFixed(0)} MB | ${perPost(fromSnapshot.rss)} |`,
+  )
   if (fromDatabase)
-    console.log(`\nready from the snapshot ÷ from the database: ${(fromSnapshot.readyS / fromDatabase.readyS).toFixed(3)}`)
+    console.log(
+      `\nready from the snapshot ÷ from the database: ${(fromSnapshot.readyS / fromDatabase.readyS).toFixed(3)}`,
+    )
   if (baseline)
-    console.log(`ready from the snapshot ÷ baseline: ${(fromSnapshot.readyS / baseline.readyS).toFixed(3)}; memory per post ÷ baseline: ${((fromSnapshot.rss - empty.rss) / (baseline.rss - empty.rss)).toFixed(2)}`)
+    console.log(
+      `ready from the snapshot ÷ baseline: ${(fromSnapshot.readyS / baseline.readyS).toFixed(3)}; memory per post ÷ baseline: ${((fromSnapshot.rss - empty.rss) / (baseline.rss - empty.rss)).toFixed(2)}`,
+    )
   if (snapshotBytes) console.log(`snapshot object: ${(snapshotBytes / 1e6).toFixed(1)} MB gzipped`)
-  console.log(`\n| direct, ${args.connections} connections | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|`)
-  for (const row of rows) console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} |`)
+  console.log(
+    `\n| direct, ${args.connections} connections | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|`,
+  )
+  for (const row of rows)
+    console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} |`)
   const page1 = rows.find((row) => row.name === 'feed page 1')
   const page50 = rows.find((row) => row.name === 'feed page 50')
   console.log(`\npage 50 ÷ page 1, p99: ${(page50.p99 / Math.max(1, page1.p99)).toFixed(2)}`)
 } finally {
   for (const child of children) child.kill('SIGTERM')
   await sleep(1000)
-  await client.db(database).dropDatabase().catch(() => {})
-  await client.db(emptyDatabase).dropDatabase().catch(() => {})
+  await client
+    .db(database)
+    .dropDatabase()
+    .catch(() => {})
+  await client
+    .db(emptyDatabase)
+    .dropDatabase()
+    .catch(() => {})
   await client.close()
 }
 process.exit(0)

@@ -3,17 +3,48 @@
 import { seededRandom } from './feed-bench-lib.mjs'
 
 const TITLES = [
-  'Help moving a sofa', 'Move boxes to storage', 'Deep clean my apartment', 'Weekly house cleaning',
-  'Fix a leaking faucet', 'Assemble IKEA wardrobe', 'Paint the living room', 'Set up my new laptop',
-  'Fix home wifi router', 'Math tutoring for 8th grader', 'Spanish lessons for beginners', 'Walk my dog twice a day',
-  'Cat sitter for the weekend', 'Pick up groceries', 'Deliver a parcel across town', 'Bartender for a birthday party',
-  'Photographer for a small wedding', 'Mow the lawn', 'Rake leaves and trim hedges', 'Stand in line for tickets',
+  'Help moving a sofa',
+  'Move boxes to storage',
+  'Deep clean my apartment',
+  'Weekly house cleaning',
+  'Fix a leaking faucet',
+  'Assemble IKEA wardrobe',
+  'Paint the living room',
+  'Set up my new laptop',
+  'Fix home wifi router',
+  'Math tutoring for 8th grader',
+  'Spanish lessons for beginners',
+  'Walk my dog twice a day',
+  'Cat sitter for the weekend',
+  'Pick up groceries',
+  'Deliver a parcel across town',
+  'Bartender for a birthday party',
+  'Photographer for a small wedding',
+  'Mow the lawn',
+  'Rake leaves and trim hedges',
+  'Stand in line for tickets',
 ]
 const INFOS = [
-  'Third floor, no elevator. Bring gloves.', 'Two hours at most, tools provided.', 'Flexible on the time, weekends preferred.',
-  'Quiet neighbourhood, parking available.', 'Please be on time and friendly.', 'Experience appreciated but not required.',
+  'Third floor, no elevator. Bring gloves.',
+  'Two hours at most, tools provided.',
+  'Flexible on the time, weekends preferred.',
+  'Quiet neighbourhood, parking available.',
+  'Please be on time and friendly.',
+  'Experience appreciated but not required.',
 ]
-const LOCATIONS = ['Remote', 'New York NY', 'Los Angeles CA', 'Chicago IL', 'San Francisco CA', 'Boston MA', 'Seattle WA', 'Austin TX', 'Atlanta GA', 'Miami FL', 'Denver CO']
+const LOCATIONS = [
+  'Remote',
+  'New York NY',
+  'Los Angeles CA',
+  'Chicago IL',
+  'San Francisco CA',
+  'Boston MA',
+  'Seattle WA',
+  'Austin TX',
+  'Atlanta GA',
+  'Miami FL',
+  'Denver CO',
+]
 const PAYMENTS = ['Zelle', 'Cash App', 'Venmo', 'Cash', 'PayPal', 'Bank Transfer']
 const CONTACTS = ['Email', 'Phone', 'WhatsApp', 'Telegram']
 

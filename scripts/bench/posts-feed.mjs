@@ -45,7 +45,8 @@ async function generate(db) {
     await posts.insertMany(batch, { ordered: false })
     done += batch.length
     batch = []
-    if (done % 20_000 === 0 || done === POSTS) log(`generated ${done}/${POSTS} posts (${((Date.now() - started) / 1000).toFixed(0)} s)`)
+    if (done % 20_000 === 0 || done === POSTS)
+      log(`generated ${done}/${POSTS} posts (${((Date.now() - started) / 1000).toFixed(0)} s)`)
   }
 }
 
@@ -54,7 +55,12 @@ async function timeDatabaseQuery(db) {
   const times = []
   for (let i = 0; i < 1; i += 1) {
     const started = performance.now()
-    await db.collection('posts').find({ isOnline: true, category: 'Cleaning' }).sort({ createdAt: -1, _id: -1 }).limit(12).toArray()
+    await db
+      .collection('posts')
+      .find({ isOnline: true, category: 'Cleaning' })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(12)
+      .toArray()
     times.push(performance.now() - started)
   }
   return times[0]

@@ -11,3 +11,4 @@ export {
 } from './followed-model'
 export { topicsOf, endPositions } from './topic-positions'
 export { SnapshotConfigSchema, snapshotStoreFrom, type SnapshotConfig } from './config'
+export { toDatedJson, fromDatedJson } from './dated-json'

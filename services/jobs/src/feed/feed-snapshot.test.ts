@@ -90,8 +90,12 @@ describe('jobs feed: a new instance loads the snapshot and follows on from its p
     const mine: string[] = []
     const done = (async () => {
       for (let i = 0; !stopped; i += 1) {
-        const created = await owner.post('/api/jobs', { title: `Paint a fence ${i}`, where: 'Denver CO' })
-        if (created.status !== 201) throw new Error(`create answered ${created.status}: ${created.text}`)
+        const created = await owner.post('/api/jobs', {
+          title: `Paint a fence ${i}`,
+          where: 'Denver CO',
+        })
+        if (created.status !== 201)
+          throw new Error(`create answered ${created.status}: ${created.text}`)
         mine.push(created.body._id as string)
         writes += 1
         const earlier = mine[Math.floor(mine.length / 2)]!
@@ -132,17 +136,29 @@ describe('jobs feed: a new instance loads the snapshot and follows on from its p
     await jobs.app.feedSync.load()
     const writer = keepWriting(ownerId)
     try {
-      await waitFor(() => writer.writes() >= 10, { timeoutMs: WAIT_MS, what: 'writes before the snapshot' })
+      await waitFor(() => writer.writes() >= 10, {
+        timeoutMs: WAIT_MS,
+        what: 'writes before the snapshot',
+      })
       await jobs.app.feedSync.writeSnapshot()
       const atSnapshot = writer.writes()
       // Changes between the snapshot and the new instance: only its position can bring them.
-      await waitFor(() => writer.writes() >= atSnapshot + 10, { timeoutMs: WAIT_MS, what: 'writes after the snapshot' })
+      await waitFor(() => writer.writes() >= atSnapshot + 10, {
+        timeoutMs: WAIT_MS,
+        what: 'writes after the snapshot',
+      })
 
       const second = await jobs.startReplica()
-      await waitFor(() => second.app.feedSync.isLoaded(), { timeoutMs: WAIT_MS, what: 'the second instance ready' })
+      await waitFor(() => second.app.feedSync.isLoaded(), {
+        timeoutMs: WAIT_MS,
+        what: 'the second instance ready',
+      })
       expect(second.app.feedSync.loadedFrom()).toBe('snapshot')
       const atReady = writer.writes()
-      await waitFor(() => writer.writes() >= atReady + 10, { timeoutMs: WAIT_MS, what: 'writes after the load' })
+      await waitFor(() => writer.writes() >= atReady + 10, {
+        timeoutMs: WAIT_MS,
+        what: 'writes after the load',
+      })
       await writer.stop()
 
       let expected: string[] = []
@@ -150,7 +166,9 @@ describe('jobs feed: a new instance loads the snapshot and follows on from its p
         async () => {
           expected = await liveInDatabase()
           const actual = inFeed(second.app)
-          return actual.length === expected.length && actual.every((post, i) => post === expected[i])
+          return (
+            actual.length === expected.length && actual.every((post, i) => post === expected[i])
+          )
         },
         { timeoutMs: WAIT_MS, what: "the second instance's feed to equal the database" },
       )

@@ -32,7 +32,8 @@ export function compactPost(post: PostDocument, intern: Interner): PostDocument 
     searchWords: intern.each(post.searchWords),
     createdAt: post.createdAt,
     // The same instant as createdAt until the post is edited: one Date for both.
-    updatedAt: post.updatedAt.getTime() === post.createdAt.getTime() ? post.createdAt : post.updatedAt,
+    updatedAt:
+      post.updatedAt.getTime() === post.createdAt.getTime() ? post.createdAt : post.updatedAt,
   }
 }
 
