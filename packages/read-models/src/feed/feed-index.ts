@@ -208,12 +208,13 @@ export class FeedIndex<T extends FeedItem> {
   }
 
   private entryOf(item: T): Entry<T> {
-    const keys = [
-      ...new Set(this.schema.filterValues(item).map(([name, value]) => filterKey(name, value))),
-    ]
-    const setKey = keys.join('\u0001')
+    const pairs = this.schema.filterValues(item)
+    // The set's name first: at a million items, only a new combination builds its keys.
+    let setKey = ''
+    for (const [name, value] of pairs) setKey += `${name}\u0000${value}\u0001`
     let shared = this.keySets.get(setKey)
     if (shared === undefined) {
+      const keys = [...new Set(pairs.map(([name, value]) => filterKey(name, value)))]
       shared = Object.freeze(
         keys.map((key) => {
           const known = this.keys.get(key)

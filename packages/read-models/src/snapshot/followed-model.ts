@@ -46,6 +46,11 @@ export function createFollowedModel(options: FollowedModelOptions) {
   const { logger } = options
   let resolveStart!: (positions: TopicPosition[] | null) => void
   const start = new Promise<TopicPosition[] | null>((resolve) => (resolveStart = resolve))
+  /**
+   * Set once the group's start is fixed. A load tried again after that reads the database: a
+   * snapshot found now might cover less than where the group already starts.
+   */
+  let startFixed = false
   let resolveLoaded!: () => void
   const loaded = new Promise<void>((resolve) => (resolveLoaded = resolve))
   /** Per "topic:partition", the next offset not yet applied. */
@@ -76,12 +81,13 @@ export function createFollowedModel(options: FollowedModelOptions) {
 
   async function loadAndFollow(): Promise<void> {
     const started = Date.now()
-    const snapshot = await readUsableSnapshot()
+    const snapshot = startFixed ? null : await readUsableSnapshot()
     let source: 'snapshot' | 'database'
     let count: number
     if (snapshot) {
       source = 'snapshot'
       for (const position of snapshot.header.positions) applied.set(keyOf(position), position)
+      startFixed = true
       resolveStart(snapshot.header.positions)
       count = await options.loadFromSnapshot(snapshot.records)
     } else {
@@ -90,7 +96,10 @@ export function createFollowedModel(options: FollowedModelOptions) {
       // and the database is read again after it joined (startAt below).
       const positions = await endPositions(options.kafka, options.topics).catch(() => null)
       for (const position of positions ?? []) applied.set(keyOf(position), position)
-      if (positions) resolveStart(positions)
+      if (positions) {
+        startFixed = true
+        resolveStart(positions)
+      }
       count = await options.loadFromDatabase()
       if (!positions) resolveStart(null)
     }

@@ -92,36 +92,34 @@ export function toRecord(post: PostDocument): PostRecord {
   ]
 }
 
+/** The post a snapshot line holds, built as compactPost builds it (one object, one shape). */
 export function fromRecord(record: PostRecord, intern: Interner): PostDocument {
   const createdAt = new Date(record[21])
-  return compactPost(
-    {
-      _id: record[0],
-      userID: record[1],
-      title: record[2],
-      location: record[3],
-      jobStartEnd: record[4],
-      salary: record[5],
-      paymentType: record[6],
-      contact: record[7],
-      contactValue: record[8],
-      infos: record[9],
-      displayLocation: record[10],
-      displayContact: record[11],
-      jobPicture: record[12],
-      category: record[13],
-      categoryExplicit: record[14],
-      isOnline: record[15],
-      takenDown: record[16],
-      ownerLeaving: record[17],
-      expirationDate: record[18],
-      expiresAt: record[19] === null ? null : new Date(record[19]),
-      searchWords: record[20],
-      createdAt,
-      updatedAt: record[22] === record[21] ? createdAt : new Date(record[22]),
-    },
-    intern,
-  )
+  return {
+    _id: record[0],
+    userID: intern.string(record[1]),
+    title: record[2],
+    location: intern.string(record[3]),
+    jobStartEnd: intern.string(record[4]),
+    salary: intern.string(record[5]),
+    paymentType: intern.list(record[6]),
+    contact: intern.string(record[7]),
+    contactValue: record[8],
+    infos: record[9],
+    displayLocation: record[10],
+    displayContact: record[11],
+    jobPicture: record[12],
+    category: intern.string(record[13]),
+    categoryExplicit: record[14],
+    isOnline: record[15],
+    takenDown: record[16],
+    ownerLeaving: record[17],
+    expirationDate: record[18] === null ? null : intern.string(record[18]),
+    expiresAt: record[19] === null ? null : new Date(record[19]),
+    searchWords: intern.each(record[20]),
+    createdAt,
+    updatedAt: record[22] === record[21] ? createdAt : new Date(record[22]),
+  }
 }
 
 /** Whether a snapshot line is a post record (a bad line is dropped, never indexed). */
