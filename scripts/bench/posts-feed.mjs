@@ -16,7 +16,8 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { repoRoot as root } from './infra-env.mjs'
-import { feedBenchOptions, log, runFeedBenchmark, seededRandom } from './feed-bench-lib.mjs'
+import { feedBenchOptions, log, runFeedBenchmark } from './feed-bench-lib.mjs'
+import { generatePosts } from './post-generator.mjs'
 
 const jobsDir = join(root, 'services', 'jobs')
 const requireFromJobs = createRequire(join(jobsDir, 'package.json'))
@@ -30,56 +31,21 @@ const { values: args } = parseArgs({
 })
 const POSTS = Number(args.posts)
 
-// ---- data: believable posts from a small vocabulary, deterministic (seeded) ----
-const TITLES = [
-  'Help moving a sofa', 'Move boxes to storage', 'Deep clean my apartment', 'Weekly house cleaning',
-  'Fix a leaking faucet', 'Assemble IKEA wardrobe', 'Paint the living room', 'Set up my new laptop',
-  'Fix home wifi router', 'Math tutoring for 8th grader', 'Spanish lessons for beginners', 'Walk my dog twice a day',
-  'Cat sitter for the weekend', 'Pick up groceries', 'Deliver a parcel across town', 'Bartender for a birthday party',
-  'Photographer for a small wedding', 'Mow the lawn', 'Rake leaves and trim hedges', 'Stand in line for tickets',
-]
-const INFOS = [
-  'Third floor, no elevator. Bring gloves.', 'Two hours at most, tools provided.', 'Flexible on the time, weekends preferred.',
-  'Quiet neighbourhood, parking available.', 'Please be on time and friendly.', 'Experience appreciated but not required.',
-]
-const LOCATIONS = ['Remote', 'New York NY', 'Los Angeles CA', 'Chicago IL', 'San Francisco CA', 'Boston MA', 'Seattle WA', 'Austin TX', 'Atlanta GA', 'Miami FL', 'Denver CO']
-const PAYMENTS = ['Zelle', 'Cash App', 'Venmo', 'Cash', 'PayPal', 'Bank Transfer']
-const CONTACTS = ['Email', 'Phone', 'WhatsApp', 'Telegram']
-
+// ---- data: believable posts from a small vocabulary, deterministic (post-generator.mjs) ----
 async function generate(db) {
   const { derivedFields } = requireFromJobs('./dist/posts/post-input.js')
-  const next = seededRandom(42)
-  const pick = (list) => list[Math.floor(next() * list.length)]
   const posts = db.collection('posts')
-  const owners = Array.from({ length: 2000 }, () => new ObjectId().toHexString())
-  const start = Date.now() - POSTS * 60_000
   const started = Date.now()
-  for (let done = 0; done < POSTS; ) {
-    const batch = []
-    for (let i = 0; i < 1000 && done < POSTS; i += 1, done += 1) {
-      const fields = { title: `${pick(TITLES)} #${done}`, infos: pick(INFOS), expirationDate: null }
-      const at = new Date(start + done * 60_000)
-      batch.push({
-        _id: new ObjectId().toHexString(),
-        userID: pick(owners),
-        location: pick(LOCATIONS),
-        jobStartEnd: 'This weekend',
-        salary: `$${20 + Math.floor(next() * 80)}`,
-        paymentType: [pick(PAYMENTS), pick(PAYMENTS)].filter((v, k, a) => a.indexOf(v) === k),
-        contact: pick(CONTACTS),
-        displayLocation: next() > 0.1,
-        displayContact: next() > 0.2,
-        jobPicture: null,
-        isOnline: next() > 0.05,
-        takenDown: false,
-        createdAt: at,
-        updatedAt: at,
-        ...fields,
-        ...derivedFields(fields),
-      })
-    }
+  let batch = []
+  let done = 0
+  for (const post of generatePosts({ count: POSTS, ObjectId, derivedFields })) {
+    batch.push(post)
+    if (batch.length < 1000 && done + batch.length < POSTS) continue
     await posts.insertMany(batch, { ordered: false })
-    if (done % 20_000 === 0 || done === POSTS) log(`generated ${done}/${POSTS} posts (${((Date.now() - started) / 1000).toFixed(0)} s)`)
+    done += batch.length
+    batch = []
+    if (done % 20_000 === 0 || done === POSTS)
+      log(`generated ${done}/${POSTS} posts (${((Date.now() - started) / 1000).toFixed(0)} s)`)
   }
 }
 
@@ -88,7 +54,12 @@ async function timeDatabaseQuery(db) {
   const times = []
   for (let i = 0; i < 1; i += 1) {
     const started = performance.now()
-    await db.collection('posts').find({ isOnline: true, category: 'Cleaning' }).sort({ createdAt: -1, _id: -1 }).limit(12).toArray()
+    await db
+      .collection('posts')
+      .find({ isOnline: true, category: 'Cleaning' })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(12)
+      .toArray()
     times.push(performance.now() - started)
   }
   return times[0]

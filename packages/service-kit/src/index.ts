@@ -53,7 +53,12 @@ export {
 export { OutboxRelay, type OutboxTarget } from './outbox/outbox-relay'
 export { insertTombstone } from './outbox/tombstones'
 export { newEvent } from './events/new-event'
-export { startEventConsumer, type EventHandlers, type EventHandler } from './events/event-consumer'
+export {
+  startEventConsumer,
+  type EventHandlers,
+  type EventHandler,
+  type TopicPosition,
+} from './events/event-consumer'
 export {
   createKafka,
   ensureTopics,

@@ -9,6 +9,12 @@ export interface ReadModel {
   /** Fills it from the database; the model's own consumer keeps it current afterwards. */
   load(): Promise<void>
   isLoaded(): boolean
+  /**
+   * The load itself tells the model's group where to start (read-models' snapshot: a
+   * snapshot's positions, or the topics' ends read before a database scan), so it runs at
+   * once, without waiting for the groups to join, and is never run again.
+   */
+  startsItsGroup?: boolean
 }
 
 /**
@@ -25,6 +31,14 @@ export async function loadReadModels(
   models: readonly ReadModel[],
   joinWaitMs = 15_000,
 ): Promise<void> {
+  for (const model of models.filter((candidate) => candidate.startsItsGroup)) {
+    app.addReadinessCheck(model.name, async () => {
+      if (!model.isLoaded()) throw new Error(`${model.label} loading`)
+    })
+    // Not awaited: its group joins only once the load knows where it starts.
+    void loadUntilDone(app, model)
+  }
+  models = models.filter((candidate) => !candidate.startsItsGroup)
   if (models.length === 0) return
   const joinedInTime = await Promise.race([
     app.events.ready.then(() => true),
@@ -40,5 +54,23 @@ export async function loadReadModels(
     app.addReadinessCheck(model.name, async () => {
       if (!model.isLoaded()) throw new Error(`${model.label} loading`)
     })
+  }
+}
+
+/** A load that failed (the database away at start) is tried again until the app closes. */
+async function loadUntilDone(app: FastifyInstance, model: ReadModel): Promise<void> {
+  let closing = false
+  app.addHook('onClose', async () => {
+    closing = true
+  })
+  for (let attempt = 1; !closing; attempt += 1) {
+    try {
+      await model.load()
+      return
+    } catch (error) {
+      const retryInMs = Math.min(1000 * attempt, 10_000)
+      app.log.error({ err: error, retryInMs }, `${model.label} load failed`)
+      await new Promise((resolve) => setTimeout(resolve, retryInMs).unref())
+    }
   }
 }

@@ -5,6 +5,7 @@ import {
 } from '@marketplace/service-kit'
 import { createPostAccess, postAccessIndexes } from './access/post-access'
 import { createPostReaders } from './access/post-readers'
+import { snapshotStoreFrom } from '@marketplace/read-models/snapshot'
 import type { JobsConfig } from './config'
 import { jobsSubscriptions } from './events/subscriptions'
 import { FeedIndex } from './feed/feed-index'
@@ -101,6 +102,9 @@ export function buildJobsApp(config: JobsConfig) {
         posts,
         readers,
         logger: app.log.child({ component: 'feed' }),
+        kafka: app.kafka.client,
+        snapshots: snapshotStoreFrom(config),
+        snapshotEveryMs: config.SNAPSHOT_EVERY_MS,
       })
 
       return {
@@ -114,9 +118,15 @@ export function buildJobsApp(config: JobsConfig) {
           }),
           feedSync.consumer,
         ],
-        // Served only once it holds every post (the kit loads it after the groups joined).
+        // Served only once it holds every post and has caught up with the topics.
         readModels: [
-          { name: 'feed', label: 'feed index', load: feedSync.load, isLoaded: feedSync.isLoaded },
+          {
+            name: 'feed',
+            label: 'feed index',
+            load: feedSync.load,
+            isLoaded: feedSync.isLoaded,
+            startsItsGroup: true,
+          },
         ],
         async routes(app) {
           await app.register(feedRoutes, {
@@ -136,6 +146,7 @@ export function buildJobsApp(config: JobsConfig) {
         },
         close() {
           stopDeletionSweep()
+          feedSync.close()
         },
         expose: { feed, feedSync, postsService, postDeletions },
       }

@@ -6,11 +6,14 @@ import {
   loadConfig,
 } from '@marketplace/service-kit'
 import { FEED_PAGE_SIZE, MAX_PAGE_SIZE } from '@marketplace/contracts/marketplace'
+import { SnapshotConfigSchema } from '@marketplace/read-models/snapshot'
 
 const JobsConfigSchema = Type.Composite([
   BaseConfigSchema,
   MongoConfigSchema,
   KafkaConfigSchema,
+  // The feed index's snapshots (docs/scale.md).
+  SnapshotConfigSchema,
   Type.Object({
     SERVICE_NAME: Type.String({ default: 'jobs' }),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4003 }),

@@ -6,6 +6,7 @@ import {
 import type { PeopleConfig } from './config'
 import { createAccountPurge } from './deletion/account-purge'
 import { peopleSubscriptions } from './events/subscriptions'
+import { snapshotStoreFrom } from '@marketplace/read-models/snapshot'
 import { createPeopleFeed, createPeopleFeedSync } from './feed/people-feed'
 import { peopleRoutes } from './feed/people-feed-routes'
 import { createKnownPosts, knownPostIndexes } from './posts/known-posts'
@@ -85,6 +86,9 @@ export function buildPeopleApp(config: PeopleConfig) {
         feed,
         profiles,
         logger: app.log.child({ component: 'people-feed' }),
+        kafka: app.kafka.client,
+        snapshots: snapshotStoreFrom(config),
+        snapshotEveryMs: config.SNAPSHOT_EVERY_MS,
       })
       const staleContactViewers = createStaleContactViewersCleanup({
         db,
@@ -114,22 +118,16 @@ export function buildPeopleApp(config: PeopleConfig) {
             tokenRevocations,
             activity,
           }),
-          {
-            ...feedSync.consumer,
-            // A rating changed a worker's average on another replica: re-read the profile.
-            handlers: {
-              ...feedSync.consumer.handlers,
-              'worker.rated': async ({ data }) => feedSync.refresh(data.workerId),
-            },
-          },
+          feedSync.consumer,
         ],
-        // Served once it holds every profile, loaded after the groups joined (as in jobs).
+        // Served once it holds every profile and has caught up with the topics (as in jobs).
         readModels: [
           {
             name: 'people-feed',
             label: 'people feed',
             load: feedSync.load,
             isLoaded: feedSync.isLoaded,
+            startsItsGroup: true,
           },
         ],
         async routes(app) {
@@ -142,6 +140,7 @@ export function buildPeopleApp(config: PeopleConfig) {
         close() {
           stopPurge()
           stopRatingSweep()
+          feedSync.close()
         },
         expose: { feed, feedSync, purge, ratings, staleContactViewers },
       }

@@ -5,6 +5,7 @@ import {
   MongoConfigSchema,
   loadConfig,
 } from '@marketplace/service-kit'
+import { SnapshotConfigSchema } from '@marketplace/read-models/snapshot'
 import {
   ACCOUNT_DELETION_GRACE_DAYS,
   FEED_PAGE_SIZE,
@@ -15,6 +16,8 @@ const PeopleConfigSchema = Type.Composite([
   BaseConfigSchema,
   MongoConfigSchema,
   KafkaConfigSchema,
+  // The people feed's snapshots (docs/scale.md).
+  SnapshotConfigSchema,
   Type.Object({
     SERVICE_NAME: Type.String({ default: 'people' }),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4002 }),

@@ -31,7 +31,8 @@ export interface FeedPage<T> {
 
 interface Entry<T> {
   item: T
-  keys: string[]
+  /** Shared by every item with the same filter values: never changed. */
+  keys: readonly string[]
 }
 
 /**
@@ -50,6 +51,15 @@ export class FeedIndex<T extends FeedItem> {
   private readonly byWord = new Map<string, OrderedList<T>>()
   private vocabulary: string[] = []
   private vocabularyDirty = false
+  /**
+   * One copy of each filter key ("category\u0000Moving") and of each set of them: items share
+   * a few thousand combinations of category, place, contact and payments, not one each.
+   */
+  private readonly keys = new Map<string, string>()
+  private readonly keySets = new Map<string, readonly string[]>()
+  /** Bumped by every change: cached intersections older than it are stale. */
+  private version = 0
+  private readonly intersections = new Map<string, { version: number; items: T[] }>()
   /** The earliest expiry among indexed items: nothing to sweep before it. */
   private nextExpiry = Infinity
 
@@ -68,8 +78,15 @@ export class FeedIndex<T extends FeedItem> {
     return this.byId.get(id)?.item
   }
 
-  /** Replaces the whole content (start-up load); `items` in any order. */
+  /** Every live item in feed order: a copy, for a snapshot (the items are never mutated). */
+  items(): T[] {
+    this.sweepExpired()
+    return this.all.items.slice()
+  }
+
+  /** Replaces the whole content (start-up load); `items` in any order (fastest in feed order). */
   load(items: Iterable<T>): void {
+    this.version += 1
     this.byId.clear()
     this.all.items.length = 0
     this.byFilter.clear()
@@ -101,35 +118,52 @@ export class FeedIndex<T extends FeedItem> {
 
   page(query: FeedQuery): FeedPage<T> {
     this.sweepExpired()
+    // The index's own copy of each key: an item's keys are then found by identity, not by
+    // comparing text (a filtered page tests every item of its shortest list).
     const active = Object.entries(query.filters)
       .filter((pair): pair is [string, string] => pair[1] !== undefined && pair[1] !== '')
       .map(([name, value]) => filterKey(name, value))
+      .map((key) => this.keys.get(key) ?? key)
     const lists = active.map((key) => this.byFilter.get(key))
     if (lists.some((list) => list === undefined)) return { items: [], total: 0 }
-    // Walk the shortest list and test the other filters on each item.
-    const source = (lists as Array<OrderedList<T>>).reduce<OrderedList<T>>(
-      (shortest, list) => (list.length < shortest.length ? list : shortest),
-      this.all,
-    )
-    const all = source.items
+    const all =
+      active.length <= 1
+        ? ((lists[0] as OrderedList<T> | undefined) ?? this.all).items
+        : this.intersection(active, lists as Array<OrderedList<T>>)
     const start = (query.page - 1) * query.pageSize
-    const at = (i: number) => (query.sort === 'asc' ? all[all.length - 1 - i]! : all[i]!)
-    if (active.length <= 1) {
-      const items: T[] = []
-      for (let i = start; i < Math.min(start + query.pageSize, all.length); i += 1)
-        items.push(at(i))
-      return { items, total: all.length }
-    }
     const items: T[] = []
-    let total = 0
-    for (let i = 0; i < all.length; i += 1) {
-      const item = at(i)
-      const keys = this.byId.get(item._id)!.keys
-      if (!active.every((key) => keys.includes(key))) continue
-      if (total >= start && items.length < query.pageSize) items.push(item)
-      total += 1
+    for (let i = start; i < Math.min(start + query.pageSize, all.length); i += 1)
+      items.push(query.sort === 'asc' ? all[all.length - 1 - i]! : all[i]!)
+    return { items, total: all.length }
+  }
+
+  /**
+   * The items answering to every one of `active`, in feed order. Walking the shortest list
+   * costs a pass over, say, a category's posts: kept until the index next changes (the same
+   * filters asked again, page after page, cost a page), for the last few combinations asked.
+   */
+  private intersection(active: string[], lists: Array<OrderedList<T>>): T[] {
+    const cacheKey = [...active].sort().join('\u0001')
+    const cached = this.intersections.get(cacheKey)
+    if (cached && cached.version === this.version) {
+      // Most recently used last: the oldest entry is the first one dropped.
+      this.intersections.delete(cacheKey)
+      this.intersections.set(cacheKey, cached)
+      return cached.items
     }
-    return { items, total }
+    const source = lists.reduce((shortest, list) =>
+      list.length < shortest.length ? list : shortest,
+    )
+    const items: T[] = []
+    for (const item of source.items) {
+      const keys = this.byId.get(item._id)!.keys
+      if (active.every((key) => keys.includes(key))) items.push(item)
+    }
+    this.intersections.delete(cacheKey)
+    this.intersections.set(cacheKey, { version: this.version, items })
+    if (this.intersections.size > MAX_CACHED_INTERSECTIONS)
+      this.intersections.delete(this.intersections.keys().next().value!)
+    return items
   }
 
   /** Live items per value of one filter; equal to what the feed returns for each value. */
@@ -174,8 +208,24 @@ export class FeedIndex<T extends FeedItem> {
   }
 
   private entryOf(item: T): Entry<T> {
-    const keys = this.schema.filterValues(item).map(([name, value]) => filterKey(name, value))
-    return { item, keys: [...new Set(keys)] }
+    const pairs = this.schema.filterValues(item)
+    // The set's name first: at a million items, only a new combination builds its keys.
+    let setKey = ''
+    for (const [name, value] of pairs) setKey += `${name}\u0000${value}\u0001`
+    let shared = this.keySets.get(setKey)
+    if (shared === undefined) {
+      const keys = [...new Set(pairs.map(([name, value]) => filterKey(name, value)))]
+      shared = Object.freeze(
+        keys.map((key) => {
+          const known = this.keys.get(key)
+          if (known !== undefined) return known
+          this.keys.set(key, key)
+          return key
+        }),
+      )
+      this.keySets.set(setKey, shared)
+    }
+    return { item, keys: shared }
   }
 
   private wordsStartingWith(prefix: string): string[] {
@@ -198,6 +248,7 @@ export class FeedIndex<T extends FeedItem> {
   }
 
   private addEntry(entry: Entry<T>): void {
+    this.version += 1
     const { item } = entry
     this.byId.set(item._id, entry)
     this.all.insert(item)
@@ -211,6 +262,7 @@ export class FeedIndex<T extends FeedItem> {
 
   /** Removes with the keys and words the item was added with, whatever it holds now. */
   private removeEntry(entry: Entry<T>): void {
+    this.version += 1
     const { item } = entry
     this.byId.delete(item._id)
     this.all.remove(item)
@@ -237,6 +289,9 @@ export class FeedIndex<T extends FeedItem> {
     }
   }
 }
+
+/** Filter combinations whose items are kept between changes (a few pages' worth each). */
+const MAX_CACHED_INTERSECTIONS = 32
 
 function filterKey(name: string, value: string): string {
   return `${name}\u0000${value}`

@@ -19,7 +19,7 @@ import {
 } from './dead-letters'
 import { CONSUMER_MAX_WAIT_MS, DEAD_LETTER_TOPIC } from './kafka-client'
 import { dataChecker } from './new-event'
-import { pinNewGroup } from './pin-new-group'
+import { pinNewGroup, type TopicPosition } from './pin-new-group'
 import { createProcessedEvents } from './processed-events'
 
 export type EventHandler<N extends EventName> = (event: DomainEvent<N>) => Promise<void>
@@ -56,7 +56,20 @@ export interface EventConsumerOptions {
   retry?: HandlerRetry
   /** Where `events_dead_lettered_total` is counted (the service's /metrics). */
   metrics?: Registry
+  /**
+   * A new group's exact start, per partition, instead of the end or the beginning: a read
+   * model loaded from a snapshot follows on from the position the snapshot covers. Awaited
+   * before the group joins; null falls back to `fromBeginning`.
+   */
+  startAt?: () => Promise<TopicPosition[] | null>
+  /**
+   * Called once a message is done with (handled, skipped or dead-lettered), with the offset
+   * that follows it: everything before it in that partition is applied.
+   */
+  onHandled?: (position: TopicPosition) => void
 }
+
+export type { TopicPosition } from './pin-new-group'
 
 const knownTypes = new Set<string>(Object.values(Events).map((definition) => definition.type))
 
@@ -120,7 +133,9 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
     consumer.on(consumer.events.GROUP_JOIN, () => resolve())
   })
   const fromBeginning = options.fromBeginning ?? true
-  if (!fromBeginning) await pinNewGroup(options.kafka, options.groupId, topics, 'end')
+  const startAt = options.startAt ? await options.startAt() : null
+  if (startAt) await pinNewGroup(options.kafka, options.groupId, topics, startAt)
+  else if (!fromBeginning) await pinNewGroup(options.kafka, options.groupId, topics, 'end')
   else if (options.since) await pinNewGroup(options.kafka, options.groupId, topics, options.since)
   await consumer.connect()
   await consumer.subscribe({ topics, fromBeginning })
@@ -211,6 +226,15 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
       }
       if (ledger) await ledger.remember(event.id, event.type)
     },
+  }
+  if (options.onHandled) {
+    const { onHandled } = options
+    const handle = runConfig.eachMessage!
+    runConfig.eachMessage = async (payload) => {
+      await handle(payload)
+      const next = (BigInt(payload.message.offset) + 1n).toString()
+      onHandled({ topic: payload.topic, partition: payload.partition, offset: next })
+    }
   }
   await consumer.run(runConfig)
   await joined

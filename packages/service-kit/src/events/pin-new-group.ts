@@ -8,6 +8,13 @@ import type { Kafka } from 'kafkajs'
  */
 const IDLE_FETCH_MS = 50
 
+/** A place in a topic's partition; `offset` is the next message to read there. */
+export interface TopicPosition {
+  topic: string
+  partition: number
+  offset: string
+}
+
 interface Start {
   topic: string
   partitions: Array<{ partition: number; offset: string }>
@@ -15,7 +22,8 @@ interface Start {
 
 /**
  * Fixes where a new consumer group starts, before its first member joins: at each topic's
- * current end (`'end'`), or at the first event published at or after an instant (epoch ms).
+ * current end (`'end'`), at the first event published at or after an instant (epoch ms), or
+ * at given positions (a read model's snapshot; a partition they do not name: its beginning).
  *
  * A group that starts "at the end" would, left to Kafka, read the end only when it first
  * fetches, after the join: an event published between the caller's start and that fetch is
@@ -27,7 +35,7 @@ export async function pinNewGroup(
   kafka: Kafka,
   groupId: string,
   topics: readonly string[],
-  from: 'end' | number,
+  from: 'end' | number | readonly TopicPosition[],
 ): Promise<void> {
   const starts = await startsOfUnsetPartitions(kafka, groupId, topics, from)
   if (starts.length > 0) await commitAsMember(kafka, groupId, starts)
@@ -37,7 +45,7 @@ async function startsOfUnsetPartitions(
   kafka: Kafka,
   groupId: string,
   topics: readonly string[],
-  from: 'end' | number,
+  from: 'end' | number | readonly TopicPosition[],
 ): Promise<Start[]> {
   const admin = kafka.admin()
   await admin.connect()
@@ -49,13 +57,17 @@ async function startsOfUnsetPartitions(
       if (unset.size === 0) continue
       // By time: the first offset whose timestamp is at or after the instant (the end when
       // none is), as the broker's ListOffsets answers it.
-      const positions =
-        from === 'end'
+      const positions = Array.isArray(from)
+        ? (await admin.fetchTopicOffsets(topic)).map(({ partition, low }) => ({
+            partition,
+            offset: from.find((p) => p.topic === topic && p.partition === partition)?.offset ?? low,
+          }))
+        : from === 'end'
           ? (await admin.fetchTopicOffsets(topic)).map((end) => ({
               partition: end.partition,
               offset: end.high,
             }))
-          : await admin.fetchTopicOffsetsByTimestamp(topic, from)
+          : await admin.fetchTopicOffsetsByTimestamp(topic, from as number)
       starts.push({
         topic,
         partitions: positions

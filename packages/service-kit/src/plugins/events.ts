@@ -6,7 +6,11 @@ import { allTopics } from '@marketplace/contracts/events'
 import { watchBroker } from '../events/broker-watch'
 import { sweepProcessedEvents } from '../events/processed-events'
 import { DEAD_LETTER_TOPIC, ensureTopics } from '../events/kafka-client'
-import { startEventConsumer, type EventHandlers } from '../events/event-consumer'
+import {
+  startEventConsumer,
+  type EventConsumerOptions,
+  type EventHandlers,
+} from '../events/event-consumer'
 
 /** How often expired processed-event records are swept. */
 const LEDGER_SWEEP_MS = 60 * 60 * 1000
@@ -17,6 +21,9 @@ export interface ConsumerDefinition {
   /** Default true: remember processed event ids in the service's database. */
   useLedger?: boolean
   fromBeginning?: boolean
+  /** A read model's exact start and progress (event-consumer.ts; read-models' snapshot). */
+  startAt?: EventConsumerOptions['startAt']
+  onHandled?: EventConsumerOptions['onHandled']
 }
 
 export interface EventsPluginOptions {
@@ -84,6 +91,8 @@ export const eventsPlugin = fp(
                 logger: app.log,
                 db: definition.useLedger === false ? undefined : database(),
                 fromBeginning: definition.fromBeginning,
+                startAt: definition.startAt,
+                onHandled: definition.onHandled,
                 since: options.newGroupsSince,
                 metrics: app.metrics,
               })

@@ -54,6 +54,11 @@ export class FeedIndex {
     return this.index.size
   }
 
+  /** The live posts in feed order (a copy, for a snapshot). */
+  items(): PostDocument[] {
+    return this.index.items()
+  }
+
   load(posts: Iterable<PostDocument>): void {
     this.index.load(posts)
   }

@@ -1,30 +1,44 @@
 import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import type { ConsumerDefinition } from '@marketplace/service-kit'
-import { createOrderedApply } from '@marketplace/read-models/feed'
+import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
+import { createInterner, createOrderedApply } from '@marketplace/read-models/feed'
+import {
+  createFollowedModel,
+  topicsOf,
+  type FollowedModelOptions,
+  type SnapshotStore,
+} from '@marketplace/read-models/snapshot'
 import type { PostReaders } from '../access/post-readers'
 import type { PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import type { FeedIndex } from './feed-index'
+import { compactPost, fromRecord, isPostRecord, toRecord, type PostRecord } from './post-record'
+
+/** A snapshot line: a live post, or who may see one's hidden fields. */
+type FeedRecord = { p: PostRecord } | { a: [postId: string, users: string[]] }
 
 /**
  * Keeps this process's feed index equal to the database:
- * - at start, a natural-order scan of the posts collection fills it;
+ * - at start, the newest snapshot fills it, or a natural-order scan of the posts collection
+ *   when there is none, and the group follows on from exactly the position that load covers
+ *   (read-models' followed-model.ts, docs/scale.md);
  * - this process's own writes apply the post they wrote at once (read-your-writes);
  * - every other replica's writes arrive as events on a consumer group of this process's
  *   own (each replica must see every event), and the post is read again by `_id`, so an
  *   event only has to say which post changed, and replaying one is harmless.
- * The group starts at the topics' ends, so a second load runs once the group has joined:
- * a change made between the first load and the join is not missed.
  */
 export function createFeedSync(deps: {
   feed: FeedIndex
   posts: PostsRepository
   readers: PostReaders
   logger: FastifyBaseLogger
+  kafka: FollowedModelOptions['kafka']
+  /** Where snapshots are kept; null: every load reads the database. */
+  snapshots: SnapshotStore | null
+  snapshotEveryMs: number
 }) {
-  let loaded = false
+  const intern = createInterner()
   /** Who may see each post's hidden fields (post-readers.ts), for per-viewer feed pages. */
   let accessByPost = new Map<string, string[]>()
   /**
@@ -36,32 +50,61 @@ export function createFeedSync(deps: {
 
   // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<PostDocument>((postId, post) => {
-    deps.feed.apply(postId, post)
+    deps.feed.apply(postId, post && compactPost(post, intern))
     for (const changed of changedDuringLoads) changed.add(postId)
   })
   /** A change this process made or learned of, applied at once. */
   const apply = ordered.apply
 
-  async function load(): Promise<void> {
-    const started = Date.now()
-    let posts: PostDocument[] = []
+  /**
+   * Replaces the content with what `read` answers; this process's own writes during the read
+   * (applied at once, read-your-writes) are read again afterwards, as the read may hold an
+   * older copy of them.
+   */
+  async function replaceWith(
+    read: () => Promise<{ posts: PostDocument[]; access: Map<string, string[]> }>,
+  ): Promise<number> {
     const changedDuringLoad = new Set<string>()
     changedDuringLoads.add(changedDuringLoad)
     try {
-      posts = await deps.posts.findAll()
-      const access = await deps.readers.all()
+      const { posts, access } = await read()
       deps.feed.load(posts)
       accessByPost = access
-      loaded = true
-      // Read again what changed during the scan, now that the snapshot is in place.
       for (const postId of changedDuringLoad) await refresh(postId)
+      return posts.length
     } finally {
       changedDuringLoads.delete(changedDuringLoad)
     }
-    deps.logger.info(
-      { scanned: posts.length, live: deps.feed.size, ms: Date.now() - started },
-      'feed index loaded',
-    )
+  }
+
+  const loadFromDatabase = () =>
+    replaceWith(async () => {
+      const [posts, access] = await Promise.all([deps.posts.findAll(), deps.readers.all()])
+      return { posts: posts.map((post) => compactPost(post, intern)), access }
+    })
+
+  const loadFromSnapshot = (records: AsyncIterable<unknown>) =>
+    replaceWith(async () => {
+      const posts: PostDocument[] = []
+      const access = new Map<string, string[]>()
+      for await (const record of records as AsyncIterable<FeedRecord>) {
+        if ('p' in record && isPostRecord(record.p)) posts.push(fromRecord(record.p, intern))
+        else if ('a' in record) access.set(record.a[0], intern.each(record.a[1]))
+      }
+      return { posts, access }
+    })
+
+  /** The live posts in feed order, then the grants; taken at once (nothing mutates them). */
+  function snapshotRecords(): { count: number; records: Iterable<FeedRecord> } {
+    const posts = deps.feed.items()
+    const access = [...accessByPost]
+    return {
+      count: posts.length,
+      records: (function* () {
+        for (const post of posts) yield { p: toRecord(post) }
+        for (const [postId, users] of access) yield { a: [postId, users] }
+      })(),
+    }
   }
 
   async function refreshAccess(postId: string): Promise<void> {
@@ -76,32 +119,56 @@ export function createFeedSync(deps: {
   }
 
   // Every event below carries the post's id; the post is read again rather than patched.
-  const byPostId = async (event: { data: { postId: string } }) => refresh(event.data.postId)
+  // Not before the load is in place: the load would replace what it applied.
+  const byPostId = async (event: { data: { postId: string } }) => {
+    await followed.whenLoaded()
+    await refresh(event.data.postId)
+  }
+  const handlers: EventHandlers = {
+    'post.created': byPostId,
+    'post.updated': byPostId,
+    'post.deleted': byPostId,
+    'job-request.decided': byPostId,
+    'job-request.deleted': byPostId,
+    'people-request.decided': byPostId,
+    'people-request.deleted': byPostId,
+  }
+
+  const followed = createFollowedModel({
+    model: 'jobs-feed',
+    kafka: deps.kafka,
+    topics: topicsOf(handlers),
+    store: deps.snapshots,
+    loadFromDatabase,
+    loadFromSnapshot,
+    snapshotRecords,
+    snapshotEveryMs: deps.snapshotEveryMs,
+    logger: deps.logger,
+  })
 
   const consumer: ConsumerDefinition = {
     // One group per process: a shared group would give each event to one replica only.
     groupId: `jobs-feed.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
     useLedger: false,
     fromBeginning: false,
-    handlers: {
-      'post.created': byPostId,
-      'post.updated': byPostId,
-      'post.deleted': byPostId,
-      'job-request.decided': byPostId,
-      'job-request.deleted': byPostId,
-      'people-request.decided': byPostId,
-      'people-request.deleted': byPostId,
-    },
+    startAt: followed.startAt,
+    onHandled: followed.onHandled,
+    handlers,
   }
 
   return {
-    load,
+    load: followed.load,
+    /** The database read again (tests: a load overlapping another). */
+    reloadFromDatabase: loadFromDatabase,
+    writeSnapshot: followed.writeSnapshot,
+    loadedFrom: followed.loadedFrom,
     apply,
     refresh,
     refreshAccess,
     accessOf: (postId: string): readonly string[] => accessByPost.get(postId) ?? [],
     consumer,
-    isLoaded: () => loaded,
+    isLoaded: followed.isReady,
+    close: followed.close,
   }
 }
 

@@ -1,0 +1,280 @@
+#!/usr/bin/env node
+// Read models that load in seconds (issue 19 §1): how long a new jobs instance takes from
+// process start to /readyz 200, and how much memory it holds, loading its feed from the
+// database versus from the snapshot (packages/read-models/src/snapshot), in one run; then
+// direct p99 of feed page 1, page 50, a filtered page and search at 50 connections on the
+// instance loaded from the snapshot.
+//
+//   MARKETPLACE_PORT_OFFSET=10000 bash infra/local/infra.sh up
+//   pnpm turbo run build --filter=@marketplace/jobs...
+//   node scripts/bench/feed-snapshot-load.mjs [--posts 100000] [--duration 10] [--connections 50]
+//   node scripts/bench/feed-snapshot-load.mjs --posts 1000000 --snapshot-only
+//
+// Default: the posts are written to FerretDB, instance A loads them from the database (today's
+// path) and writes the snapshot, instance B then loads from it. --snapshot-only skips the
+// database (FerretDB takes minutes per 100,000 posts to write and to scan): the snapshot is
+// written from the same generated posts by the same writer, naming the topics' ends, and B
+// loads from it; the database then holds none of them, which only the catch-up reads.
+// An empty instance gives the resident memory without posts: (B - empty) / posts is the
+// memory per post. Ports follow MARKETPLACE_PORT_OFFSET (default 0): 4903 + offset onwards.
+import { randomBytes, generateKeyPairSync } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { infraEnv, repoRoot } from './infra-env.mjs'
+import { log, startProcess } from './feed-bench-lib.mjs'
+import { generatePosts } from './post-generator.mjs'
+
+const { values: args } = parseArgs({
+  options: {
+    posts: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '50' },
+    'snapshot-only': { type: 'boolean', default: false },
+    // Another checkout's built jobs service (e.g. /work/main), loaded from the same database
+    // in the same run: the load and the memory before this change.
+    baseline: { type: 'string' },
+    settle: { type: 'string', default: '5' },
+  },
+})
+const POSTS = Number(args.posts)
+const OFFSET = Number(process.env.MARKETPLACE_PORT_OFFSET ?? 0)
+const jobsDir = join(repoRoot, 'services', 'jobs')
+const fromJobs = createRequire(join(jobsDir, 'package.json'))
+const { MongoClient, ObjectId } = fromJobs('mongodb')
+const { derivedFields } = fromJobs('./dist/posts/post-input.js')
+const { toRecord } = fromJobs('./dist/feed/post-record.js')
+const fromReadModels = createRequire(join(repoRoot, 'packages', 'read-models', 'package.json'))
+const { createS3SnapshotStore, endPositions, topicsOf } = fromReadModels('./dist/snapshot/index.js')
+const { Kafka, logLevel } = fromReadModels('kafkajs')
+const autocannon = createRequire(join(repoRoot, 'package.json'))('autocannon')
+
+const infra = infraEnv()
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const rssMb = (pid) =>
+  Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024
+/** User + system CPU seconds of a process so far (/proc, USER_HZ 100). */
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+const publicKey = generateKeyPairSync('ed25519')
+  .publicKey.export({ type: 'spki', format: 'pem' })
+  .toString()
+const run = randomBytes(4).toString('hex')
+const snapshotEnv = {
+  SNAPSHOT_S3_ENDPOINT: infra.S3_ENDPOINT,
+  SNAPSHOT_S3_ACCESS_KEY: infra.S3_ACCESS_KEY,
+  SNAPSHOT_S3_SECRET_KEY: infra.S3_SECRET_KEY,
+  SNAPSHOT_S3_REGION: infra.S3_REGION,
+  SNAPSHOT_S3_PREFIX: `bench-${run}/`,
+}
+const store = createS3SnapshotStore({
+  endpoint: infra.S3_ENDPOINT,
+  region: infra.S3_REGION,
+  accessKeyId: infra.S3_ACCESS_KEY,
+  secretAccessKey: infra.S3_SECRET_KEY,
+  bucket: 'marketplace-read-models',
+  prefix: snapshotEnv.SNAPSHOT_S3_PREFIX,
+})
+
+/** Starts a jobs instance; answers its ready time (process start to /readyz 200) and RSS. */
+async function startJobs(label, database, port, { snapshots = true, dir = jobsDir } = {}) {
+  const mongoUrl = `${infra.MONGO_URL_BASE}/${database}?${infra.MONGO_URL_OPTIONS}`
+  const started = Date.now()
+  const service = startProcess(
+    `jobs (${label})`,
+    dir,
+    {
+      SERVICE_NAME: 'jobs',
+      MONGO_URL: mongoUrl,
+      KAFKA_BROKERS: infra.KAFKA_BROKERS,
+      KAFKA_GROUP_PREFIX: `bench-${run}-${label}-`,
+      JWT_PUBLIC_KEY: publicKey,
+      ...(snapshots ? snapshotEnv : {}),
+    },
+    port,
+  )
+  await service.ready(3_600_000)
+  const readyS = (Date.now() - started) / 1000
+  // CPU time the process spent until ready: what the load costs whatever else the shared
+  // cores ran meanwhile (wall time on a core of its own would come close to it).
+  const cpuS = cpuSeconds(service.child.pid)
+  log(`${label}: ready in ${readyS.toFixed(1)} s (${cpuS.toFixed(1)} CPU s)`)
+  await sleep(Number(args.settle) * 1000)
+  const rss = rssMb(service.child.pid)
+  log(`${label}: ${rss.toFixed(0)} MB resident`)
+  return { service, readyS, cpuS, rss }
+}
+
+function cannon(url) {
+  return new Promise((resolve, reject) =>
+    autocannon(
+      { url, connections: Number(args.connections), duration: Number(args.duration) },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    ),
+  )
+}
+
+/** A snapshot of `posts` as the jobs feed writes one, covering the topics up to their ends. */
+async function writeSnapshotOf(posts) {
+  const kafka = new Kafka({ brokers: infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING })
+  const handlers = Object.fromEntries(
+    [
+      'post.created',
+      'post.updated',
+      'post.deleted',
+      'job-request.decided',
+      'job-request.deleted',
+      'people-request.decided',
+      'people-request.deleted',
+    ].map((type) => [type, 1]),
+  )
+  const positions = await endPositions(kafka, topicsOf(handlers))
+  const started = Date.now()
+  let live = 0
+  const { bytes } = await store.write(
+    // The header's count is informative only; the reader counts what it reads.
+    { format: 1, model: 'jobs-feed', takenAt: new Date().toISOString(), positions, count: POSTS },
+    (async function* () {
+      for (const post of posts) {
+        if (!post.isOnline) continue
+        live += 1
+        yield { p: toRecord(post) }
+      }
+    })(),
+  )
+  log(
+    `snapshot: ${live} posts, ${(bytes / 1e6).toFixed(1)} MB gzipped, written in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  )
+  return bytes
+}
+
+const database = `bench_snapshot_${run}`
+const emptyDatabase = `bench_snapshot_empty_${run}`
+const client = new MongoClient(`${infra.MONGO_URL_BASE}/${database}?${infra.MONGO_URL_OPTIONS}`)
+await client.connect()
+const children = []
+const rows = []
+try {
+  const load = () =>
+    loadavg()
+      .map((value) => value.toFixed(1))
+      .join(' ')
+  log(`load average before: ${load()}`)
+  const empty = await startJobs('empty', emptyDatabase, 4903 + OFFSET, { snapshots: false })
+  children.push(empty.service.child)
+  empty.service.child.kill('SIGTERM')
+
+  let snapshotBytes
+  let fromDatabase = null
+  let baseline = null
+  if (args['snapshot-only']) {
+    snapshotBytes = await writeSnapshotOf(
+      generatePosts({ count: POSTS, ObjectId, derivedFields, newestFirst: true }),
+    )
+  } else {
+    const started = Date.now()
+    const posts = client.db(database).collection('posts')
+    let batch = []
+    let written = 0
+    for (const post of generatePosts({ count: POSTS, ObjectId, derivedFields })) {
+      batch.push(post)
+      if (batch.length < 1000) continue
+      await posts.insertMany(batch, { ordered: false })
+      written += batch.length
+      batch = []
+      if (written % 50_000 === 0)
+        log(`written ${written}/${POSTS} (${((Date.now() - started) / 1000).toFixed(0)} s)`)
+    }
+    if (batch.length > 0) await posts.insertMany(batch, { ordered: false })
+    log(`database: ${POSTS} posts written in ${((Date.now() - started) / 1000).toFixed(0)} s`)
+    if (args.baseline) {
+      baseline = await startJobs('baseline from database', database, 4906 + OFFSET, {
+        snapshots: false,
+        dir: join(args.baseline, 'services', 'jobs'),
+      })
+      children.push(baseline.service.child)
+      baseline.service.child.kill('SIGTERM')
+    }
+    fromDatabase = await startJobs('from database', database, 4904 + OFFSET)
+    children.push(fromDatabase.service.child)
+    // A loads from the database and then writes the snapshot (followed-model.ts).
+    const until = Date.now() + 600_000
+    while (!(await store.takenAt('jobs-feed')) && Date.now() < until) await sleep(500)
+    fromDatabase.service.child.kill('SIGTERM')
+  }
+  const fromSnapshot = await startJobs('from snapshot', database, 4905 + OFFSET)
+  children.push(fromSnapshot.service.child)
+  log(`load average after the loads: ${load()}`)
+
+  const port = 4905 + OFFSET
+  const first = await (await fetch(`http://127.0.0.1:${port}/api/jobs?page=1`)).json()
+  log(`feed: ${first.pagination.total} live posts`)
+  const scenarios = [
+    ['feed page 1', '/api/jobs?page=1&sort=desc'],
+    ['feed page 50', '/api/jobs?page=50&sort=desc'],
+    ['filtered page', '/api/jobs?page=1&sort=desc&category=Cleaning&payment=Cash'],
+    ['search', '/api/jobs?search=clean&limit=10'],
+  ]
+  for (const [name, path] of scenarios) {
+    await cannon(`http://127.0.0.1:${port}${path}`) // warm-up, same length
+    const result = await cannon(`http://127.0.0.1:${port}${path}`)
+    rows.push({
+      name,
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.non2xx,
+    })
+    log(`${name}: p99 ${result.latency.p99} ms`)
+  }
+
+  const perPost = (rss) => (((rss - empty.rss) * 1024 * 1024) / POSTS).toFixed(0)
+  console.log(
+    `\n${new Date().toISOString()}, ${POSTS.toLocaleString('en')} posts (${first.pagination.total.toLocaleString('en')} live), load average ${load()}\n`,
+  )
+  console.log(
+    '| instance | ready (start to /readyz 200) | its CPU until ready | RSS | bytes per post over empty |\n|---|---|---|---|---|',
+  )
+  const row = (name, run, perPostText) =>
+    console.log(
+      `| ${name} | ${run.readyS.toFixed(1)} s | ${run.cpuS.toFixed(1)} s | ${run.rss.toFixed(0)} MB | ${perPostText} |`,
+    )
+  row('empty database', empty, '–')
+  if (baseline) row(`${args.baseline} from the database`, baseline, perPost(baseline.rss))
+  if (fromDatabase) row('from the database', fromDatabase, perPost(fromDatabase.rss))
+  row('from the snapshot', fromSnapshot, perPost(fromSnapshot.rss))
+  if (fromDatabase)
+    console.log(
+      `\nready from the snapshot ÷ from the database: ${(fromSnapshot.readyS / fromDatabase.readyS).toFixed(3)}`,
+    )
+  if (baseline)
+    console.log(
+      `ready from the snapshot ÷ baseline: ${(fromSnapshot.readyS / baseline.readyS).toFixed(3)}; memory per post ÷ baseline: ${((fromSnapshot.rss - empty.rss) / (baseline.rss - empty.rss)).toFixed(2)}`,
+    )
+  if (snapshotBytes) console.log(`snapshot object: ${(snapshotBytes / 1e6).toFixed(1)} MB gzipped`)
+  console.log(
+    `\n| direct, ${args.connections} connections | req/s | p50 ms | p99 ms | errors |\n|---|---|---|---|---|`,
+  )
+  for (const row of rows)
+    console.log(`| ${row.name} | ${row.rps.toFixed(0)} | ${row.p50} | ${row.p99} | ${row.errors} |`)
+  const page1 = rows.find((row) => row.name === 'feed page 1')
+  const page50 = rows.find((row) => row.name === 'feed page 50')
+  console.log(`\npage 50 ÷ page 1, p99: ${(page50.p99 / Math.max(1, page1.p99)).toFixed(2)}`)
+} finally {
+  for (const child of children) child.kill('SIGTERM')
+  await sleep(1000)
+  await client
+    .db(database)
+    .dropDatabase()
+    .catch(() => {})
+  await client
+    .db(emptyDatabase)
+    .dropDatabase()
+    .catch(() => {})
+  await client.close()
+}
+process.exit(0)
