@@ -10,6 +10,11 @@ GATEWAY_PORT=${GATEWAY_PORT:-8080}
 # name:port, in start order; the gateway comes last and learns every URL.
 SERVICES=(auth:4001 people:4002 jobs:4003 favorites:4004 reports:4005 notifications:4006 media:4007
   conversations:4008 analytics:4009)
+# REPLICAS=2 runs two instances of every service (docs/operations.md): instance n of a service
+# listens on its port + 10*(n-1) (jobs: 4003, 4013) and is named <service>-<n> (INSTANCE_ID,
+# which names its per-instance consumer groups); the gateway spreads requests over them.
+REPLICAS=${REPLICAS:-1}
+[[ $REPLICAS =~ ^[1-9]$ ]] || die "REPLICAS must be a number from 1 to 9 (got '$REPLICAS')"
 
 install_dependencies
 bash "$INFRA" up
@@ -44,7 +49,7 @@ ADMIN_EMAIL=${ADMIN_EMAIL:-admin@marketplace.local}
 ADMIN_PASSWORD=${ADMIN_PASSWORD:-Admin1234!}
 
 mkdir -p "$DATA/pids" "$DATA/logs"
-start_service() { # name port dir [ENV=VALUE...]
+start_service() { # name port dir [ENV=VALUE...]   (name: also the pid file's and the log's)
   local name=$1 port=$2 dir=$3; shift 3
   local pidfile=$DATA/pids/svc-$name.pid
   if [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
@@ -53,7 +58,7 @@ start_service() { # name port dir [ENV=VALUE...]
   fi
   # The redirections cover the whole background list, so no shell keeps this script's
   # stdout open (a caller piping start.sh would otherwise wait for the services to end).
-  (cd "$ROOT/$dir" && exec env SERVICE_NAME="$name" HOST=127.0.0.1 PORT="$port" "$@" \
+  (cd "$ROOT/$dir" && exec env SERVICE_NAME="${name%-[0-9]}" HOST=127.0.0.1 PORT="$port" "$@" \
     setsid node dist/server.js) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
   echo $! >"$pidfile"
   local i
@@ -83,10 +88,19 @@ for entry in "${SERVICES[@]}"; do
       S3_ACCESS_KEY="$S3_ACCESS_KEY" S3_SECRET_KEY="$S3_SECRET_KEY"
       APP_ORIGINS="http://127.0.0.1:$GATEWAY_PORT,http://localhost:$GATEWAY_PORT")
   fi
-  start_service "$name" "$port" "services/$name" \
-    MONGO_URL="$MONGO_URL_BASE/$name?$MONGO_URL_OPTIONS" KAFKA_BROKERS="$KAFKA_BROKERS" \
-    "${only_here[@]}"
-  upstreams+=("$(echo "$name" | tr '[:lower:]' '[:upper:]')_URL=http://127.0.0.1:$port")
+  urls=()
+  for ((n = 1; n <= REPLICAS; n++)); do
+    # One instance keeps the names it always had (svc-jobs.pid, jobs.log); with more, each
+    # is <service>-<n>, its INSTANCE_ID too.
+    instance=$name
+    ((REPLICAS > 1)) && instance=$name-$n
+    instance_port=$((port + 10 * (n - 1)))
+    start_service "$instance" "$instance_port" "services/$name" INSTANCE_ID="$name-$n" \
+      MONGO_URL="$MONGO_URL_BASE/$name?$MONGO_URL_OPTIONS" KAFKA_BROKERS="$KAFKA_BROKERS" \
+      "${only_here[@]}"
+    urls+=("http://127.0.0.1:$instance_port")
+  done
+  upstreams+=("$(echo "$name" | tr '[:lower:]' '[:upper:]')_URL=$(IFS=,; echo "${urls[*]}")")
 done
 start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
   PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT" \
@@ -106,6 +120,7 @@ cat <<DONE
   Mail sent by the product:    $MAIL_API_URL/api/v1/messages (codes, notifications, support)
   Demo administrator:          $ADMIN_EMAIL / $ADMIN_PASSWORD
   Demo people:                 ava.turner@demo.marketplace.local (and 29 more) / Demo1234!
+  Instances of each service:   $REPLICAS (REPLICAS=2 for two of everything)
   Logs:                        .data/logs/   Stop everything: bash scripts/stop.sh
 
 DONE

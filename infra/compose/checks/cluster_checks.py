@@ -117,7 +117,7 @@ def check_workload_operations(ops: Ops) -> list[str]:
 
 def code_topics(ops: Ops) -> set[str]:
     """Every topic the code names: the registry's, the analytics stream, the shared dead letters
-    and each consumer group's `<group>.dead-letter` (groups written as literals)."""
+    and each shared consumer group's `<group>.dead-letter` (groups written as literals)."""
     read = lambda path: (ops.root / path).read_text()
     registry = re.search(r"export const Topics = \{(.*?)\}", read("packages/contracts/src/events/registry.ts"), re.S)
     topics = set(re.findall(r":\s*'([^']+)'", registry.group(1) if registry else ""))
@@ -128,7 +128,10 @@ def code_topics(ops: Ops) -> set[str]:
     for path in sorted(ops.root.glob("services/*/src/**/*.ts")):
         if path.name.endswith(".test.ts") or "/test/" in path.as_posix():
             continue
-        topics |= {f"{group}.dead-letter" for group in re.findall(r"groupId: '([^']+)'", path.read_text())}
+        # A per-instance group (`perInstance: true` after its id) is `<group>.<INSTANCE_ID>`: its
+        # dead letters have no name a manifest could declare beforehand.
+        groups = re.findall(r"groupId: '([^']+)'(?!,\s*perInstance: true)", path.read_text())
+        topics |= {f"{group}.dead-letter" for group in groups}
     return topics
 
 

@@ -1,4 +1,5 @@
 import { createServer, type AddressInfo } from 'node:net'
+import { Kafka, logLevel } from 'kafkajs'
 import { ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
 import { buildService, type ServiceConfig } from './build-service'
@@ -149,6 +150,42 @@ describe('buildService', () => {
       await app.close()
     }
     expect(groupStateAtClose).toBe('Empty')
+  })
+
+  it('names per-instance groups from INSTANCE_ID, so a restart rejoins its group; shared groups stay shared', async () => {
+    const config = { ...testConfig('instance-id'), INSTANCE_ID: 'kit-test-1' }
+    const start = () =>
+      buildService(config, {
+        compose: () => ({
+          subscriptions: [idleGroup('kit-shared'), { ...idleGroup('kit-live'), perInstance: true }],
+          async routes() {},
+        }),
+      })
+    const admin = new Kafka({
+      brokers: infraEnv().kafkaBrokers.split(','),
+      logLevel: logLevel.NOTHING,
+    }).admin()
+    const groupsOnTheBroker = async () =>
+      (await admin.listGroups()).groups
+        .map((group) => group.groupId)
+        .filter((groupId) => groupId.startsWith(config.KAFKA_GROUP_PREFIX))
+        .sort()
+    await admin.connect()
+    try {
+      // Started, stopped and started again, as a restarted pod with the same name.
+      for (let run = 0; run < 2; run += 1) {
+        const app = await start()
+        expect(app.events.instanceId).toBe('kit-test-1')
+        await app.events.ready
+        await app.close()
+      }
+      expect(await groupsOnTheBroker()).toEqual([
+        `${config.KAFKA_GROUP_PREFIX}kit-live.kit-test-1`,
+        `${config.KAFKA_GROUP_PREFIX}kit-shared`,
+      ])
+    } finally {
+      await admin.disconnect()
+    }
   })
 
   it('serves and stays ready with the broker away; /healthz and /metrics say where Kafka is', async () => {

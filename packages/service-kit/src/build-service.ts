@@ -150,6 +150,7 @@ export async function buildService<
     consumers: parts.subscriptions,
     groupPrefix: config.KAFKA_GROUP_PREFIX,
     newGroupsSince: config.KAFKA_NEW_GROUPS_SINCE,
+    instanceId: config.INSTANCE_ID,
   })
   await app.register(authPlugin, {
     publicKey: config.JWT_PUBLIC_KEY,

@@ -65,6 +65,13 @@ export const KafkaConfigSchema = Type.Object({
    */
   KAFKA_GROUP_PREFIX: Type.String({ default: '' }),
   /**
+   * This instance's stable name among its service's instances, which names its per-instance
+   * consumer groups (`notifications-live.<INSTANCE_ID>`): the pod name on Kubernetes (downward
+   * API), `<service>-<n>` from start.sh. A restart with the same name reuses its groups. Unset:
+   * a name made at start, unique but new each time (events/instance-identity.ts).
+   */
+  INSTANCE_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,119}$' })),
+  /**
    * Where a consumer group that reads from the beginning starts when it has never committed:
    * unset (production) is the beginning, so a new deployment builds its state from the topics'
    * history. An instant (epoch ms) starts it at the first event published at or after that

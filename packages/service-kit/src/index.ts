@@ -53,6 +53,7 @@ export {
 export { OutboxRelay, type OutboxTarget } from './outbox/outbox-relay'
 export { insertTombstone } from './outbox/tombstones'
 export { newEvent } from './events/new-event'
+export { instanceIdentity, perInstanceGroupId } from './events/instance-identity'
 export {
   startEventConsumer,
   type EventHandlers,

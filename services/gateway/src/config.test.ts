@@ -49,10 +49,27 @@ describe('gateway configuration', () => {
     })
 
     expect(config.upstreams).toEqual({
-      jobs: 'http://jobs:3000',
-      auth: 'https://auth.internal',
-      analytics: 'http://analytics:4009',
+      jobs: ['http://jobs:3000'],
+      auth: ['https://auth.internal'],
+      analytics: ['http://analytics:4009'],
     })
+  })
+
+  it('takes several instances of a service, comma-separated; the live connection follows notifications’', () => {
+    const config = loadGatewayConfig({
+      JOBS_URL: 'http://127.0.0.1:4003, http://127.0.0.1:4013/',
+      NOTIFICATIONS_URL: 'http://127.0.0.1:4006,http://127.0.0.1:4016',
+    })
+
+    expect(config.upstreams.jobs).toEqual(['http://127.0.0.1:4003', 'http://127.0.0.1:4013'])
+    expect(config.socketIoInstances).toEqual(['http://127.0.0.1:4006', 'http://127.0.0.1:4016'])
+  })
+
+  it.each([
+    ['http://jobs:3000,jobs-2:3000', '"jobs-2:3000" is not an http(s) URL'],
+    ['http://jobs:3000,http://jobs:3000/', 'an instance is listed twice'],
+  ])('refuses JOBS_URL=%s', (value, problem) => {
+    expect(() => loadGatewayConfig({ JOBS_URL: value })).toThrow(problem)
   })
 
   it('refuses an upstream that is not an http(s) URL', () => {

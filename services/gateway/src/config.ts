@@ -9,7 +9,9 @@ import {
 } from '@marketplace/service-kit'
 import { UPSTREAM_NAMES, type UpstreamName } from './upstreams'
 
+/** One service's address, or several instances' comma-separated (`http://a:4003,http://b:4003`). */
 const HttpUrl = Type.String({ pattern: '^https?://[^\\s/?#]+' })
+const HTTP_URL = /^https?:\/\/[^\s/?#]+/
 
 /**
  * The gateway's own schema rather than BaseConfigSchema: it verifies no tokens (each service
@@ -34,7 +36,7 @@ export const GatewayEnvSchema = Type.Object({
   /**
    * Every notifications instance, comma-separated, each by an address that reaches it alone:
    * Socket.IO long-polling must reach the instance holding its session (routes/socket-io).
-   * Without it, NOTIFICATIONS_URL alone.
+   * Without it, the instances of NOTIFICATIONS_URL.
    */
   NOTIFICATIONS_INSTANCES: Type.Optional(Type.String({ minLength: 1 })),
   MEDIA_URL: Type.Optional(HttpUrl),
@@ -77,8 +79,11 @@ export interface GatewayConfig {
   port: number
   logLevel: string
   metricsPort?: number
-  /** Only the configured ones; the others answer 503. Without a trailing slash. */
-  upstreams: Partial<Record<UpstreamName, string>>
+  /**
+   * Only the configured ones; the others answer 503. Each service's instances (one or more,
+   * spread over by the proxy: lib/instance-pool), without a trailing slash.
+   */
+  upstreams: Partial<Record<UpstreamName, string[]>>
   /** The notifications instances Socket.IO sessions are spread over and kept on. */
   socketIoInstances: string[]
   webDistDir: string
@@ -98,25 +103,18 @@ export function loadGatewayConfig(
   env: Record<string, string | undefined> = process.env,
 ): GatewayConfig {
   const raw = loadConfig(GatewayEnvSchema, env)
-  const upstreams: Partial<Record<UpstreamName, string>> = {}
+  const upstreams: Partial<Record<UpstreamName, string[]>> = {}
   for (const name of UPSTREAM_NAMES) {
-    const url = raw[`${name.toUpperCase()}_URL` as keyof typeof raw] as string | undefined
-    if (url) upstreams[name] = url.replace(/\/+$/, '')
+    const variable = `${name.toUpperCase()}_URL`
+    const value = raw[variable as keyof typeof raw] as string | undefined
+    if (value) upstreams[name] = urlList(variable, value)
   }
+  // The live connection follows every notifications instance it is given; NOTIFICATIONS_URL's
+  // when they reach each instance alone (start.sh), NOTIFICATIONS_INSTANCES when that URL is
+  // one address in front of them all (a Kubernetes Service).
   const socketIoInstances = raw.NOTIFICATIONS_INSTANCES
-    ? raw.NOTIFICATIONS_INSTANCES.split(',')
-        .map((url) => url.trim().replace(/\/+$/, ''))
-        .filter(Boolean)
-    : upstreams.notifications
-      ? [upstreams.notifications]
-      : []
-  for (const url of socketIoInstances) {
-    if (!/^https?:\/\/[^\s/?#]+/.test(url)) {
-      throw new ConfigError(
-        `Invalid configuration:\n  NOTIFICATIONS_INSTANCES: "${url}" is not an http(s) URL`,
-      )
-    }
-  }
+    ? urlList('NOTIFICATIONS_INSTANCES', raw.NOTIFICATIONS_INSTANCES)
+    : (upstreams.notifications ?? [])
   return {
     serviceName: raw.SERVICE_NAME,
     host: raw.HOST,
@@ -143,6 +141,23 @@ export function loadGatewayConfig(
       rateLimitMax: raw.ANALYTICS_RATE_LIMIT_MAX,
     },
   }
+}
+
+/** A comma-separated list of http(s) URLs, each without a trailing slash, at least one. */
+function urlList(variable: string, value: string): string[] {
+  const urls = value
+    .split(',')
+    .map((url) => url.trim().replace(/\/+$/, ''))
+    .filter(Boolean)
+  for (const url of urls) {
+    if (!HTTP_URL.test(url)) {
+      throw new ConfigError(`Invalid configuration:\n  ${variable}: "${url}" is not an http(s) URL`)
+    }
+  }
+  if (new Set(urls).size !== urls.length) {
+    throw new ConfigError(`Invalid configuration:\n  ${variable}: an instance is listed twice`)
+  }
+  return urls
 }
 
 /**

@@ -17,6 +17,22 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** `count` different free ports: all held at once, so none is handed out twice. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer())
+  const ports = await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<number>((resolve, reject) => {
+          server.once('error', reject)
+          server.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port))
+        }),
+    ),
+  )
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+  return ports
+}
+
 export interface RunningService {
   name: string
   url: string
@@ -82,7 +98,8 @@ export async function startService(
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve()
+        // Gone already: it exited, or a test killed it (a signal leaves exitCode null).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
         child.once('exit', () => resolve())
         child.kill('SIGTERM')
       }),

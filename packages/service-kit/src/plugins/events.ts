@@ -4,6 +4,7 @@ import type { Consumer, Producer } from 'kafkajs'
 import { Gauge } from 'prom-client'
 import { allTopics } from '@marketplace/contracts/events'
 import { watchBroker } from '../events/broker-watch'
+import { instanceIdentity, perInstanceGroupId } from '../events/instance-identity'
 import { sweepProcessedEvents } from '../events/processed-events'
 import { DEAD_LETTER_TOPIC, ensureTopics } from '../events/kafka-client'
 import {
@@ -24,6 +25,11 @@ export interface ConsumerDefinition {
   /** A read model's exact start and progress (event-consumer.ts; read-models' snapshot). */
   startAt?: EventConsumerOptions['startAt']
   onHandled?: EventConsumerOptions['onHandled']
+  /**
+   * One group per instance (`<groupId>.<instance id>`), so every instance reads every event:
+   * the live push, an in-memory read model. Default false: one group the instances share.
+   */
+  perInstance?: boolean
 }
 
 export interface EventsPluginOptions {
@@ -33,6 +39,8 @@ export interface EventsPluginOptions {
   groupPrefix?: string
   /** KAFKA_NEW_GROUPS_SINCE: new groups that read from the beginning start at this instant. */
   newGroupsSince?: number
+  /** Names the per-instance groups (INSTANCE_ID, events/instance-identity.ts). */
+  instanceId?: string
 }
 
 declare module 'fastify' {
@@ -42,6 +50,8 @@ declare module 'fastify' {
       ready: Promise<void>
       /** The service's producer (app.kafka's), for whoever must publish as the service. */
       producer: Producer
+      /** This instance's name among its service's (INSTANCE_ID or one made at start). */
+      instanceId: string
     }
   }
 }
@@ -55,6 +65,12 @@ declare module 'fastify' {
 export const eventsPlugin = fp(
   async (app: FastifyInstance, options: EventsPluginOptions) => {
     const { client: kafka, producer } = app.kafka
+    const instanceId = instanceIdentity(options.instanceId)
+    const groupIdOf = (definition: ConsumerDefinition) =>
+      (options.groupPrefix ?? '') +
+      (definition.perInstance
+        ? perInstanceGroupId(definition.groupId, instanceId)
+        : definition.groupId)
     // A service without a database (media) has no outbox and keeps no ledger.
     const relay = app.hasDecorator('outbox') ? app.outbox.relay : null
     const consumers: Consumer[] = []
@@ -86,7 +102,7 @@ export const eventsPlugin = fp(
               const consumer = await startEventConsumer({
                 kafka,
                 producer,
-                groupId: (options.groupPrefix ?? '') + definition.groupId,
+                groupId: groupIdOf(definition),
                 handlers: definition.handlers,
                 logger: app.log,
                 db: definition.useLedger === false ? undefined : database(),
@@ -119,7 +135,7 @@ export const eventsPlugin = fp(
     // Unhandled rejection guard: connect() never rejects, but tests may never await it.
     ready.catch(() => undefined)
 
-    app.decorate('events', { ready, producer })
+    app.decorate('events', { ready, producer, instanceId })
 
     // At start, ready once every consumer group has joined: before that, an event (a live
     // push, a revocation) published now could be missed by a group that starts at the end.

@@ -4,7 +4,8 @@ import type { UpstreamName } from '../upstreams'
 import { mergeOpenApi, type OpenApiDocument, type ServiceDocument } from './merge-openapi'
 
 export interface ApiDocsOptions {
-  upstreams: Partial<Record<UpstreamName, string>>
+  /** Each service's instances; the document is asked of the first that answers. */
+  upstreams: Partial<Record<UpstreamName, string[]>>
   /** How long a complete merged document is served before the services are asked again. */
   cacheMs?: number
   /** Per service; a service that does not answer in time is left out of this answer. */
@@ -37,19 +38,24 @@ export async function apiDocsRoutes(app: FastifyInstance, options: ApiDocsOption
   let cached: { document: OpenApiDocument; until: number } | null = null
 
   async function serviceDocuments(): Promise<{ documents: ServiceDocument[]; missing: string[] }> {
-    const entries = Object.entries(options.upstreams) as Array<[UpstreamName, string]>
+    const entries = Object.entries(options.upstreams) as Array<[UpstreamName, string[]]>
     const results = await Promise.all(
-      entries.map(async ([name, url]): Promise<ServiceDocument | UpstreamName> => {
-        try {
-          const response = await fetch(`${url}/openapi.json`, {
-            signal: AbortSignal.timeout(fetchTimeoutMs),
-          })
-          if (!response.ok) throw new Error(`status ${response.status}`)
-          return { source: name, document: (await response.json()) as OpenApiDocument }
-        } catch (error) {
-          app.log.warn({ err: error, upstream: name }, 'OpenAPI document not available')
-          return name
+      entries.map(async ([name, instances]): Promise<ServiceDocument | UpstreamName> => {
+        for (const url of instances) {
+          try {
+            const response = await fetch(`${url}/openapi.json`, {
+              signal: AbortSignal.timeout(fetchTimeoutMs),
+            })
+            if (!response.ok) throw new Error(`status ${response.status}`)
+            return { source: name, document: (await response.json()) as OpenApiDocument }
+          } catch (error) {
+            app.log.warn(
+              { err: error, upstream: name, instance: url },
+              'OpenAPI document not available',
+            )
+          }
         }
+        return name
       }),
     )
     const own = app.swagger() as unknown as OpenApiDocument

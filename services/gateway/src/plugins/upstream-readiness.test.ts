@@ -60,6 +60,25 @@ describe('health and readiness', () => {
     })
   })
 
+  it('/readyz is ready while one instance of a service answers, and names them all when none does', async () => {
+    const down = await unusedUrl()
+    const gateway = await gatewayWith({
+      JOBS_URL: `${down},${healthyUrl}`,
+      REPORTS_URL: `${down},${failingUrl}`,
+    })
+
+    const response = await fetch(`${gateway.url}/readyz`)
+
+    expect(response.status).toBe(503)
+    expect(await response.json()).toEqual({
+      status: 'not ready',
+      checks: {
+        'upstream:jobs': 'ok',
+        'upstream:reports': 'every instance: unreachable (ECONNREFUSED); answered 500',
+      },
+    })
+  })
+
   it('/healthz and /metrics stay the gateway’s own, whatever the upstreams do', async () => {
     const gateway = await gatewayWith({ JOBS_URL: await unusedUrl() })
 

@@ -1,28 +1,15 @@
-import { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import httpProxy from '@fastify/http-proxy'
 import { AppError } from '@marketplace/service-kit'
 import { PROXY_ROUTES, type ProxyRoute, type UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
+import { createInstancePool } from '../lib/instance-pool'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
 
 export interface ProxyRoutesOptions {
-  upstreams: Partial<Record<UpstreamName, string>>
+  /** Each service's instances; several are spread over (lib/instance-pool). */
+  upstreams: Partial<Record<UpstreamName, string[]>>
   upstreamTimeoutMs: number
-}
-
-/** A body already read (and size-checked) by Fastify, handed to reply-from as a stream. */
-class BufferedBody extends Readable {
-  constructor(
-    readonly byteLength: number,
-    chunk: Buffer,
-  ) {
-    super()
-    this.push(chunk)
-    this.push(null)
-  }
-
-  override _read(): void {}
 }
 
 const CONNECTION_FAILURES = new Set([
@@ -40,9 +27,9 @@ const CONNECTION_FAILURES = new Set([
 /** Every prefix of ARCHITECTURE.md "Gateway routes": proxied when configured, 503 when not. */
 export async function proxyRoutes(app: FastifyInstance, options: ProxyRoutesOptions) {
   for (const route of PROXY_ROUTES) {
-    const upstream = options.upstreams[route.upstream]
-    if (upstream) {
-      await app.register(upstreamProxy, { route, upstream, ...options })
+    const instances = options.upstreams[route.upstream]
+    if (instances?.length) {
+      await app.register(upstreamProxy, { route, instances, ...options })
     } else {
       await app.register(unavailableUpstream, { route })
     }
@@ -51,20 +38,25 @@ export async function proxyRoutes(app: FastifyInstance, options: ProxyRoutesOpti
 
 async function upstreamProxy(
   scope: FastifyInstance,
-  options: ProxyRoutesOptions & { route: ProxyRoute; upstream: string },
+  options: ProxyRoutesOptions & { route: ProxyRoute; instances: string[] },
 ) {
-  const { route, upstream } = options
+  const { route, instances } = options
+  const upstream = instances[0]!
+  // Several instances: one pool per prefix spreads requests over them and sends a request
+  // that could not connect to another (lib/instance-pool). One: reply-from's own client.
+  const pool =
+    instances.length > 1 ? createInstancePool(route.upstream, instances, scope.log) : null
+  if (pool) scope.addHook('onClose', async () => pool.close())
 
   // http-proxy passes bodies through as raw streams, which Fastify does not measure. Reading
-  // them here (this scope only) applies the body limit, with its 413, before anything is sent.
+  // them here (this scope only) applies the body limit, with its 413, before anything is sent;
+  // the bytes are then forwarded as they came, and can be sent again to another instance.
   scope.removeAllContentTypeParsers()
-  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => {
-    const buffer = body as Buffer
-    done(null, new BufferedBody(buffer.length, buffer))
-  })
+  scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
 
   await scope.register(httpProxy, {
     upstream,
+    ...(pool ? { undici: pool.dispatcher } : {}),
     prefix: route.prefix,
     rewritePrefix: route.prefix,
     proxyPayloads: false,
@@ -74,13 +66,13 @@ async function upstreamProxy(
     ...(route.methods ? { httpMethods: route.methods } : {}),
     replyOptions: {
       timeout: options.upstreamTimeoutMs,
-      // Never retry on the browser's behalf: a 503 from a service is its answer, and the web
-      // client has its own retry with renewal.
-      retryDelay: () => null,
+      // An answer is never retried on the browser's behalf: a 503 from a service is its answer,
+      // and the web client has its own retry with renewal. Only a request that reached no
+      // instance goes to another (lib/instance-pool).
+      retryDelay: pool ? pool.retryDelay : () => null,
       rewriteRequestHeaders: (request, headers) => {
         const rewritten = upstreamRequestHeaders(request, headers, route.upstream)
-        if (request.body instanceof BufferedBody)
-          rewritten['content-length'] = String(request.body.byteLength)
+        if (Buffer.isBuffer(request.body)) rewritten['content-length'] = String(request.body.length)
         return rewritten
       },
       // Services run Fastify and send none, but nothing should advertise a stack to the internet.
@@ -95,20 +87,27 @@ async function upstreamProxy(
         reply.send(failure)
       },
     },
-    // Handshakes reach this handler through the router (plugins/websocket-upgrades) and are
-    // tunnelled; http-proxy's own `websocket` mode is not used, see lib/websocket-tunnel.
-    ...(route.websocket
-      ? {
-          handler: (request, reply, dest, replyOptions) => {
-            if (!upgradeOf(request.raw)) return reply.from(dest, replyOptions)
-            return tunnelWebSocket(request, reply, {
-              upstreamName: route.upstream,
-              target: new URL(`${dest}${searchOf(request.url)}`, upstream),
-              timeoutMs: options.upstreamTimeoutMs,
-            })
-          },
-        }
-      : {}),
+    handler: (request, reply, dest, replyOptions) => {
+      // Handshakes reach this handler through the router (plugins/websocket-upgrades) and are
+      // tunnelled; http-proxy's own `websocket` mode is not used, see lib/websocket-tunnel.
+      if (route.websocket && upgradeOf(request.raw)) {
+        return tunnelWebSocket(request, reply, {
+          upstreamName: route.upstream,
+          target: new URL(`${dest}${searchOf(request.url)}`, upstream),
+          timeoutMs: options.upstreamTimeoutMs,
+        })
+      }
+      // The body as bytes with its own content type (reply-from would re-encode a JSON one).
+      const body = request.body
+      if (!Buffer.isBuffer(body) || request.method === 'GET' || request.method === 'HEAD') {
+        return reply.from(dest, replyOptions)
+      }
+      return reply.from(dest, {
+        ...replyOptions,
+        body,
+        contentType: request.headers['content-type'] ?? 'application/octet-stream',
+      })
+    },
   })
 }
 

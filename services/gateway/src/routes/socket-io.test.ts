@@ -274,11 +274,23 @@ async function startNamedInstance(name: string) {
     // A notification for this socket's user, pushed once.
     socket.on('notify-me', (id: string) => socket.emit('notification', { id, instance: name }))
   })
+  // Every TCP connection, WebSocket tunnels included, for crash() to cut.
+  const connections = new Set<import('node:net').Socket>()
+  httpServer.on('connection', (connection: import('node:net').Socket) => {
+    connections.add(connection)
+    connection.once('close', () => connections.delete(connection))
+  })
   const url = await listen(httpServer)
   return {
     name,
     url,
     handshakes,
+    /** As a killed process: no goodbye to the clients, connections cut, the port closed. */
+    crash: async () => {
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()))
+      for (const connection of connections) connection.destroy()
+      await closed
+    },
     close: async () => {
       ioServer.disconnectSockets(true)
       await new Promise<void>((resolve) => ioServer.close(() => resolve()))
@@ -404,4 +416,50 @@ describe('Socket.IO through the gateway to two notifications instances', () => {
     expect(response.status).toBe(400)
     expect(JSON.parse(response.body)).toEqual({ code: 1, message: 'Session ID unknown' })
   })
+})
+
+describe('Socket.IO when one of two notifications instances dies', () => {
+  it('a client whose instance died reconnects to the other at once, and new sessions skip the dead one', async () => {
+    const first = await startNamedInstance('first')
+    const second = await startNamedInstance('second')
+    const gateway = await startSocketIoGateway([first.url, second.url])
+    const clients: Socket[] = []
+    try {
+      // Two clients: the handshakes take the instances in turn, so one is on each.
+      for (let i = 0; i < 2; i += 1) {
+        const client = io(gateway.url, {
+          transports: ['websocket'],
+          forceNew: true,
+          reconnectionDelay: 100,
+          reconnectionDelayMax: 200,
+        })
+        clients.push(client)
+        await nextEvent(client, 'connect')
+      }
+      const whoami = async (client: Socket) =>
+        ((await client.timeout(5000).emitWithAck('whoami')) as { instance: string }).instance
+      const onFirst = (await whoami(clients[0]!)) === 'first' ? clients[0]! : clients[1]!
+      expect(await whoami(onFirst)).toBe('first')
+
+      await first.crash()
+      // The one on the dead instance comes back on the other; every handshake from now on
+      // lands there, never on a 502 from the dead one.
+      await nextEvent(onFirst, 'connect', 10_000)
+      expect(await whoami(onFirst)).toBe('second')
+      for (let i = 0; i < 3; i += 1) {
+        const client = io(gateway.url, {
+          transports: ['websocket'],
+          forceNew: true,
+          reconnection: false,
+        })
+        clients.push(client)
+        await nextEvent(client, 'connect')
+        expect(await whoami(client)).toBe('second')
+      }
+    } finally {
+      for (const client of clients) client.close()
+      await gateway.app.close()
+      await second.close()
+    }
+  }, 30_000)
 })

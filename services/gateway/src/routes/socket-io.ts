@@ -41,11 +41,14 @@ function createSessionTable(
   let next = 0
 
   return {
-    /** New handshakes take the instances in turn. */
-    nextInstance(): URL {
-      const instance = instances[next % instances.length]!
+    /**
+     * New handshakes take the instances in turn: the one whose turn it is first, then the
+     * others, for when it cannot be reached.
+     */
+    nextInstances(): URL[] {
+      const first = next
       next = (next + 1) % instances.length
-      return instance
+      return instances.map((_, i) => instances[(first + i) % instances.length]!)
     },
     remember(sid: string, instance: URL) {
       owners.set(sid, { instance, seenAt: Date.now() })
@@ -102,12 +105,39 @@ export async function socketIoRoutes(scope: FastifyInstance, options: SocketIoRo
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
     const sid = new URL(request.url, 'http://gateway').searchParams.get('sid')
-    const instance = sid ? await sessions.ownerOf(sid) : sessions.nextInstance()
-    // No instance holds it (it ended, or its instance went away): Engine.IO's own answer, so
-    // the client starts a new session.
-    if (!instance) {
-      return reply.code(400).send({ code: UNKNOWN_SID, message: 'Session ID unknown' })
+    if (sid) {
+      const instance = await sessions.ownerOf(sid)
+      // No instance holds it (it ended, or its instance went away): Engine.IO's own answer, so
+      // the client starts a new session.
+      if (!instance) {
+        return reply.code(400).send({ code: UNKNOWN_SID, message: 'Session ID unknown' })
+      }
+      return serve(request, reply, instance, sid)
     }
+    // A new session opens on the instance whose turn it is, or on the next one that can be
+    // reached: nothing has been exchanged with a client before its handshake is answered, so
+    // a client whose instance died reconnects at once to another, never to the dead one.
+    const candidates = sessions.nextInstances()
+    for (const [index, instance] of candidates.entries()) {
+      try {
+        return await serve(request, reply, instance, null)
+      } catch (error) {
+        const unreachable = error instanceof AppError && error.code === 'UPSTREAM_UNREACHABLE'
+        if (!unreachable || index === candidates.length - 1) throw error
+        request.log.warn(
+          { upstream: 'notifications', instance: instance.origin },
+          'socket.io handshake: instance unreachable, trying the next',
+        )
+      }
+    }
+  }
+
+  async function serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    instance: URL,
+    sid: string | null,
+  ) {
     if (upgradeOf(request.raw)) {
       return tunnelWebSocket(request, reply, {
         upstreamName: 'notifications',

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto'
-import { hostname } from 'node:os'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
 import type { MessageNotices } from '../conversations/message-notices'
@@ -99,7 +97,9 @@ export function notificationsSubscriptions(deps: {
     // after they happened, and a client reads its lists when it (re)connects
     // (docs/notifications.md), so such a push could only be a repeat.
     {
-      groupId: `notifications-live.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
+      // `notifications-live.<INSTANCE_ID>`: a restarted instance rejoins its own group.
+      groupId: 'notifications-live',
+      perInstance: true,
       useLedger: false,
       fromBeginning: false,
       handlers: {

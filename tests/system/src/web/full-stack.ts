@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MongoClient } from 'mongodb'
 import { infraEnv, testKeyPair, testMongoUrl } from '@marketplace/service-kit/testing'
-import { authOnlyEnv, freePort, startService, type RunningService } from '../processes'
+import { authOnlyEnv, freePort, freePorts, startService, type RunningService } from '../processes'
 
 const SERVICES = [
   'auth',
@@ -23,11 +23,20 @@ export type ServiceName = (typeof SERVICES)[number]
 export interface FullStackOptions {
   /** More environment for a service, over the stack's own (a short token lifetime for auth). */
   env?: Partial<Record<ServiceName, Record<string, string>>>
+  /**
+   * Instances of every service (default 1), as `REPLICAS=2 start.sh` runs them: each its own
+   * process with INSTANCE_ID `<service>-<n>`, all of them behind the gateway.
+   */
+  replicas?: number
 }
 
 export interface FullStack {
   /** The gateway: the site a browser opens. */
   site: string
+  /** Every service's running instances, in order (`instances.jobs[0]` is `jobs-1`). */
+  instances: Record<ServiceName, RunningService[]>
+  /** Each service's database, for a test that checks what was stored. */
+  databases: Record<ServiceName, string>
   admin: { email: string; password: string }
   /** The PEM every service verifies access tokens with (public: what an attacker may know). */
   jwtPublicKey: string
@@ -37,9 +46,9 @@ export interface FullStack {
 const webDist = join(__dirname, '..', '..', '..', '..', 'apps', 'web', 'dist')
 
 /**
- * The whole product as start.sh runs it, every service its own process behind the gateway,
- * which serves the built web app: what the browser journeys drive. Own databases, own
- * consumer groups and own bucket, dropped again by stop().
+ * The whole product as start.sh runs it, every service its own process (or `replicas` of
+ * them) behind the gateway, which serves the built web app: what the browser journeys drive.
+ * Own databases, own consumer groups and own bucket, dropped again by stop().
  */
 export async function startFullStack(
   name: string,
@@ -67,13 +76,19 @@ export async function startFullStack(
   await cp(webDist, servedDist, { recursive: true })
   const running: RunningService[] = []
   const upstreams: Record<string, string> = {}
+  const replicas = options.replicas ?? 1
+  const instances = Object.fromEntries(
+    SERVICES.map((service): [ServiceName, RunningService[]] => [service, []]),
+  ) as Record<ServiceName, RunningService[]>
+  // One signing key and one HMAC secret for every auth instance: a code or XSRF token one
+  // issues, the other must accept.
+  const authEnv = authOnlyEnv(keys)
   let site = ''
   try {
     for (const service of SERVICES) {
-      const port = String(await freePort())
       const own: Record<string, string> =
         service === 'auth'
-          ? { ...authOnlyEnv(keys), ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }
+          ? { ...authEnv, ADMIN_EMAIL: admin.email, ADMIN_PASSWORD: admin.password }
           : service === 'media'
             ? {
                 S3_ENDPOINT: infra.s3Endpoint,
@@ -86,15 +101,35 @@ export async function startFullStack(
             : service === 'notifications'
               ? { SMTP_HOST: infra.smtpHost, SMTP_PORT: String(infra.smtpPort) }
               : {}
-      const started = await startService(`${service}-web-${name}`, `services/${service}`, {
-        ...common,
-        ...own,
-        ...options.env?.[service],
-        PORT: port,
-        MONGO_URL: databases[service],
-      })
-      running.unshift(started)
-      upstreams[`${service.toUpperCase()}_URL`] = started.url
+      // A service's instances start together; services one after another, as before.
+      const ports = await freePorts(replicas)
+      const settled = await Promise.allSettled(
+        ports.map(async (port, i) => {
+          const instance = replicas > 1 ? `-${i + 1}` : ''
+          const one = await startService(
+            `${service}${instance}-web-${name}`,
+            `services/${service}`,
+            {
+              ...common,
+              ...own,
+              ...options.env?.[service],
+              ...(replicas > 1 ? { INSTANCE_ID: `${service}-${i + 1}` } : {}),
+              PORT: String(port),
+              MONGO_URL: databases[service],
+            },
+          )
+          running.unshift(one)
+          return one
+        }),
+      )
+      // Every instance that started is in `running` (stopped below) before a failure is thrown.
+      const failed = settled.find((result) => result.status === 'rejected')
+      if (failed) throw (failed as PromiseRejectedResult).reason
+      const started = settled.map(
+        (result) => (result as PromiseFulfilledResult<RunningService>).value,
+      )
+      instances[service].push(...started)
+      upstreams[`${service.toUpperCase()}_URL`] = instances[service].map((i) => i.url).join(',')
     }
     const gatewayPort = await freePort()
     site = `http://127.0.0.1:${gatewayPort}`
@@ -118,6 +153,8 @@ export async function startFullStack(
 
   return {
     site,
+    instances,
+    databases,
     admin,
     jwtPublicKey: keys.publicKey,
     async stop() {
