@@ -88,6 +88,12 @@ for entry in "${SERVICES[@]}"; do
       S3_ACCESS_KEY="$S3_ACCESS_KEY" S3_SECRET_KEY="$S3_SECRET_KEY"
       APP_ORIGINS="http://127.0.0.1:$GATEWAY_PORT,http://localhost:$GATEWAY_PORT")
   fi
+  if [[ $name == jobs || $name == people ]]; then
+    # The feeds' snapshots (docs/scale.md): a new instance loads its feed from the last one
+    # and follows on from the topic positions it covers, instead of scanning the database.
+    only_here=(SNAPSHOT_S3_ENDPOINT="$S3_ENDPOINT" SNAPSHOT_S3_REGION="$S3_REGION"
+      SNAPSHOT_S3_ACCESS_KEY="$S3_ACCESS_KEY" SNAPSHOT_S3_SECRET_KEY="$S3_SECRET_KEY")
+  fi
   urls=()
   for ((n = 1; n <= REPLICAS; n++)); do
     # One instance keeps the names it always had (svc-jobs.pid, jobs.log); with more, each
