@@ -30,6 +30,12 @@ export interface ConsumerDefinition {
    * the live push, an in-memory read model. Default false: one group the instances share.
    */
   perInstance?: boolean
+  /**
+   * A group of this process alone that no later process may reuse (a read model's, which
+   * starts exactly where its snapshot or scan left off): deleted from the broker when the
+   * service closes, so restarts do not leave a group behind each time.
+   */
+  deleteOnClose?: boolean
 }
 
 export interface EventsPluginOptions {
@@ -173,6 +179,24 @@ export const eventsPlugin = fp(
       consumerGroups: consumersJoined ? 'joined' : 'joining',
     }))
 
+    /** After their consumers left: a group with a member still in it is not deleted. */
+    async function deleteGroupsOfThisProcess(): Promise<void> {
+      const groupIds = options.consumers
+        .filter((definition) => definition.deleteOnClose && started.has(definition))
+        .map(groupIdOf)
+      if (groupIds.length === 0) return
+      const admin = kafka.admin()
+      try {
+        await admin.connect()
+        await admin.deleteGroups(groupIds)
+      } catch (error) {
+        // The broker away or the group busy: it stays, and the broker expires its offsets.
+        app.log.warn({ err: error, groupIds }, "could not delete this process's consumer groups")
+      } finally {
+        await admin.disconnect().catch(() => undefined)
+      }
+    }
+
     // Graceful order: stop taking events, finish the relay's current pass, then disconnect.
     // Registered after the service's own parts, so this runs before theirs close (onClose
     // hooks run last-registered first): a handler never finds its mail transport gone.
@@ -187,6 +211,7 @@ export const eventsPlugin = fp(
       // that still ends later disconnects itself (above). runService() exits after 10 s anyway.
       await Promise.race([ready, new Promise((resolve) => setTimeout(resolve, 30_000).unref())])
       await Promise.all(consumers.map((consumer) => consumer.disconnect()))
+      await deleteGroupsOfThisProcess()
       await relay?.stop()
       await producer.disconnect()
     })

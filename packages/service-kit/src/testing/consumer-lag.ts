@@ -1,6 +1,23 @@
 import { Kafka, logLevel } from 'kafkajs'
 import { infraEnv } from './infra-env'
 
+/** The consumer groups the broker knows whose names start with `prefix`, sorted. */
+export async function consumerGroupsNamed(prefix: string): Promise<string[]> {
+  const admin = new Kafka({
+    brokers: infraEnv().kafkaBrokers.split(','),
+    logLevel: logLevel.NOTHING,
+  }).admin()
+  await admin.connect()
+  try {
+    return (await admin.listGroups()).groups
+      .map((group) => group.groupId)
+      .filter((id) => id.startsWith(prefix))
+      .sort()
+  } finally {
+    await admin.disconnect()
+  }
+}
+
 /** Events the consumer groups named `<prefix>...` have yet to read, over all their topics. */
 export async function consumerLag(groupPrefix: string): Promise<number> {
   const admin = new Kafka({

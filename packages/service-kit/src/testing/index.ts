@@ -5,7 +5,7 @@ export { recordPublishedEvents } from './published-events'
 export { testKeyPair, signTestToken } from './keys'
 export { startEventProbe, publishEvent } from './event-probe'
 export { startServiceTestApp, type HttpAnswer, type TestableApp } from './service-test-app'
-export { consumerLag, waitForConsumersCaughtUp } from './consumer-lag'
+export { consumerGroupsNamed, consumerLag, waitForConsumersCaughtUp } from './consumer-lag'
 export { recordQueryShapes, TEST_QUERY } from './query-shapes'
 export {
   documentationProblems,

@@ -151,6 +151,7 @@ export function createFeedSync(deps: {
     groupId: `jobs-feed.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
     useLedger: false,
     fromBeginning: false,
+    deleteOnClose: true,
     startAt: followed.startAt,
     onHandled: followed.onHandled,
     handlers,

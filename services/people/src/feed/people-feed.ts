@@ -144,6 +144,7 @@ export function createPeopleFeedSync(deps: {
     groupId: `people-feed.${hostname()}.${process.pid}.${randomUUID().slice(0, 8)}`,
     useLedger: false,
     fromBeginning: false,
+    deleteOnClose: true,
     startAt: followed.startAt,
     onHandled: followed.onHandled,
     handlers,
