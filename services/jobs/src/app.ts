@@ -132,7 +132,9 @@ export function buildJobsApp(config: JobsConfig) {
             users,
             readers,
           })
-          await app.register(jobsStatsRoutes, { stats: createJobsStats(db, { activity }) })
+          await app.register(jobsStatsRoutes, {
+            stats: createJobsStats(db, { activity, requests }),
+          })
         },
         close() {
           stopDeletionSweep()

@@ -8,7 +8,8 @@ import {
   type RequestActivity,
 } from '@marketplace/service-kit'
 import { POSTS_COLLECTION, type PostDocument } from '../posts/post-document'
-import { JOB_REQUESTS_COLLECTION, type JobRequestDocument } from '../requests/request-document'
+import { createRequestStore, type RequestStore } from '@marketplace/request-lifecycle'
+import { JOB_REQUESTS, type JobRequestDocument } from '../requests/request-document'
 
 /** Every count below is an equality (then range) on one of these. */
 export const jobsStatsIndexes: IndexDefinition[] = [
@@ -16,16 +17,6 @@ export const jobsStatsIndexes: IndexDefinition[] = [
     collection: POSTS_COLLECTION,
     keys: { userID: 1, isOnline: 1, takenDown: 1, expiresAt: 1 },
     options: { name: 'owner_live' },
-  },
-  {
-    collection: JOB_REQUESTS_COLLECTION,
-    keys: { ownerId: 1, status: 1 },
-    options: { name: 'received_by_status' },
-  },
-  {
-    collection: JOB_REQUESTS_COLLECTION,
-    keys: { requesterId: 1, status: 1 },
-    options: { name: 'sent_by_status' },
   },
 ]
 
@@ -43,19 +34,28 @@ export function createJobsStats(
   {
     now = () => new Date(),
     activity = createRequestActivity(db, now),
-  }: { now?: () => Date; activity?: RequestActivity } = {},
+    // Read only: the store's lists, never its writes (their outbox notices go nowhere).
+    requests = createRequestStore(db, JOB_REQUESTS, () => {}),
+  }: {
+    now?: () => Date
+    activity?: RequestActivity
+    requests?: Pick<RequestStore<JobRequestDocument>, 'sent' | 'received'>
+  } = {},
 ) {
   const posts = db.collection<PostDocument>(POSTS_COLLECTION)
-  const requests = db.collection<JobRequestDocument>(JOB_REQUESTS_COLLECTION)
 
+  /**
+   * Counted from the user's list of requests (read by `_id`, issue 19 §2): a count on the
+   * requests collection reads every user's requests on the local server.
+   */
   async function requestCounts(
-    side: 'ownerId' | 'requesterId',
+    side: 'sent' | 'received',
     userId: string,
   ): Promise<JobsRequestCounts> {
-    const counts = await Promise.all(
-      STATUSES.map((status) => requests.countDocuments({ [side]: userId, status })),
-    )
-    const [pending, accepted, rejected] = counts as [number, number, number]
+    const mine = await requests[side](userId)
+    const [pending, accepted, rejected] = STATUSES.map(
+      (status) => mine.filter((request) => request.status === status).length,
+    ) as [number, number, number]
     return { total: pending + accepted + rejected, pending, accepted, rejected }
   }
 
@@ -76,8 +76,8 @@ export function createJobsStats(
     async of(userId: string, days = ACTIVITY_DAYS_DEFAULT): Promise<JobsStatsView> {
       const [postsCounts, requestsReceived, requestsSent, daily] = await Promise.all([
         postCounts(userId),
-        requestCounts('ownerId', userId),
-        requestCounts('requesterId', userId),
+        requestCounts('received', userId),
+        requestCounts('sent', userId),
         activity.daily(userId, days),
       ])
       const decided = requestsReceived.accepted + requestsReceived.rejected
