@@ -2,6 +2,7 @@ import { MongoServerError, ObjectId, type Db } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
   OUTBOX_PENDING_INDEX,
+  createUserLists,
   insertTombstone,
   insertWithEvents,
   type IndexDefinition,
@@ -13,9 +14,16 @@ import {
   type FavoriteKind,
 } from './favorite-document'
 
+/**
+ * Each user's favorites of each kind, one document per user and kind addressed by `_id`
+ * (service-kit lists/user-lists.ts, issue 19 §2): the lists and the capacity count read it
+ * and each favorite by `_id`, never a query over every user's favorites.
+ */
+export const FAVORITE_LISTS_COLLECTION = 'favorite_lists'
+
 /** Indexes, equality then sort (docs/favorites.md lists the query each serves). */
 export const favoriteIndexes: IndexDefinition[] = [
-  // A user's list of one kind, newest first; also the capacity count.
+  // The one-time fill of a user's list from favorites stored before the lists; user.deleted.
   {
     collection: FAVORITES_COLLECTION,
     keys: { userId: 1, kind: 1, createdAt: -1 },
@@ -42,17 +50,51 @@ export function createFavoritesRepository(
 ) {
   const favorites = db.collection<FavoriteDocument>(FAVORITES_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
+  const lists = createUserLists(db, FAVORITE_LISTS_COLLECTION)
+  const KINDS: FavoriteKind[] = ['post', 'person']
+
+  /** The user's favorites of one kind, newest first: the list, then each by `_id`. */
+  async function listOf(userId: string, kind: FavoriteKind): Promise<FavoriteDocument[]> {
+    const ids = await lists.ids(userId, kind, async () =>
+      (await favorites.find({ userId, kind }, { projection: { _id: 1 } }).toArray()).map(
+        ({ _id }) => _id,
+      ),
+    )
+    const found = await Promise.all(ids.map((_id) => favorites.findOne({ _id }, withoutOutbox)))
+    // Skipped: an id whose favorite is gone or not inserted yet (user-lists.ts says why).
+    return found
+      .filter(
+        (doc): doc is FavoriteDocument =>
+          doc !== null && doc.userId === userId && doc.kind === kind,
+      )
+      .sort(
+        (a, b) =>
+          b.createdAt.getTime() - a.createdAt.getTime() ||
+          (a._id < b._id ? 1 : a._id > b._id ? -1 : 0),
+      )
+  }
+
+  /** Deletes the entries `filter` names and takes each off its saver's list (after: a crash leaves ids the lists skip). */
+  async function deleteEntries(filter: { targetId: string } | { targetOwnerId: string }) {
+    const entries = await favorites
+      .find(filter, { projection: { _id: 1, userId: 1, kind: 1 } })
+      .toArray()
+    await favorites.deleteMany(filter)
+    for (const entry of entries) await lists.remove(entry.userId, entry.kind, [entry._id])
+  }
 
   return {
     findById: (id: string) => favorites.findOne({ _id: id }, withoutOutbox),
 
-    list: (userId: string, kind: FavoriteKind) =>
-      favorites.find({ userId, kind }, withoutOutbox).sort({ createdAt: -1, _id: -1 }).toArray(),
+    list: (userId: string, kind: FavoriteKind) => listOf(userId, kind),
 
-    count: (userId: string, kind: FavoriteKind) => favorites.countDocuments({ userId, kind }),
+    count: async (userId: string, kind: FavoriteKind) => (await listOf(userId, kind)).length,
 
     /** Stores the favorite with its event; false when it was already there (nothing written). */
     async insert(favorite: FavoriteDocument, events: DomainEvent[]): Promise<boolean> {
+      // Listed first (a crash before the insert leaves an id the list skips). Saved twice,
+      // the favorite's id is the same and already listed: nothing to take back on a refusal.
+      await lists.add(favorite.userId, favorite.kind, favorite._id)
       try {
         await favorites.insertOne(insertWithEvents(favorite, events))
       } catch (error) {
@@ -73,21 +115,22 @@ export function createFavoritesRepository(
         new ObjectId().toHexString(),
         events,
       )
+      const entry = await favorites.findOne({ _id: id }, { projection: { userId: 1, kind: 1 } })
       const { deletedCount } = await favorites.deleteOne({ _id: id })
+      if (entry) await lists.remove(entry.userId, entry.kind, [id])
       if (tombstoneId)
         hooks.notifyOutbox({ collection: FAVORITE_TOMBSTONES_COLLECTION, id: tombstoneId })
       return deletedCount === 1
     },
 
     /** The target is gone (post.deleted, or the person's user.deleted): nothing to announce. */
-    deleteOfTarget: async (targetId: string) => {
-      await favorites.deleteMany({ targetId })
-    },
+    deleteOfTarget: (targetId: string) => deleteEntries({ targetId }),
 
     /** user.deleted: the user's own lists, and every entry about them or their posts. */
     async deleteOfUser(userId: string): Promise<void> {
       await favorites.deleteMany({ userId })
-      await favorites.deleteMany({ targetOwnerId: userId })
+      await lists.forget(userId, KINDS)
+      await deleteEntries({ targetOwnerId: userId })
     },
   }
 }
