@@ -419,8 +419,8 @@ async function main() {
       const big = large.find((r) => r.name === row.name)
       const ratio = big.p99 / Math.max(1, row.p99)
       if (ratio > 1.5) over += 1
-      const over = (r) => (r.capped ? `over ${r.p99}` : r.p99)
-      console.log(`| ${row.name} | ${over(row)} | ${over(big)} | ${big.capped ? 'over ' : ''}${ratio.toFixed(2)}${ratio > 1.5 ? ' **over 1.5**' : ''} | ${row.p50} / ${big.p50} | ${row.answered} / ${big.answered} |`)
+      const shown = (r) => (r.capped ? `over ${r.p99}` : r.p99)
+      console.log(`| ${row.name} | ${shown(row)} | ${shown(big)} | ${big.capped ? 'over ' : ''}${ratio.toFixed(2)}${ratio > 1.5 ? ' **over 1.5**' : ''} | ${row.p50} / ${big.p50} | ${row.answered} / ${big.answered} |`)
     }
     console.log(`\n${over === 0 ? 'Every read within 1.5.' : `${over} of ${small.length} reads over 1.5.`}`)
   } finally {
