@@ -12,8 +12,8 @@ export type StatusCounts = Record<RequestStatus | 'total', number>
 
 /**
  * GET /api/people/stats/{userId}: the people requests the user sent (as a post owner) and
- * received (as a worker), and their rating as a worker. Read-only counts on the people
- * requests collection (its repository writes it); the rating is on the profile already;
+ * received (as a worker), and their rating as a worker. Counted from the user's request
+ * lists (the repository keeps them, read by `_id`); the rating is on the profile already;
  * the daily series comes from the user's activity buckets, read by `_id`.
  */
 export function createPeopleStats(
