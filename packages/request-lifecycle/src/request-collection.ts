@@ -7,6 +7,11 @@ export interface RequestCollection<Doc extends RequestDocument> {
   name: string
   /** Where a deleted request's events wait for the relay (service-kit tombstones.ts). */
   tombstones: string
+  /**
+   * Each user's requests, one document per user and side addressed by `_id` (service-kit
+   * lists/user-lists.ts): what the sent and received lists read (issue 19 §2).
+   */
+  lists: string
   parties: RequestParties<Doc>
   /** The fields no two requests share all of: the database refuses a second one (the 409). */
   unique: { fields: ReadonlyArray<keyof Doc & string>; index: string }

@@ -38,7 +38,7 @@ export function buildFavoritesApp(config: FavoritesConfig) {
         }),
         async routes(app) {
           await app.register(favoritesRoutes, { service })
-          await app.register(favoritesStatsRoutes, { stats: createFavoritesStats(db) })
+          await app.register(favoritesStatsRoutes, { stats: createFavoritesStats(favorites) })
         },
       }
     },

@@ -28,7 +28,7 @@ import { JOB_REQUESTS_COLLECTION, REQUEST_TOMBSTONES_COLLECTION } from './reques
 import { createRequestsRepository, requestIndexes } from './requests/requests-repository'
 import { requestsRoutes } from './requests/requests-routes'
 import { createRequestsService } from './requests/requests-service'
-import { createJobsStats, jobsStatsIndexes } from './stats/jobs-stats'
+import { createJobsStats } from './stats/jobs-stats'
 import { jobsStatsRoutes } from './stats/stats-routes'
 import { createUserDirectory } from './users/user-directory'
 
@@ -41,7 +41,6 @@ export function buildJobsApp(config: JobsConfig) {
         ...postDeletionIndexes,
         ...requestIndexes,
         ...postAccessIndexes,
-        ...jobsStatsIndexes,
         ...requestActivityIndexes,
       ],
       outbox: [
@@ -142,7 +141,9 @@ export function buildJobsApp(config: JobsConfig) {
             users,
             readers,
           })
-          await app.register(jobsStatsRoutes, { stats: createJobsStats(db, { activity }) })
+          await app.register(jobsStatsRoutes, {
+            stats: createJobsStats(db, { activity, requests, posts }),
+          })
         },
         close() {
           stopDeletionSweep()

@@ -29,7 +29,7 @@ import {
 } from './requests/people-requests-repository'
 import { peopleRequestsRoutes } from './requests/people-requests-routes'
 import { createPeopleRequestsService } from './requests/people-requests-service'
-import { createPeopleStats, peopleStatsIndexes } from './stats/people-stats'
+import { createPeopleStats } from './stats/people-stats'
 import { peopleStatsRoutes } from './stats/stats-routes'
 
 /** User and worker profiles, the people feed, requests to people, ratings, account deletion. */
@@ -42,7 +42,6 @@ export function buildPeopleApp(config: PeopleConfig) {
         ...knownPostIndexes,
         ...knownJobRequestIndexes,
         ...ratingIndexes,
-        ...peopleStatsIndexes,
         ...requestActivityIndexes,
       ],
       outbox: [
@@ -75,7 +74,7 @@ export function buildPeopleApp(config: PeopleConfig) {
         logger: app.log.child({ component: 'ratings' }),
       })
       const activity = createRequestActivity(db)
-      const stats = createPeopleStats(db, { profiles, activity })
+      const stats = createPeopleStats(db, { profiles, activity, requests })
       const purge = createAccountPurge({
         profiles,
         requests,

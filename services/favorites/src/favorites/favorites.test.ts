@@ -2,6 +2,7 @@ import { Topics } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { startEventProbe, waitFor } from '@marketplace/service-kit/testing'
 import { FAVORITES_COLLECTION } from './favorite-document'
+import { FAVORITE_LISTS_COLLECTION } from './favorites-repository'
 import {
   EVENT_WAIT_MS,
   startFavoritesTestApp,
@@ -316,5 +317,35 @@ describe('favorites service (real FerretDB and Kafka)', () => {
     expect(posts.body.map((e: { favoriteID: { _id: string } }) => e.favoriteID._id)).not.toContain(
       leaversPost,
     )
+  })
+
+  it('keeps each user a list by _id per kind, and lists favorites stored before it (the old shape)', async () => {
+    const keeperId = await app.registerUser('Kim', 'Keeper')
+    const keeper = app.clientFor(keeperId)
+    const first = await app.announcePost(ownerId, 'Saved before the lists')
+    const second = await app.announcePost(ownerId, 'Saved after the lists')
+    expect(
+      (await keeper.post('/api/favorites/posts', { userId: keeperId, postId: first })).status,
+    ).toBe(201)
+    // The favorite as stored before the lists: no list document.
+    const lists = app.db.collection(FAVORITE_LISTS_COLLECTION)
+    await lists.deleteOne({ _id: `${keeperId}:post` as never })
+    expect(
+      (await keeper.post('/api/favorites/posts', { userId: keeperId, postId: second })).status,
+    ).toBe(201)
+
+    const listed = await keeper.get(`/api/favorites/posts/${keeperId}`)
+    expect(listed.body.map((e: { favoriteID: { _id: string } }) => e.favoriteID._id)).toEqual([
+      second,
+      first,
+    ])
+    expect(await lists.findOne({ _id: `${keeperId}:post` as never })).toMatchObject({
+      complete: true,
+    })
+    // A removal takes the entry off the list.
+    expect((await keeper.delete(`/api/favorites/posts/${keeperId}/${first}`)).status).toBe(204)
+    expect((await lists.findOne({ _id: `${keeperId}:post` as never }))?.ids).toEqual([
+      `${keeperId}:post:${second}`,
+    ])
   })
 })

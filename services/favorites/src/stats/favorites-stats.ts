@@ -1,14 +1,11 @@
-import type { Db } from 'mongodb'
 import type { FavoritesStats as FavoritesStatsView } from '@marketplace/contracts/api'
 import type { IndexDefinition } from '@marketplace/service-kit'
-import {
-  FAVORITES_COLLECTION,
-  type FavoriteDocument,
-  type FavoriteKind,
-} from '../favorites/favorite-document'
+import { FAVORITES_COLLECTION } from '../favorites/favorite-document'
+import type { FavoritesRepository } from '../favorites/favorites-repository'
 
 export const favoritesStatsIndexes: IndexDefinition[] = [
-  // targetOwnerId = ?, kind = ?: how often others saved the user's posts, or the user.
+  // targetOwnerId = ?, kind = ?: the one-time fill of a user's saved-by lists from favorites
+  // stored before the lists.
   {
     collection: FAVORITES_COLLECTION,
     keys: { targetOwnerId: 1, kind: 1 },
@@ -18,14 +15,12 @@ export const favoritesStatsIndexes: IndexDefinition[] = [
 
 /**
  * GET /api/favorites/stats/{userId} (docs/ratings-and-stats.md): how many times other users
- * saved the user's posts and the user as a person. Read-only counts on the favorites
- * collection (its repository writes it). Nobody can save their own post or themself
+ * saved the user's posts and the user as a person, counted over the user's saved-by lists
+ * (read by `_id`: favorites-repository.ts, issue 19 §2). Nobody can save their own post or themself
  * (favorites-service.ts), so every entry counted is someone else's.
  */
-export function createFavoritesStats(db: Db) {
-  const favorites = db.collection<FavoriteDocument>(FAVORITES_COLLECTION)
-  const received = (userId: string, kind: FavoriteKind) =>
-    favorites.countDocuments({ targetOwnerId: userId, kind })
+export function createFavoritesStats(favorites: Pick<FavoritesRepository, 'savedOf'>) {
+  const received = favorites.savedOf
 
   return {
     async of(userId: string): Promise<FavoritesStatsView> {

@@ -2,6 +2,7 @@ import { ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
   OUTBOX_PENDING_INDEX,
+  createUserLists,
   insertTombstone,
   insertWithEvents,
   findOneAndUpdateWithEvents,
@@ -16,7 +17,8 @@ import { POSTS_COLLECTION, type PostDocument } from './post-document'
  * natural-order scan; these serve the owner-scoped queries and the outbox.
  */
 export const postIndexes: IndexDefinition[] = [
-  // GET /api/jobs/my-jobs: userID = ?, sort createdAt desc, _id desc.
+  // The one-time fill of an owner's list from posts stored before the lists (my-jobs reads
+  // the list): userID = ?, sort createdAt desc, _id desc.
   {
     collection: POSTS_COLLECTION,
     keys: { userID: 1, createdAt: -1, _id: -1 },
@@ -50,6 +52,12 @@ export interface PostsRepository {
 
 /** A deleted post's events wait here for the relay: the post document itself is gone. */
 export const POST_TOMBSTONES_COLLECTION = 'post_tombstones'
+/**
+ * Each owner's posts, one document per owner addressed by `_id` (service-kit
+ * lists/user-lists.ts, issue 19 §2): my-jobs and the stats read it and each post by `_id`.
+ */
+export const POST_LISTS_COLLECTION = 'post_lists'
+const LIST = 'own'
 
 export function createPostsRepository(
   db: Db,
@@ -61,11 +69,15 @@ export function createPostsRepository(
   },
 ): PostsRepository {
   const posts = db.collection<PostDocument>(POSTS_COLLECTION)
+  const lists = createUserLists(db, POST_LISTS_COLLECTION)
+  const withoutOutbox = { projection: { outbox: 0 } }
 
   return {
     newId: () => new ObjectId().toHexString(),
 
     async insert(post, events) {
+      // Listed first: a crash before the insert leaves an id the list skips.
+      await lists.add(post.userID, LIST, post._id)
       await posts.insertOne(insertWithEvents(post, events))
       hooks.notifyOutbox({ collection: POSTS_COLLECTION, id: post._id, outbox: events })
       hooks.postChanged(post._id, post)
@@ -82,11 +94,22 @@ export function createPostsRepository(
       return found.filter((post): post is PostDocument => post !== null)
     },
 
-    findByOwner: (ownerId) =>
-      posts
-        .find({ userID: ownerId }, { projection: { outbox: 0 } })
-        .sort({ createdAt: -1, _id: -1 })
-        .toArray(),
+    async findByOwner(ownerId) {
+      const ids = await lists.ids(ownerId, LIST, async () =>
+        (await posts.find({ userID: ownerId }, { projection: { _id: 1 } }).toArray()).map(
+          ({ _id }) => _id,
+        ),
+      )
+      const found = await Promise.all(ids.map((_id) => posts.findOne({ _id }, withoutOutbox)))
+      // Skipped: an id whose post is gone or not inserted yet (user-lists.ts says why).
+      return found
+        .filter((post): post is PostDocument => post !== null && post.userID === ownerId)
+        .sort(
+          (a, b) =>
+            b.createdAt.getTime() - a.createdAt.getTime() ||
+            (a._id < b._id ? 1 : a._id > b._id ? -1 : 0),
+        )
+    },
 
     async update(id, update, events, guard = {}) {
       const result = await findOneAndUpdateWithEvents(
@@ -103,10 +126,13 @@ export function createPostsRepository(
     },
 
     async delete(id, events) {
+      const owner = await posts.findOne({ _id: id }, { projection: { userID: 1 } })
       const tombstoneId = await insertTombstone(db, POST_TOMBSTONES_COLLECTION, id, events)
       if (tombstoneId)
         hooks.notifyOutbox({ collection: POST_TOMBSTONES_COLLECTION, id: tombstoneId })
       const { deletedCount } = await posts.deleteOne({ _id: id })
+      // Unlisted after the delete: a crash in between leaves an id the list skips.
+      if (owner) await lists.remove(owner.userID, LIST, [id])
       hooks.postChanged(id, null)
       return deletedCount === 1
     },

@@ -19,6 +19,7 @@ export interface JobRequestDocument extends RequestDocument {
 export const JOB_REQUESTS: RequestCollection<JobRequestDocument> = {
   name: JOB_REQUESTS_COLLECTION,
   tombstones: REQUEST_TOMBSTONES_COLLECTION,
+  lists: 'job_request_lists',
   parties: { sender: 'requesterId', receiver: 'ownerId' },
   unique: { fields: ['postId', 'requesterId'], index: 'one_request_per_post' },
 }

@@ -2,25 +2,29 @@ import { MongoServerError, type Db } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
   OUTBOX_PENDING_INDEX,
+  createUserLists,
   insertWithEvents,
   type IndexDefinition,
   type OutboxTarget,
 } from '@marketplace/service-kit'
 import { NOTIFICATIONS_COLLECTION, type NotificationDocument } from './notification-document'
 
-/** Indexes, equality then sort (docs/notifications.md lists the query each serves). */
+/**
+ * Each user's notifications, one document per user addressed by `_id` (service-kit
+ * lists/user-lists.ts, issue 19 §2): the pages, the unread count and "mark all read" read it
+ * and each notification by `_id`, never a query over every user's notifications.
+ */
+export const NOTIFICATION_LISTS_COLLECTION = 'notification_lists'
+const LIST = 'all'
+
+/** Indexes (docs/notifications.md lists the query each serves). */
 export const notificationIndexes: IndexDefinition[] = [
-  // The dropdown's pages: userId = ?, newest first.
+  // The one-time fill of a user's list from notifications stored before the lists, and the
+  // purge of a user: userId = ?.
   {
     collection: NOTIFICATIONS_COLLECTION,
     keys: { userId: 1, createdAt: -1 },
     options: { name: 'user_recent' },
-  },
-  // The unread count and "clear read": userId = ?, isRead = ?.
-  {
-    collection: NOTIFICATIONS_COLLECTION,
-    keys: { userId: 1, isRead: 1 },
-    options: { name: 'user_read_state' },
   },
   {
     collection: NOTIFICATIONS_COLLECTION,
@@ -35,10 +39,33 @@ export function createNotificationsRepository(
 ) {
   const notifications = db.collection<NotificationDocument>(NOTIFICATIONS_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
+  const lists = createUserLists(db, NOTIFICATION_LISTS_COLLECTION)
+  const isUnread = (notification: NotificationDocument) => !notification.isRead
+
+  /** Every notification of the user, newest first: the list, then each by `_id`. */
+  async function allOf(userId: string): Promise<NotificationDocument[]> {
+    const ids = await lists.ids(userId, LIST, async () =>
+      (await notifications.find({ userId }, { projection: { _id: 1 } }).toArray()).map(
+        ({ _id }) => _id,
+      ),
+    )
+    const found = await Promise.all(ids.map((_id) => notifications.findOne({ _id }, withoutOutbox)))
+    // Skipped: an id whose notification is gone or not inserted yet (user-lists.ts says why).
+    return found
+      .filter((doc): doc is NotificationDocument => doc !== null && doc.userId === userId)
+      .sort(
+        (a, b) =>
+          b.createdAt.getTime() - a.createdAt.getTime() ||
+          (a._id < b._id ? 1 : a._id > b._id ? -1 : 0),
+      )
+  }
 
   return {
     /** Stores the notification with its event; false when it was already stored. */
     async insert(notification: NotificationDocument, events: DomainEvent[]): Promise<boolean> {
+      // Listed first (a crash before the insert leaves an id the list skips). A redelivered
+      // event names the same id, already listed: nothing to take back when the insert refuses.
+      await lists.add(notification.userId, LIST, notification._id)
       try {
         await notifications.insertOne(insertWithEvents(notification, events))
       } catch (error) {
@@ -68,19 +95,11 @@ export function createNotificationsRepository(
     },
 
     async page(userId: string, page: number, limit: number) {
-      const [items, total] = await Promise.all([
-        notifications
-          .find({ userId }, withoutOutbox)
-          .sort({ createdAt: -1, _id: -1 })
-          .skip((page - 1) * limit)
-          .limit(limit)
-          .toArray(),
-        notifications.countDocuments({ userId }),
-      ])
-      return { items, total }
+      const mine = await allOf(userId)
+      return { items: mine.slice((page - 1) * limit, page * limit), total: mine.length }
     },
 
-    unreadCount: (userId: string) => notifications.countDocuments({ userId, isRead: false }),
+    unreadCount: async (userId: string) => (await allOf(userId)).filter(isUnread).length,
 
     /** Marks one of the user's notifications read; false when the user has no such one. */
     async markRead(id: string, userId: string): Promise<boolean> {
@@ -92,19 +111,33 @@ export function createNotificationsRepository(
     },
 
     markAllRead: async (userId: string) => {
-      await notifications.updateMany(
-        { userId, isRead: false },
-        { $set: { isRead: true, status: 'read' } },
+      const unread = (await allOf(userId)).filter(isUnread)
+      await Promise.all(
+        unread.map(({ _id }) =>
+          notifications.updateOne({ _id, userId }, { $set: { isRead: true, status: 'read' } }),
+        ),
       )
     },
 
     clearRead: async (userId: string) => {
-      const { deletedCount } = await notifications.deleteMany({ userId, isRead: true })
-      return deletedCount
+      const read = (await allOf(userId)).filter((notification) => !isUnread(notification))
+      let deleted = 0
+      for (const { _id } of read) {
+        // By `_id`, and only the user's own.
+        deleted += (await notifications.deleteOne({ _id, userId, isRead: true })).deletedCount
+      }
+      // Left after the deletes: a crash in between leaves ids the list skips.
+      await lists.remove(
+        userId,
+        LIST,
+        read.map(({ _id }) => _id),
+      )
+      return deleted
     },
 
     deleteOfUser: async (userId: string) => {
       await notifications.deleteMany({ userId })
+      await lists.forget(userId, [LIST])
     },
   }
 }

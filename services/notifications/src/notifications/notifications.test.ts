@@ -10,6 +10,8 @@ import {
   startNotificationsTestApp,
   type NotificationsTestApp,
 } from '../test/notifications-test-app'
+import { NOTIFICATIONS_COLLECTION } from './notification-document'
+import { NOTIFICATION_LISTS_COLLECTION } from './notifications-repository'
 
 interface MailSummary {
   ID: string
@@ -191,6 +193,43 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
       'read',
     ])
     expect((await app.clientFor(null).get('/api/notifications')).status).toBe(401)
+  })
+
+  it('keeps each user a list by _id, and serves notifications stored before it (the old shape)', async () => {
+    const userId = app.newUserId()
+    const at = (minutes: number) => new Date(Date.now() - minutes * 60_000)
+    // Written as the service stored them before the lists: the notifications alone.
+    const old = [1, 2, 3].map((minutes) => ({
+      _id: `${randomUUID()}:${userId}`,
+      userId,
+      kind: 'post-request' as const,
+      message: `Old notice ${minutes}`,
+      link: '/settings-requests',
+      isRead: minutes === 3,
+      status: minutes === 3 ? ('read' as const) : ('unread' as const),
+      createdAt: at(minutes),
+    }))
+    await app.db.collection(NOTIFICATIONS_COLLECTION).insertMany(old as never[])
+    const lists = app.db.collection(NOTIFICATION_LISTS_COLLECTION)
+    expect(await lists.findOne({ _id: `${userId}:all` as never })).toBeNull()
+
+    const reader = app.clientFor(userId)
+    const page = await reader.get('/api/notifications?page=1&limit=10')
+    expect(page.body.notifications.map((n: { message: string }) => n.message)).toEqual([
+      'Old notice 1',
+      'Old notice 2',
+      'Old notice 3',
+    ])
+    expect(page.body.unreadCount).toBe(2)
+    const list = await lists.findOne({ _id: `${userId}:all` as never })
+    expect(list).toMatchObject({ userId, complete: true })
+    expect([...(list?.ids ?? [])].sort()).toEqual(old.map((n) => n._id).sort())
+
+    // Clearing the read ones takes them off the list too.
+    expect((await reader.delete('/api/notifications/clear-read')).body).toEqual({ deleted: 1 })
+    const after = await lists.findOne({ _id: `${userId}:all` as never })
+    expect(after?.ids).not.toContain(old[2]!._id)
+    expect(after?.ids).toHaveLength(2)
   })
 
   it('keeps preferences per user, honours them, and validates them', async () => {

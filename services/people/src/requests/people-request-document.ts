@@ -19,6 +19,7 @@ export interface PeopleRequestDocument extends RequestDocument {
 export const PEOPLE_REQUESTS: RequestCollection<PeopleRequestDocument> = {
   name: PEOPLE_REQUESTS_COLLECTION,
   tombstones: PEOPLE_REQUEST_TOMBSTONES_COLLECTION,
+  lists: 'people_request_lists',
   parties: { sender: 'ownerId', receiver: 'workerId' },
   unique: { fields: ['postId', 'workerId'], index: 'one_request_per_post_and_person' },
 }
