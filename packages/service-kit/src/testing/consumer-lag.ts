@@ -1,36 +1,37 @@
-import { Kafka, logLevel } from 'kafkajs'
+import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { infraEnv } from './infra-env'
 
-/** The consumer groups the broker knows whose names start with `prefix`, sorted. */
-export async function consumerGroupsNamed(prefix: string): Promise<string[]> {
+/** Runs `use` with an admin client of the test broker, disconnected afterwards. */
+async function withAdmin<T>(use: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = new Kafka({
     brokers: infraEnv().kafkaBrokers.split(','),
     logLevel: logLevel.NOTHING,
   }).admin()
   await admin.connect()
   try {
-    return (await admin.listGroups()).groups
-      .map((group) => group.groupId)
-      .filter((id) => id.startsWith(prefix))
-      .sort()
+    return await use(admin)
   } finally {
     await admin.disconnect()
   }
 }
 
+async function groupsNamed(admin: Admin, prefix: string): Promise<string[]> {
+  return (await admin.listGroups()).groups
+    .map((group) => group.groupId)
+    .filter((id) => id.startsWith(prefix))
+    .sort()
+}
+
+/** The consumer groups the broker knows whose names start with `prefix`, sorted. */
+export function consumerGroupsNamed(prefix: string): Promise<string[]> {
+  return withAdmin((admin) => groupsNamed(admin, prefix))
+}
+
 /** Events the consumer groups named `<prefix>...` have yet to read, over all their topics. */
-export async function consumerLag(groupPrefix: string): Promise<number> {
-  const admin = new Kafka({
-    brokers: infraEnv().kafkaBrokers.split(','),
-    logLevel: logLevel.NOTHING,
-  }).admin()
-  await admin.connect()
-  try {
-    const groups = (await admin.listGroups()).groups
-      .map((group) => group.groupId)
-      .filter((id) => id.startsWith(groupPrefix))
+export function consumerLag(groupPrefix: string): Promise<number> {
+  return withAdmin(async (admin) => {
     let lag = 0
-    for (const groupId of groups) {
+    for (const groupId of await groupsNamed(admin, groupPrefix)) {
       for (const { topic, partitions } of await admin.fetchOffsets({ groupId })) {
         const ends = await admin.fetchTopicOffsets(topic)
         for (const { partition, offset } of partitions) {
@@ -40,9 +41,7 @@ export async function consumerLag(groupPrefix: string): Promise<number> {
       }
     }
     return lag
-  } finally {
-    await admin.disconnect()
-  }
+  })
 }
 
 /**
