@@ -42,6 +42,11 @@ export interface RequestStore<Doc extends RequestDocument> {
   delete(id: string, events: DomainEvent[]): Promise<boolean>
   /** user.deleted: every request the user sent or received. */
   deleteOfUser(userId: string): Promise<void>
+  /**
+   * user.deleted, once the user's requests were deleted one by one (each with its events):
+   * the user's own lists go too (reading them made them, if they were not there).
+   */
+  forgetListsOf(userId: string): Promise<void>
 }
 
 export function createRequestStore<Doc extends RequestDocument>(
@@ -151,5 +156,7 @@ export function createRequestStore<Doc extends RequestDocument>(
       for (const doc of own) await unlist(doc)
       await lists.forget(userId, Object.values(LIST))
     },
+
+    forgetListsOf: (userId) => lists.forget(userId, Object.values(LIST)),
   }
 }

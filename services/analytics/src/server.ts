@@ -8,7 +8,9 @@ async function main() {
   await runService(app, { host: config.HOST, port: config.PORT })
 }
 
-main().catch((error) => {
-  console.error(error instanceof Error ? error.message : error)
+main().catch((error: unknown) => {
+  // The whole error: its stack, its cause, an AggregateError's parts (an empty message alone
+  // once left a start-up failure unexplained).
+  console.error(error)
   process.exit(1)
 })

@@ -52,6 +52,15 @@ describe('the administrator named by ADMIN_EMAIL at start', () => {
     expect(answer.json().user.roles).toEqual([ROLES.User, ROLES.Admin])
   })
 
+  it('two instances starting at once make one account, and neither fails', async () => {
+    // Two replicas on a new database: both find no account and both insert it.
+    const email = uniqueEmail('admin-twice')
+    const outcomes = await Promise.all([ensureAdminFor(email), ensureAdminFor(email)])
+    expect(outcomes.sort()).toEqual(['created', 'promoted'])
+    expect(await rolesOf(email)).toEqual([ROLES.User, ROLES.Admin])
+    expect((await login(email, ADMIN_PASSWORD)).statusCode).toBe(200)
+  })
+
   it('an existing verified account is promoted and keeps its own password', async () => {
     const { email } = await verifiedAccount(app, 'admin-verified')
     expect(await ensureAdminFor(email)).toBe('promoted')

@@ -2,7 +2,7 @@ import { ROLES } from '@marketplace/contracts/marketplace'
 import { isValidPassword, normalizeEmail } from '@marketplace/contracts/validation'
 import { newEvent } from '@marketplace/service-kit'
 import type { PasswordHasher } from './password-hasher'
-import type { CredentialsRepository } from './credentials-repository'
+import { EmailTakenError, type CredentialsRepository } from './credentials-repository'
 
 export interface AdminSettings {
   email: string
@@ -35,11 +35,14 @@ export async function ensureAdmin(
       'ADMIN_PASSWORD must follow the password rules (8-24 characters, a-z, A-Z, 0-9, one of !@#$%)',
     )
   }
-  const existing = await deps.credentials.findByEmail(email)
-  if (existing) {
+  const promoteExisting = async (): Promise<EnsureAdminOutcome | null> => {
+    const existing = await deps.credentials.findByEmail(email)
+    if (!existing) return null
     const promoted = await deps.credentials.addRoleIfVerified(existing._id, ROLES.Admin)
     return promoted ? 'promoted' : 'refused-unverified'
   }
+  const outcome = await promoteExisting()
+  if (outcome) return outcome
   const userId = deps.credentials.newUserId()
   const profile = {
     userId,
@@ -51,24 +54,38 @@ export async function ensureAdmin(
     interest: 'Both' as const,
     emailPreferences: false,
   }
-  await deps.credentials.insert(
-    {
-      _id: userId,
-      email,
-      passwordHash: await deps.hasher.hash(settings.password),
-      firstName: profile.firstName,
-      lastName: profile.lastName,
-      phoneNumber: profile.phoneNumber,
-      isWorker: false,
-      roles: [ROLES.User, ROLES.Admin],
-      verified: true,
-      createdAt: new Date(),
-    },
-    [
-      newEvent('user.registered', { aggregateId: userId, actorId: userId, data: profile }),
-      newEvent('user.verified', { aggregateId: userId, actorId: userId, data: { userId } }),
-    ],
-  )
+  try {
+    await insertAdmin()
+  } catch (error) {
+    // Two instances starting on a new database (two replicas, two pods) both found no
+    // account and both inserted it: the unique address lets one in. The other takes the
+    // account as it is now, as at any later start.
+    if (!(error instanceof EmailTakenError)) throw error
+    const existing = await promoteExisting()
+    if (existing) return existing
+    throw error
+  }
   deps.notifyOutbox()
   return 'created'
+
+  async function insertAdmin(): Promise<void> {
+    await deps.credentials.insert(
+      {
+        _id: userId,
+        email,
+        passwordHash: await deps.hasher.hash(settings.password),
+        firstName: profile.firstName,
+        lastName: profile.lastName,
+        phoneNumber: profile.phoneNumber,
+        isWorker: false,
+        roles: [ROLES.User, ROLES.Admin],
+        verified: true,
+        createdAt: new Date(),
+      },
+      [
+        newEvent('user.registered', { aggregateId: userId, actorId: userId, data: profile }),
+        newEvent('user.verified', { aggregateId: userId, actorId: userId, data: { userId } }),
+      ],
+    )
+  }
 }

@@ -46,6 +46,8 @@ export interface PostsRepository {
   ): Promise<PostDocument | null>
   /** Deletes the post; its events go out through a tombstone (see `deleteWithEvents`). */
   delete(id: string, events: DomainEvent[]): Promise<boolean>
+  /** user.deleted, once the owner's posts are deleted: the owner's list of them goes too. */
+  forgetOwner(ownerId: string): Promise<void>
   /** Every post, in natural order (the feed index's load). */
   findAll(): Promise<PostDocument[]>
 }
@@ -136,6 +138,8 @@ export function createPostsRepository(
       hooks.postChanged(id, null)
       return deletedCount === 1
     },
+
+    forgetOwner: (ownerId) => lists.forget(ownerId, [LIST]),
 
     findAll: () => posts.find({}, { projection: { outbox: 0 }, batchSize: 1000 }).toArray(),
   }

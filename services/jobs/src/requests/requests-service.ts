@@ -129,6 +129,7 @@ export function createRequestsService(deps: {
     for (const request of await deps.requests.received(userId)) {
       await lifecycle.discard(request, context, 'receiver')
     }
+    await deps.requests.forgetListsOf(userId)
   }
 
   return { send, decide, remove, discardAllOfPost, deleteAllOf }
