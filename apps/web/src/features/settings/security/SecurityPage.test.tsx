@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import SecurityPage from '@/features/settings/security/SecurityPage'
 import { renderPage } from '@/test/settings-helpers'
@@ -43,6 +43,8 @@ describe('security page', () => {
     const box = await screen.findByRole('checkbox', {
       name: 'Send me a code by email when I sign in',
     })
+    // Shown at once, usable once the status has loaded (a click before does nothing).
+    await waitFor(() => expect(box).toBeEnabled())
     await user.click(box)
     await user.type(screen.getByLabelText('Password'), 'Secret1!x')
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
@@ -72,7 +74,9 @@ describe('security page', () => {
       return jsonResponse(200, off)
     })
     renderPage(<SecurityPage />)
-    await user.click(await screen.findByRole('button', { name: 'Set up an authenticator app' }))
+    const setUp = await screen.findByRole('button', { name: 'Set up an authenticator app' })
+    await waitFor(() => expect(setUp).toBeEnabled())
+    await user.click(setUp)
     await user.type(screen.getByLabelText('Password'), 'Secret1!x')
     await user.click(screen.getByRole('button', { name: 'Confirm' }))
     expect(
