@@ -190,9 +190,12 @@ async function settle(page) {
           const box = element.getBoundingClientRect()
           return box.bottom > 0 && box.top < innerHeight && box.width > 0
         }
-        const busy = [...document.querySelectorAll('[class*="skeleton"], [aria-busy="true"]')].some(
-          shown,
-        )
+        // .page-loading: the app's "Loading..." and "Opening the conversation..." placeholders,
+        // which a page shows until its data (or a redirect, as /messages/request/:id does)
+        // arrives; on a busy machine that is seconds after the network first goes quiet.
+        const busy = [
+          ...document.querySelectorAll('[class*="skeleton"], [aria-busy="true"], .page-loading'),
+        ].some(shown)
         const loading = [...document.querySelectorAll('[role="status"], p, button')].some(
           (element) => shown(element) && element.textContent?.trim() === 'Loading...',
         )

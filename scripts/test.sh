@@ -66,8 +66,16 @@ say "every query the services sent is served by _id or a declared index..."
 node scripts/check-query-shapes.mjs "$QUERY_SHAPES_DIR" || status=1
 wait "$fuzzer_install" || status=1
 ensure_schemathesis # installed by now: sets SCHEMATHESIS_BIN here
-say "system tests (services as separate processes; stops and restarts Kafka)..."
-pnpm turbo run test --only --filter=@marketplace/system-tests --output-logs=full || status=1
+# The system tests start whole stacks as separate processes (tests/system/jest.config.js):
+# the two files that stop the shared broker run alone, then the others two at a time (most
+# of their time is spent waiting: on token lifetimes, outages, the browser).
+system_tests() {
+  (cd tests/system && SYSTEM_TESTS=$1 TEST_SUMMARY_PART=$1 pnpm exec jest "${@:2}")
+}
+say "system tests that stop and restart the shared Kafka, one at a time..."
+system_tests exclusive || status=1
+say "the other system tests (services as separate processes), two files at a time..."
+system_tests shared || status=1
 say "the local mail sink (node --test)..."
 node --test "infra/local/node/*.test.js" || status=1
 say "the local MongoDB-protocol server's write serializer (go test, run in the background)..."
