@@ -91,8 +91,15 @@ describe('media service: pictures attached to posts and profiles', () => {
       timeoutMs: EVENT_WAIT_MS,
       what: 'the profile picture attached',
     })
-    const first = await fetch(publicUrl(media.config, objectKey))
-    expect(first.headers.get('cache-control')).toBe(UPLOAD_CACHE_CONTROL)
+    // attachedAt is written first, the object's headers a moment later (attach-picture.ts).
+    const first = await waitFor(
+      async () => {
+        const response = await fetch(publicUrl(media.config, objectKey))
+        return response.headers.get('cache-control') === UPLOAD_CACHE_CONTROL && response
+      },
+      { timeoutMs: EVENT_WAIT_MS, what: 'the one-year cache policy on the profile picture' },
+    )
+    expect(first.status).toBe(200)
 
     // The same profile again (another field changed), then a new picture: events of one
     // user share a partition, so once the new picture is attached the repeat was handled.
