@@ -1,0 +1,819 @@
+import { SlotList } from './slot-list'
+
+/**
+ * One item of a columnar feed, as the service gives it and gets it back: only what the feed
+ * shows to everyone, filters and searches on. Never a private value: what the feed holds is
+ * what any guest may read (an insider's view is read from the database by `_id`).
+ */
+export interface FeedRow {
+  id: string
+  /** Milliseconds since the epoch; the feed's order is newest first, `id` breaking ties. */
+  createdAt: number
+  /** When the item leaves the feed by itself (ms), or null. */
+  expiresAt: number | null
+  /** Values of the schema's `shared` columns, in order: each distinct value is held once. */
+  shared: readonly string[]
+  /** Values of the schema's `numbers` columns, in order (times, flags, counts). */
+  numbers: readonly number[]
+  /** The item's own text (the service's encoding of its free-text public fields). */
+  text: string
+}
+
+/** How a kind of row answers the feed's questions; computed from the row alone. */
+export interface ColumnarSchema {
+  /** Columns whose values many rows repeat (owner, place, category...): 4 bytes a row. */
+  shared: readonly string[]
+  /** Number columns: 8 bytes a row each. */
+  numbers: readonly string[]
+  /**
+   * Every filter value the row answers to, as [filter, value] pairs. A value the row does not
+   * show to everyone must not be listed: a filter on it would reveal it.
+   */
+  filterValues(row: FeedRow): Iterable<readonly [string, string]>
+  /** The row's search words, normalized like the search terms. */
+  searchWords(row: FeedRow): readonly string[]
+  /**
+   * Names the two functions above: a snapshot written by code whose filters or words differ
+   * (another version) has them computed again from its rows instead of trusted.
+   */
+  version: string
+}
+
+export interface ColumnarQuery {
+  /** Filter name → wanted value; empty or missing values do not filter. */
+  filters: Readonly<Record<string, string | undefined>>
+  page: number
+  pageSize: number
+  sort: 'desc' | 'asc'
+}
+
+export interface SlotPage {
+  /** Row numbers, for `row(slot)` and `card(slot, ...)`; valid until the feed next changes. */
+  slots: number[]
+  total: number
+}
+
+/** A snapshot's records: the feed's format; the service may add records of its own after. */
+type SnapshotRecord =
+  | { k: 'meta'; format: typeof FORMAT; shared: string[]; numbers: string[]; version: string }
+  | { k: 'strings'; v: string[] }
+  | { k: 'keysets'; v: string[][] }
+  | { k: 'words'; v: string[] }
+  | {
+      k: 'rows'
+      id: string[]
+      c: number[]
+      e: Array<number | null>
+      s: number[]
+      x: number[]
+      t: string[]
+      f: number[]
+      w: number[]
+      wn: number[]
+    }
+
+const FORMAT = 'columnar-1'
+const ROWS_PER_RECORD = 4096
+const STRINGS_PER_RECORD = 65_536
+/** Filter combinations whose rows are kept between changes (a few pages' worth each). */
+const MAX_CACHED_INTERSECTIONS = 32
+/** Card texts kept (the pages being read): a few MB whatever the feed's size. */
+const MAX_CACHED_CARDS = 8192
+
+/**
+ * The live items of a feed in columns: a million items are a few typed arrays (times, shared
+ * values as numbers, filter sets), one string of text and one id each, and lists of row
+ * numbers (4 bytes an entry) in feed order per filter value and per search word. Compared
+ * with an object per item and lists of pointers (FeedIndex), it holds a third of the memory,
+ * and it loads from a snapshot of its own columns without building an object per item
+ * (docs/scale.md, "Read models that load in seconds").
+ *
+ * FerretDB pushes down neither filters nor sorts (docs/local-infrastructure.md), so a page
+ * is answered here; the database stays the source of truth: the service loads the feed from
+ * a snapshot or the database and applies every change.
+ */
+export class ColumnarFeed {
+  private readonly sharedCount: number
+  private readonly numberCount: number
+  private capacity = 0
+  private used = 0
+  private free: number[] = []
+  private ids: string[] = []
+  private texts: string[] = []
+  private createdAt = new Float64Array(0)
+  /** NaN: never expires. */
+  private expiresAt = new Float64Array(0)
+  private sharedValues = new Int32Array(0)
+  private numberValues = new Float64Array(0)
+  private keySetOf = new Int32Array(0)
+  private byId = new Map<string, number>()
+  /** The shared values, each once; a row holds its index. Only grows until the next load. */
+  private strings: string[] = []
+  private stringIds = new Map<string, number>()
+  /** Each combination of filter keys ("category\u0000Moving"...), once; a row holds its index. */
+  private keySets: string[][] = []
+  private keySetIds = new Map<string, number>()
+  private keys = new Map<string, string>()
+  private all = new SlotList()
+  private byFilter = new Map<string, SlotList>()
+  /** Word → its rows; a word of one row holds the row number itself (most words are rare). */
+  private byWord = new Map<string, SlotList | number>()
+  private vocabulary: string[] = []
+  private vocabularyDirty = false
+  /** Bumped by every change: cached intersections older than it are stale. */
+  private version = 0
+  private intersections = new Map<string, { version: number; slots: Int32Array }>()
+  private cards = new Map<number, string>()
+  private nextExpiry = Infinity
+
+  constructor(
+    private readonly schema: ColumnarSchema,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.sharedCount = schema.shared.length
+    this.numberCount = schema.numbers.length
+  }
+
+  /** Feed order: newest first, the greater id first among equal times. */
+  private readonly before = (a: number, b: number): boolean => {
+    const ta = this.createdAt[a]!
+    const tb = this.createdAt[b]!
+    if (ta !== tb) return ta > tb
+    return this.ids[a]! > this.ids[b]!
+  }
+
+  get size(): number {
+    this.sweepExpired()
+    return this.all.length
+  }
+
+  /** The row number of a live item, if held. */
+  slotOf(id: string): number | undefined {
+    return this.byId.get(id)
+  }
+
+  get(id: string): FeedRow | undefined {
+    const slot = this.byId.get(id)
+    return slot === undefined ? undefined : this.row(slot)
+  }
+
+  row(slot: number): FeedRow {
+    const shared: string[] = []
+    for (let i = 0; i < this.sharedCount; i += 1)
+      shared.push(this.strings[this.sharedValues[slot * this.sharedCount + i]!]!)
+    const numbers: number[] = []
+    for (let i = 0; i < this.numberCount; i += 1)
+      numbers.push(this.numberValues[slot * this.numberCount + i]!)
+    const expiresAt = this.expiresAt[slot]!
+    return {
+      id: this.ids[slot]!,
+      createdAt: this.createdAt[slot]!,
+      expiresAt: Number.isNaN(expiresAt) ? null : expiresAt,
+      shared,
+      numbers,
+      text: this.texts[slot]!,
+    }
+  }
+
+  /** Every live row in feed order (tests, tools). */
+  rows(): FeedRow[] {
+    this.sweepExpired()
+    return Array.from(this.all.view(), (slot) => this.row(slot))
+  }
+
+  /**
+   * The text `build` makes of a row (a card's JSON), kept for the rows read most recently: a
+   * page read again costs its cached texts joined. Dropped when the row changes.
+   */
+  card(slot: number, build: (row: FeedRow) => string): string {
+    let text = this.cards.get(slot)
+    if (text !== undefined) {
+      this.cards.delete(slot)
+      this.cards.set(slot, text)
+      return text
+    }
+    text = build(this.row(slot))
+    this.cards.set(slot, text)
+    if (this.cards.size > MAX_CACHED_CARDS) this.cards.delete(this.cards.keys().next().value!)
+    return text
+  }
+
+  /** Applies the current state of one item: held when given and not expired, removed otherwise. */
+  apply(id: string, row: FeedRow | null): void {
+    const previous = this.byId.get(id)
+    const live = row !== null && !this.expired(row.expiresAt, this.now().getTime())
+    if (previous === undefined && !live) return
+    this.version += 1
+    if (previous !== undefined) {
+      this.unindex(previous)
+      this.cards.delete(previous)
+    }
+    if (live) {
+      const slot = previous ?? this.allocate()
+      this.write(slot, row)
+      this.index(slot)
+    } else if (previous !== undefined) {
+      this.release(previous)
+    }
+  }
+
+  /** Replaces the whole content (a load from the database); rows in any order. */
+  load(rows: Iterable<FeedRow>): number {
+    const next = new ColumnarFeed(this.schema, this.now)
+    const now = this.now().getTime()
+    let count = 0
+    for (const row of rows) {
+      count += 1
+      if (next.expired(row.expiresAt, now)) continue
+      const known = next.byId.get(row.id)
+      const slot = known ?? next.allocate()
+      next.write(slot, row)
+      next.byId.set(row.id, slot)
+    }
+    next.buildLists()
+    this.adopt(next)
+    return count
+  }
+
+  /**
+   * Reads a snapshot this feed's `snapshotRecords` wrote: `accept` takes each record (false for
+   * a record that is not the feed's: the service's own), `finish` replaces the content at once.
+   * Until then the feed serves and changes as before; the service applies again what changed
+   * meanwhile (the snapshot may hold an older copy of it).
+   */
+  snapshotLoader(): { accept(record: unknown): boolean; finish(): number } {
+    const next = new ColumnarFeed(this.schema, this.now)
+    const now = this.now().getTime()
+    let trusted = false
+    let vocabulary: string[] = []
+    /** Per word of the snapshot, its rows so far. */
+    const postings: Array<SlotList | number | undefined> = []
+    let count = 0
+    let previous = -1
+    let ordered = true
+    return {
+      accept: (value: unknown): boolean => {
+        const record = value as SnapshotRecord
+        if (typeof record !== 'object' || record === null || !('k' in record)) return false
+        switch (record.k) {
+          case 'meta':
+            // Another layout of columns cannot be read; other filters or words are recomputed.
+            if (
+              record.format !== FORMAT ||
+              record.shared.join() !== this.schema.shared.join() ||
+              record.numbers.join() !== this.schema.numbers.join()
+            )
+              throw new Error(`snapshot columns ${record.format} do not match this feed`)
+            trusted = record.version === this.schema.version
+            return true
+          case 'strings':
+            for (const value of record.v) {
+              next.stringIds.set(value, next.strings.length)
+              next.strings.push(value)
+            }
+            return true
+          case 'keysets':
+            for (const keys of record.v) {
+              next.keySetIds.set(keys.join('\u0001'), next.keySets.length)
+              next.keySets.push(keys.map((key) => next.keyOf(key)))
+            }
+            return true
+          case 'words':
+            vocabulary = vocabulary.concat(record.v)
+            return true
+          case 'rows': {
+            const S = this.sharedCount
+            const N = this.numberCount
+            let w = 0
+            for (let i = 0; i < record.id.length; i += 1) {
+              count += 1
+              const words = record.wn[i]!
+              const expiresAt = record.e[i] ?? null
+              const id = record.id[i]!
+              if (next.expired(expiresAt, now) || next.byId.has(id)) {
+                w += words
+                continue
+              }
+              const slot = next.allocate()
+              next.ids[slot] = id
+              next.texts[slot] = record.t[i]!
+              next.createdAt[slot] = record.c[i]!
+              next.expiresAt[slot] = expiresAt ?? NaN
+              for (let j = 0; j < S; j += 1) next.sharedValues[slot * S + j] = record.s[i * S + j]!
+              for (let j = 0; j < N; j += 1) next.numberValues[slot * N + j] = record.x[i * N + j]!
+              next.byId.set(id, slot)
+              if (previous >= 0 && !next.before(previous, slot)) ordered = false
+              previous = slot
+              if (trusted) {
+                next.keySetOf[slot] = record.f[i]!
+                for (let j = 0; j < words; j += 1) {
+                  const word = record.w[w + j]!
+                  const entry = postings[word]
+                  if (entry === undefined) postings[word] = slot
+                  else if (typeof entry === 'number') {
+                    const list = new SlotList(2)
+                    list.push(entry)
+                    list.push(slot)
+                    postings[word] = list
+                  } else entry.push(slot)
+                }
+              }
+              w += words
+            }
+            return true
+          }
+          default:
+            return false
+        }
+      },
+      finish: (): number => {
+        if (trusted) {
+          next.all = new SlotList(next.used)
+          for (let slot = 0; slot < next.used; slot += 1) {
+            next.all.push(slot)
+            for (const key of next.keySets[next.keySetOf[slot]!]!)
+              listOf(next.byFilter, key, next.used >> 4).push(slot)
+          }
+          for (let word = 0; word < vocabulary.length; word += 1) {
+            const entry = postings[word]
+            if (entry !== undefined) next.byWord.set(vocabulary[word]!, entry)
+          }
+          if (!ordered) next.sortLists()
+          next.vocabulary = isAscending(vocabulary) ? vocabulary : [...vocabulary].sort()
+          if (next.vocabulary.length !== next.byWord.size) next.vocabularyDirty = true
+          next.trimLists()
+          for (let slot = 0; slot < next.used; slot += 1) next.noteExpiry(slot)
+        } else {
+          next.keySets = []
+          next.keySetIds.clear()
+          for (let slot = 0; slot < next.used; slot += 1)
+            next.keySetOf[slot] = next.keySetId(next.schema.filterValues(next.row(slot)))
+          next.buildLists()
+        }
+        this.adopt(next)
+        return count
+      },
+    }
+  }
+
+  /**
+   * The content now, as snapshot records: the columns are copied at once (the feed changes
+   * in place afterwards; the copy is what the positions taken with it cover), the records
+   * then made from the copy a few thousand rows at a time.
+   */
+  snapshotRecords(): { count: number; records: Iterable<unknown> } {
+    this.sweepExpired()
+    const slots = this.all.view().slice()
+    const S = this.sharedCount
+    const N = this.numberCount
+    const n = slots.length
+    const ids = new Array<string>(n)
+    const texts = new Array<string>(n)
+    const createdAt = new Float64Array(n)
+    const expiresAt = new Float64Array(n)
+    const shared = new Int32Array(n * S)
+    const numbers = new Float64Array(n * N)
+    const keySetOf = new Int32Array(n)
+    for (let i = 0; i < n; i += 1) {
+      const slot = slots[i]!
+      ids[i] = this.ids[slot]!
+      texts[i] = this.texts[slot]!
+      createdAt[i] = this.createdAt[slot]!
+      expiresAt[i] = this.expiresAt[slot]!
+      shared.set(this.sharedValues.subarray(slot * S, slot * S + S), i * S)
+      numbers.set(this.numberValues.subarray(slot * N, slot * N + N), i * N)
+      keySetOf[i] = this.keySetOf[slot]!
+    }
+    // Only ever appended to until the next load, which replaces them: the copy's indexes stay
+    // valid in these arrays as they are now.
+    const strings = this.strings.slice()
+    const keySets = this.keySets.slice()
+    const vocabulary = [...this.byWord.keys()].sort()
+    const schema = this.schema
+    const rowAt = (i: number): FeedRow => {
+      const values: string[] = []
+      for (let j = 0; j < S; j += 1) values.push(strings[shared[i * S + j]!]!)
+      const expires = expiresAt[i]!
+      return {
+        id: ids[i]!,
+        createdAt: createdAt[i]!,
+        expiresAt: Number.isNaN(expires) ? null : expires,
+        shared: values,
+        numbers: Array.from(numbers.subarray(i * N, i * N + N)),
+        text: texts[i]!,
+      }
+    }
+    return {
+      count: n,
+      records: (function* (): Generator<SnapshotRecord> {
+        yield {
+          k: 'meta',
+          format: FORMAT,
+          shared: [...schema.shared],
+          numbers: [...schema.numbers],
+          version: schema.version,
+        }
+        for (let i = 0; i < strings.length; i += STRINGS_PER_RECORD)
+          yield { k: 'strings', v: strings.slice(i, i + STRINGS_PER_RECORD) }
+        yield { k: 'keysets', v: keySets }
+        const wordIds = new Map<string, number>()
+        for (let i = 0; i < vocabulary.length; i += 1) wordIds.set(vocabulary[i]!, i)
+        for (let i = 0; i < vocabulary.length; i += STRINGS_PER_RECORD)
+          yield { k: 'words', v: vocabulary.slice(i, i + STRINGS_PER_RECORD) }
+        for (let start = 0; start < n; start += ROWS_PER_RECORD) {
+          const end = Math.min(n, start + ROWS_PER_RECORD)
+          const w: number[] = []
+          const wn: number[] = []
+          for (let i = start; i < end; i += 1) {
+            const words = schema.searchWords(rowAt(i))
+            for (const word of words) w.push(wordIds.get(word)!)
+            wn.push(words.length)
+          }
+          yield {
+            k: 'rows',
+            id: ids.slice(start, end),
+            c: Array.from(createdAt.subarray(start, end)),
+            e: Array.from(expiresAt.subarray(start, end), (at) => (Number.isNaN(at) ? null : at)),
+            s: Array.from(shared.subarray(start * S, end * S)),
+            x: Array.from(numbers.subarray(start * N, end * N)),
+            t: texts.slice(start, end),
+            f: Array.from(keySetOf.subarray(start, end)),
+            w,
+            wn,
+          }
+        }
+      })(),
+    }
+  }
+
+  page(query: ColumnarQuery): SlotPage {
+    this.sweepExpired()
+    // The feed's own copy of each key: a row's keys are then found by identity.
+    const active = Object.entries(query.filters)
+      .filter((pair): pair is [string, string] => pair[1] !== undefined && pair[1] !== '')
+      .map(([name, value]) => filterKey(name, value))
+      .map((key) => this.keys.get(key) ?? key)
+    const lists = active.map((key) => this.byFilter.get(key))
+    if (lists.some((list) => list === undefined)) return { slots: [], total: 0 }
+    const all =
+      active.length <= 1
+        ? ((lists[0] as SlotList | undefined) ?? this.all).view()
+        : this.intersection(active, lists as SlotList[])
+    const start = (query.page - 1) * query.pageSize
+    const slots: number[] = []
+    for (let i = start; i < Math.min(start + query.pageSize, all.length); i += 1)
+      slots.push(query.sort === 'asc' ? all[all.length - 1 - i]! : all[i]!)
+    return { slots, total: all.length }
+  }
+
+  /** Live rows per value of one filter; equal to what the feed returns for each value. */
+  countsBy(filter: string, values: readonly string[]): Record<string, number> {
+    this.sweepExpired()
+    const counts: Record<string, number> = {}
+    for (const value of values) counts[value] = this.byFilter.get(filterKey(filter, value))?.length ?? 0
+    return counts
+  }
+
+  /**
+   * Rows having, for every term, a word equal to it or starting with it; in feed order, at
+   * most `limit`. The term with the fewest candidates drives a merge of its words' lists in
+   * feed order; the others are checked on each candidate, and the walk stops at `limit`.
+   */
+  search(terms: readonly string[], limit: number): number[] {
+    this.sweepExpired()
+    if (terms.length === 0 || limit <= 0) return []
+    if (this.vocabularyDirty) {
+      this.vocabulary = [...this.byWord.keys()].sort()
+      this.vocabularyDirty = false
+    }
+    const perTerm = terms.map((term) => {
+      const lists = this.wordsStartingWith(term).map((word) => {
+        const entry = this.byWord.get(word)!
+        return typeof entry === 'number' ? Int32Array.of(entry) : entry.view()
+      })
+      return { term, lists, size: lists.reduce((sum, list) => sum + list.length, 0) }
+    })
+    if (perTerm.some(({ size }) => size === 0)) return []
+    perTerm.sort((a, b) => a.size - b.size)
+    const [driver, ...others] = perTerm
+    const results: number[] = []
+    for (const slot of mergeInOrder(driver!.lists, this.before)) {
+      const words = others.length > 0 ? this.schema.searchWords(this.row(slot)) : []
+      if (others.every(({ term }) => words.some((word) => word.startsWith(term)))) {
+        results.push(slot)
+        if (results.length >= limit) break
+      }
+    }
+    return results
+  }
+
+  private intersection(active: string[], lists: SlotList[]): Int32Array {
+    const cacheKey = [...active].sort().join('\u0001')
+    const cached = this.intersections.get(cacheKey)
+    if (cached && cached.version === this.version) {
+      // Most recently used last: the oldest entry is the first one dropped.
+      this.intersections.delete(cacheKey)
+      this.intersections.set(cacheKey, cached)
+      return cached.slots
+    }
+    const source = lists.reduce((shortest, list) => (list.length < shortest.length ? list : shortest))
+    const found = new SlotList(Math.min(source.length, 1024))
+    for (const slot of source.view()) {
+      const keys = this.keySets[this.keySetOf[slot]!]!
+      if (active.every((key) => keys.includes(key))) found.push(slot)
+    }
+    const slots = found.view()
+    this.intersections.delete(cacheKey)
+    this.intersections.set(cacheKey, { version: this.version, slots })
+    if (this.intersections.size > MAX_CACHED_INTERSECTIONS)
+      this.intersections.delete(this.intersections.keys().next().value!)
+    return slots
+  }
+
+  private wordsStartingWith(prefix: string): string[] {
+    const words: string[] = []
+    let low = 0
+    let high = this.vocabulary.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.vocabulary[middle]! < prefix) low = middle + 1
+      else high = middle
+    }
+    for (let i = low; i < this.vocabulary.length && this.vocabulary[i]!.startsWith(prefix); i += 1)
+      words.push(this.vocabulary[i]!)
+    return words
+  }
+
+  private expired(expiresAt: number | null, now: number): boolean {
+    return expiresAt !== null && expiresAt <= now
+  }
+
+  private allocate(): number {
+    const reused = this.free.pop()
+    if (reused !== undefined) return reused
+    if (this.used === this.capacity)
+      this.resize(Math.max(1024, this.capacity < 1 << 20 ? this.capacity * 2 : this.capacity * 1.125))
+    const slot = this.used
+    this.used += 1
+    return slot
+  }
+
+  private resize(capacity: number): void {
+    capacity = Math.ceil(capacity)
+    const grown = <A extends Float64Array | Int32Array>(array: A, perRow: number, make: (n: number) => A): A => {
+      const next = make(capacity * perRow)
+      next.set(array.subarray(0, this.used * perRow))
+      return next
+    }
+    this.createdAt = grown(this.createdAt, 1, (n) => new Float64Array(n))
+    this.expiresAt = grown(this.expiresAt, 1, (n) => new Float64Array(n))
+    this.numberValues = grown(this.numberValues, this.numberCount, (n) => new Float64Array(n))
+    this.sharedValues = grown(this.sharedValues, this.sharedCount, (n) => new Int32Array(n))
+    this.keySetOf = grown(this.keySetOf, 1, (n) => new Int32Array(n))
+    this.capacity = capacity
+  }
+
+  private release(slot: number): void {
+    this.byId.delete(this.ids[slot]!)
+    this.ids[slot] = ''
+    this.texts[slot] = ''
+    this.free.push(slot)
+  }
+
+  /** Writes a row's values into its slot (not yet in any list). */
+  private write(slot: number, row: FeedRow): void {
+    this.ids[slot] = row.id
+    this.texts[slot] = row.text
+    this.createdAt[slot] = row.createdAt
+    this.expiresAt[slot] = row.expiresAt ?? NaN
+    for (let i = 0; i < this.sharedCount; i += 1)
+      this.sharedValues[slot * this.sharedCount + i] = this.stringId(row.shared[i] ?? '')
+    for (let i = 0; i < this.numberCount; i += 1)
+      this.numberValues[slot * this.numberCount + i] = row.numbers[i] ?? 0
+    this.keySetOf[slot] = this.keySetId(this.schema.filterValues(row))
+  }
+
+  private index(slot: number): void {
+    this.byId.set(this.ids[slot]!, slot)
+    this.all.insert(slot, this.before)
+    for (const key of this.keySets[this.keySetOf[slot]!]!) listOf(this.byFilter, key).insert(slot, this.before)
+    for (const word of this.schema.searchWords(this.row(slot))) this.addWord(word, slot)
+    this.noteExpiry(slot)
+  }
+
+  /** Takes a row out of every list, found by the values it was added with (still in place). */
+  private unindex(slot: number): void {
+    this.all.remove(slot, this.before)
+    for (const key of this.keySets[this.keySetOf[slot]!]!) {
+      const list = this.byFilter.get(key)
+      if (list?.remove(slot, this.before) && list.length === 0) this.byFilter.delete(key)
+    }
+    for (const word of this.schema.searchWords(this.row(slot))) this.removeWord(word, slot)
+  }
+
+  private addWord(word: string, slot: number): void {
+    const entry = this.byWord.get(word)
+    if (entry === undefined) {
+      this.byWord.set(word, slot)
+      this.vocabularyDirty = true
+    } else if (typeof entry === 'number') {
+      if (entry === slot) return
+      const list = new SlotList(2)
+      list.insert(entry, this.before)
+      list.insert(slot, this.before)
+      this.byWord.set(word, list)
+    } else entry.insert(slot, this.before)
+  }
+
+  private removeWord(word: string, slot: number): void {
+    const entry = this.byWord.get(word)
+    if (entry === undefined) return
+    if (typeof entry === 'number') {
+      if (entry !== slot) return
+      this.byWord.delete(word)
+      this.vocabularyDirty = true
+      return
+    }
+    if (!entry.remove(slot, this.before)) return
+    if (entry.length === 1) this.byWord.set(word, entry.items[0]!)
+  }
+
+  /** Builds every list from the written slots (a load), the words from the schema. */
+  private buildLists(): void {
+    this.all = new SlotList(this.used)
+    this.byFilter.clear()
+    this.byWord.clear()
+    for (let slot = 0; slot < this.used; slot += 1) {
+      if (this.ids[slot] === '') continue
+      this.all.push(slot)
+      for (const key of this.keySets[this.keySetOf[slot]!]!) listOf(this.byFilter, key).push(slot)
+      for (const word of this.schema.searchWords(this.row(slot))) {
+        const entry = this.byWord.get(word)
+        if (entry === undefined) this.byWord.set(word, slot)
+        else if (typeof entry === 'number') {
+          if (entry === slot) continue
+          const list = new SlotList(2)
+          list.push(entry)
+          list.push(slot)
+          this.byWord.set(word, list)
+        } else if (entry.items[entry.length - 1] !== slot) entry.push(slot)
+      }
+      this.noteExpiry(slot)
+    }
+    if (!this.all.isSorted(this.before)) this.sortLists()
+    this.vocabulary = [...this.byWord.keys()].sort()
+    this.vocabularyDirty = false
+    this.trimLists()
+  }
+
+  private sortLists(): void {
+    this.all.sort(this.before)
+    for (const list of this.byFilter.values()) list.sort(this.before)
+    for (const entry of this.byWord.values()) if (typeof entry !== 'number') entry.sort(this.before)
+  }
+
+  private trimLists(): void {
+    this.all.trim()
+    for (const list of this.byFilter.values()) list.trim()
+    for (const entry of this.byWord.values()) if (typeof entry !== 'number') entry.trim()
+  }
+
+  /** Takes over another feed's content (a load built off to the side), in one step. */
+  private adopt(next: ColumnarFeed): void {
+    this.capacity = next.capacity
+    this.used = next.used
+    this.free = next.free
+    this.ids = next.ids
+    this.texts = next.texts
+    this.createdAt = next.createdAt
+    this.expiresAt = next.expiresAt
+    this.sharedValues = next.sharedValues
+    this.numberValues = next.numberValues
+    this.keySetOf = next.keySetOf
+    this.byId = next.byId
+    this.strings = next.strings
+    this.stringIds = next.stringIds
+    this.keySets = next.keySets
+    this.keySetIds = next.keySetIds
+    this.keys = next.keys
+    this.all = next.all
+    this.byFilter = next.byFilter
+    this.byWord = next.byWord
+    this.vocabulary = next.vocabulary
+    this.vocabularyDirty = next.vocabularyDirty
+    this.version += 1
+    this.intersections.clear()
+    this.cards.clear()
+    this.nextExpiry = next.nextExpiry
+  }
+
+  private stringId(value: string): number {
+    let id = this.stringIds.get(value)
+    if (id === undefined) {
+      id = this.strings.length
+      this.strings.push(value)
+      this.stringIds.set(value, id)
+    }
+    return id
+  }
+
+  private keyOf(key: string): string {
+    const known = this.keys.get(key)
+    if (known !== undefined) return known
+    this.keys.set(key, key)
+    return key
+  }
+
+  private keySetId(pairs: Iterable<readonly [string, string]>): number {
+    const keys: string[] = []
+    for (const [name, value] of pairs) {
+      const key = filterKey(name, value)
+      if (!keys.includes(key)) keys.push(key)
+    }
+    const name = keys.join('\u0001')
+    let id = this.keySetIds.get(name)
+    if (id === undefined) {
+      id = this.keySets.length
+      this.keySets.push(keys.map((key) => this.keyOf(key)))
+      this.keySetIds.set(name, id)
+    }
+    return id
+  }
+
+  private noteExpiry(slot: number): void {
+    const expiresAt = this.expiresAt[slot]!
+    if (!Number.isNaN(expiresAt)) this.nextExpiry = Math.min(this.nextExpiry, expiresAt)
+  }
+
+  /** Expired rows leave the feed at their expiry, not at the next write. */
+  private sweepExpired(): void {
+    const now = this.now().getTime()
+    if (now < this.nextExpiry) return
+    this.nextExpiry = Infinity
+    for (const slot of this.all.view().slice()) {
+      if (this.expired(Number.isNaN(this.expiresAt[slot]!) ? null : this.expiresAt[slot]!, now)) {
+        this.version += 1
+        this.unindex(slot)
+        this.cards.delete(slot)
+        this.release(slot)
+      } else this.noteExpiry(slot)
+    }
+  }
+}
+
+function filterKey(name: string, value: string): string {
+  return `${name}\u0000${value}`
+}
+
+function listOf(map: Map<string, SlotList>, key: string, capacity = 4): SlotList {
+  let list = map.get(key)
+  if (!list) map.set(key, (list = new SlotList(capacity)))
+  return list
+}
+
+function isAscending(words: readonly string[]): boolean {
+  for (let i = 1; i < words.length; i += 1) if (!(words[i - 1]! < words[i]!)) return false
+  return true
+}
+
+/** Lazily merges lists already in feed order, yielding each row once. */
+function* mergeInOrder(
+  lists: readonly Int32Array[],
+  before: (a: number, b: number) => boolean,
+): Generator<number> {
+  if (lists.length === 1) {
+    yield* lists[0]!
+    return
+  }
+  // A binary heap of cursors, ordered by the row each points at.
+  const heap = lists.filter((list) => list.length > 0).map((items) => ({ items, at: 0 }))
+  const first = (i: number, j: number) =>
+    before(heap[i]!.items[heap[i]!.at]!, heap[j]!.items[heap[j]!.at]!)
+  const down = (start: number) => {
+    for (let i = start; ; ) {
+      const left = 2 * i + 1
+      const right = left + 1
+      let best = i
+      if (left < heap.length && first(left, best)) best = left
+      if (right < heap.length && first(right, best)) best = right
+      if (best === i) return
+      ;[heap[i], heap[best]] = [heap[best]!, heap[i]!]
+      i = best
+    }
+  }
+  for (let i = (heap.length >> 1) - 1; i >= 0; i -= 1) down(i)
+  let last = -1
+  while (heap.length > 0) {
+    const top = heap[0]!
+    const slot = top.items[top.at]!
+    // The same row under two words of one prefix ("move", "moving") comes out twice in a row.
+    if (slot !== last) yield slot
+    last = slot
+    top.at += 1
+    if (top.at >= top.items.length) {
+      heap[0] = heap[heap.length - 1]!
+      heap.pop()
+    }
+    if (heap.length > 0) down(0)
+  }
+}
