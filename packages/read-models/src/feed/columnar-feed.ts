@@ -152,6 +152,16 @@ export class ColumnarFeed {
     return this.byId.get(id)
   }
 
+  /** A row's id, without building the row. */
+  idOf(slot: number): string {
+    return this.ids[slot]!
+  }
+
+  /** One shared value of a row (the schema's `shared[column]`), without building the row. */
+  sharedOf(slot: number, column: number): string {
+    return this.strings[this.sharedValues[slot * this.sharedCount + column]!]!
+  }
+
   get(id: string): FeedRow | undefined {
     const slot = this.byId.get(id)
     return slot === undefined ? undefined : this.row(slot)
@@ -244,6 +254,7 @@ export class ColumnarFeed {
   snapshotLoader(): { accept(record: unknown): boolean; finish(): number } {
     const next = new ColumnarFeed(this.schema, this.now)
     const now = this.now().getTime()
+    let meta = false
     let trusted = false
     let vocabulary: string[] = []
     /** Per word of the snapshot, its rows so far. */
@@ -265,6 +276,7 @@ export class ColumnarFeed {
             )
               throw new Error(`snapshot columns ${record.format} do not match this feed`)
             trusted = record.version === this.schema.version
+            meta = true
             return true
           case 'strings':
             for (const value of record.v) {
@@ -327,6 +339,7 @@ export class ColumnarFeed {
         }
       },
       finish: (): number => {
+        if (!meta) throw new Error('not a snapshot of a columnar feed')
         if (trusted) {
           next.all = new SlotList(next.used)
           for (let slot = 0; slot < next.used; slot += 1) {

@@ -9,3 +9,4 @@ export {
   type FeedRow,
   type SlotPage,
 } from './columnar-feed'
+export { packTexts, unpackTexts } from './packed-text'
