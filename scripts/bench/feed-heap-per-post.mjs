@@ -6,9 +6,11 @@
 //
 //   node --expose-gc scripts/bench/feed-heap-per-post.mjs [--posts 100000] [--checkout /work/main]
 //
-// Without --checkout: this checkout's feed, loaded as from a snapshot (each post parsed from
-// its snapshot line, post-record.ts). With --checkout DIR: DIR's built jobs service, loaded
-// with the posts as the database driver answers them (what it did before snapshots).
+// Without --checkout: this checkout's feed (columns, read-models' ColumnarFeed), loaded from
+// its own snapshot records as an instance loads them. With --checkout DIR: DIR's built jobs
+// service, loaded with the posts as the database driver answers them (what it did before
+// snapshots). The memory counted is the heap plus the ArrayBuffers (typed arrays keep their
+// contents outside the heap).
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -26,8 +28,12 @@ const { ObjectId } = fromJobs('mongodb')
 const { derivedFields } = fromJobs('./dist/posts/post-input.js')
 const { FeedIndex } = fromJobs('./dist/feed/feed-index.js')
 
+const used = () => {
+  const { heapUsed, arrayBuffers } = process.memoryUsage()
+  return heapUsed + arrayBuffers
+}
 gc()
-const before = process.memoryUsage().heapUsed
+const before = used()
 // What the load reads (driver documents, or snapshot lines), dropped once the index is built.
 let source = []
 let build
@@ -35,22 +41,25 @@ if (args.checkout) {
   for (const post of generatePosts({ count: POSTS, ObjectId, derivedFields })) source.push(post)
   build = () => source
 } else {
-  const { toRecord, fromRecord } = fromJobs('./dist/feed/post-record.js')
-  const { createInterner } = createRequire(join(root, 'packages', 'read-models', 'package.json'))(
-    './dist/feed/index.js',
-  )
-  for (const post of generatePosts({ count: POSTS, ObjectId, derivedFields, newestFirst: true }))
-    source.push(JSON.stringify({ p: toRecord(post) }))
-  const intern = createInterner()
-  build = () => source.map((line) => fromRecord(JSON.parse(line).p, intern))
+  // The snapshot's lines, as the store reads them: written by a feed built here, then dropped.
+  let writer = new FeedIndex()
+  writer.load(generatePosts({ count: POSTS, ObjectId, derivedFields, newestFirst: true }))
+  for (const record of writer.snapshotRecords().records) source.push(JSON.stringify(record))
+  writer = null
+  build = null
 }
 const feed = new FeedIndex()
-feed.load(build())
+if (build) feed.load(build())
+else {
+  const loader = feed.snapshotLoader()
+  for (const line of source) loader.accept(JSON.parse(line))
+  loader.finish()
+}
 source = null
 gc()
-const after = process.memoryUsage().heapUsed
+const after = used()
 console.log(
-  `${root}: ${feed.size} live posts of ${POSTS}; heap added ${((after - before) / 1e6).toFixed(1)} MB, ` +
+  `${root}: ${feed.size} live posts of ${POSTS}; heap and buffers added ${((after - before) / 1e6).toFixed(1)} MB, ` +
     `${((after - before) / feed.size).toFixed(0)} B per live post`,
 )
 globalThis.keep = feed

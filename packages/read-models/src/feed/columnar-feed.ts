@@ -1,3 +1,4 @@
+import { IdTable } from './id-table'
 import { SlotList } from './slot-list'
 
 /**
@@ -81,12 +82,12 @@ const MAX_CACHED_INTERSECTIONS = 32
 const MAX_CACHED_CARDS = 8192
 
 /**
- * The live items of a feed in columns: a million items are a few typed arrays (times, shared
- * values as numbers, filter sets), one string of text and one id each, and lists of row
- * numbers (4 bytes an entry) in feed order per filter value and per search word. Compared
- * with an object per item and lists of pointers (FeedIndex), it holds a third of the memory,
- * and it loads from a snapshot of its own columns without building an object per item
- * (docs/scale.md, "Read models that load in seconds").
+ * The live items of a feed in columns: a million items are a few typed arrays (ids as their
+ * 12 bytes, times, shared values as numbers, filter sets), one string of text each, and lists
+ * of row numbers (4 bytes an entry) in feed order per filter value and per search word.
+ * Compared with an object per item and lists of pointers (FeedIndex), it holds a third of the
+ * memory, and it loads from a snapshot of its own columns without building an object per
+ * item (docs/scale.md, "Read models that load in seconds").
  *
  * FerretDB pushes down neither filters nor sorts (docs/local-infrastructure.md), so a page
  * is answered here; the database stays the source of truth: the service loads the feed from
@@ -98,7 +99,7 @@ export class ColumnarFeed {
   private capacity = 0
   private used = 0
   private free: number[] = []
-  private ids: string[] = []
+  private ids = new IdTable()
   private texts: string[] = []
   private createdAt = new Float64Array(0)
   /** NaN: never expires. */
@@ -106,7 +107,6 @@ export class ColumnarFeed {
   private sharedValues = new Int32Array(0)
   private numberValues = new Float64Array(0)
   private keySetOf = new Int32Array(0)
-  private byId = new Map<string, number>()
   /** The shared values, each once; a row holds its index. Only grows until the next load. */
   private strings: string[] = []
   private stringIds = new Map<string, number>()
@@ -116,10 +116,13 @@ export class ColumnarFeed {
   private keys = new Map<string, string>()
   private all = new SlotList()
   private byFilter = new Map<string, SlotList>()
-  /** Word → its rows; a word of one row holds the row number itself (most words are rare). */
-  private byWord = new Map<string, SlotList | number>()
+  /**
+   * Search: every word held, sorted (a prefix is a range of it), and beside each its rows; a
+   * word of one row holds the row number itself (most words are rare). Two arrays and no map:
+   * a map entry per word would cost more than the word (a million posts bring a million words).
+   */
   private vocabulary: string[] = []
-  private vocabularyDirty = false
+  private postings: Array<SlotList | number> = []
   /** Bumped by every change: cached intersections older than it are stale. */
   private version = 0
   private intersections = new Map<string, { version: number; slots: Int32Array }>()
@@ -139,7 +142,7 @@ export class ColumnarFeed {
     const ta = this.createdAt[a]!
     const tb = this.createdAt[b]!
     if (ta !== tb) return ta > tb
-    return this.ids[a]! > this.ids[b]!
+    return this.ids.isGreater(a, b)
   }
 
   get size(): number {
@@ -149,12 +152,12 @@ export class ColumnarFeed {
 
   /** The row number of a live item, if held. */
   slotOf(id: string): number | undefined {
-    return this.byId.get(id)
+    return this.ids.get(id)
   }
 
   /** A row's id, without building the row. */
   idOf(slot: number): string {
-    return this.ids[slot]!
+    return this.ids.idOf(slot)
   }
 
   /** One shared value of a row (the schema's `shared[column]`), without building the row. */
@@ -163,7 +166,7 @@ export class ColumnarFeed {
   }
 
   get(id: string): FeedRow | undefined {
-    const slot = this.byId.get(id)
+    const slot = this.ids.get(id)
     return slot === undefined ? undefined : this.row(slot)
   }
 
@@ -176,7 +179,7 @@ export class ColumnarFeed {
       numbers.push(this.numberValues[slot * this.numberCount + i]!)
     const expiresAt = this.expiresAt[slot]!
     return {
-      id: this.ids[slot]!,
+      id: this.ids.idOf(slot),
       createdAt: this.createdAt[slot]!,
       expiresAt: Number.isNaN(expiresAt) ? null : expiresAt,
       shared,
@@ -210,7 +213,7 @@ export class ColumnarFeed {
 
   /** Applies the current state of one item: held when given and not expired, removed otherwise. */
   apply(id: string, row: FeedRow | null): void {
-    const previous = this.byId.get(id)
+    const previous = this.ids.get(id)
     const live = row !== null && !this.expired(row.expiresAt, this.now().getTime())
     if (previous === undefined && !live) return
     this.version += 1
@@ -219,7 +222,11 @@ export class ColumnarFeed {
       this.cards.delete(previous)
     }
     if (live) {
-      const slot = previous ?? this.allocate()
+      let slot = previous
+      if (slot === undefined) {
+        slot = this.allocate()
+        this.ids.set(id, slot)
+      }
       this.write(slot, row)
       this.index(slot)
     } else if (previous !== undefined) {
@@ -235,10 +242,12 @@ export class ColumnarFeed {
     for (const row of rows) {
       count += 1
       if (next.expired(row.expiresAt, now)) continue
-      const known = next.byId.get(row.id)
-      const slot = known ?? next.allocate()
+      let slot = next.ids.get(row.id)
+      if (slot === undefined) {
+        slot = next.allocate()
+        next.ids.set(row.id, slot)
+      }
       next.write(slot, row)
-      next.byId.set(row.id, slot)
     }
     next.buildLists()
     this.adopt(next)
@@ -302,18 +311,17 @@ export class ColumnarFeed {
               const words = record.wn[i]!
               const expiresAt = record.e[i] ?? null
               const id = record.id[i]!
-              if (next.expired(expiresAt, now) || next.byId.has(id)) {
+              if (next.expired(expiresAt, now) || next.ids.get(id) !== undefined) {
                 w += words
                 continue
               }
               const slot = next.allocate()
-              next.ids[slot] = id
+              next.ids.set(id, slot)
               next.texts[slot] = record.t[i]!
               next.createdAt[slot] = record.c[i]!
               next.expiresAt[slot] = expiresAt ?? NaN
               for (let j = 0; j < S; j += 1) next.sharedValues[slot * S + j] = record.s[i * S + j]!
               for (let j = 0; j < N; j += 1) next.numberValues[slot * N + j] = record.x[i * N + j]!
-              next.byId.set(id, slot)
               if (previous >= 0 && !next.before(previous, slot)) ordered = false
               previous = slot
               if (trusted) {
@@ -347,13 +355,13 @@ export class ColumnarFeed {
             for (const key of next.keySets[next.keySetOf[slot]!]!)
               listOf(next.byFilter, key, next.used >> 4).push(slot)
           }
-          for (let word = 0; word < vocabulary.length; word += 1) {
-            const entry = postings[word]
-            if (entry !== undefined) next.byWord.set(vocabulary[word]!, entry)
-          }
+          // Words whose rows all expired since the snapshot are left out.
+          const order = vocabulary.map((_, word) => word).filter((word) => postings[word] !== undefined)
+          if (!isAscending(vocabulary))
+            order.sort((a, b) => (vocabulary[a]! < vocabulary[b]! ? -1 : 1))
+          next.vocabulary = order.map((word) => vocabulary[word]!)
+          next.postings = order.map((word) => postings[word]!)
           if (!ordered) next.sortLists()
-          next.vocabulary = isAscending(vocabulary) ? vocabulary : [...vocabulary].sort()
-          if (next.vocabulary.length !== next.byWord.size) next.vocabularyDirty = true
           next.trimLists()
           for (let slot = 0; slot < next.used; slot += 1) next.noteExpiry(slot)
         } else {
@@ -380,7 +388,7 @@ export class ColumnarFeed {
     const S = this.sharedCount
     const N = this.numberCount
     const n = slots.length
-    const ids = new Array<string>(n)
+    const idAt = this.ids.copy(slots)
     const texts = new Array<string>(n)
     const createdAt = new Float64Array(n)
     const expiresAt = new Float64Array(n)
@@ -389,7 +397,6 @@ export class ColumnarFeed {
     const keySetOf = new Int32Array(n)
     for (let i = 0; i < n; i += 1) {
       const slot = slots[i]!
-      ids[i] = this.ids[slot]!
       texts[i] = this.texts[slot]!
       createdAt[i] = this.createdAt[slot]!
       expiresAt[i] = this.expiresAt[slot]!
@@ -401,14 +408,15 @@ export class ColumnarFeed {
     // valid in these arrays as they are now.
     const strings = this.strings.slice()
     const keySets = this.keySets.slice()
-    const vocabulary = [...this.byWord.keys()].sort()
+    // Replaced, never changed, by a new word (splice makes a new array): the copy is a copy.
+    const vocabulary = this.vocabulary.slice()
     const schema = this.schema
     const rowAt = (i: number): FeedRow => {
       const values: string[] = []
       for (let j = 0; j < S; j += 1) values.push(strings[shared[i * S + j]!]!)
       const expires = expiresAt[i]!
       return {
-        id: ids[i]!,
+        id: idAt(i),
         createdAt: createdAt[i]!,
         expiresAt: Number.isNaN(expires) ? null : expires,
         shared: values,
@@ -429,8 +437,6 @@ export class ColumnarFeed {
         for (let i = 0; i < strings.length; i += STRINGS_PER_RECORD)
           yield { k: 'strings', v: strings.slice(i, i + STRINGS_PER_RECORD) }
         yield { k: 'keysets', v: keySets }
-        const wordIds = new Map<string, number>()
-        for (let i = 0; i < vocabulary.length; i += 1) wordIds.set(vocabulary[i]!, i)
         for (let i = 0; i < vocabulary.length; i += STRINGS_PER_RECORD)
           yield { k: 'words', v: vocabulary.slice(i, i + STRINGS_PER_RECORD) }
         for (let start = 0; start < n; start += ROWS_PER_RECORD) {
@@ -439,12 +445,14 @@ export class ColumnarFeed {
           const wn: number[] = []
           for (let i = start; i < end; i += 1) {
             const words = schema.searchWords(rowAt(i))
-            for (const word of words) w.push(wordIds.get(word)!)
+            // Found by binary search: a map of a million words would double the memory while
+            // the snapshot is written.
+            for (const word of words) w.push(lowerBound(vocabulary, word))
             wn.push(words.length)
           }
           yield {
             k: 'rows',
-            id: ids.slice(start, end),
+            id: Array.from({ length: end - start }, (_, i) => idAt(start + i)),
             c: Array.from(createdAt.subarray(start, end)),
             e: Array.from(expiresAt.subarray(start, end), (at) => (Number.isNaN(at) ? null : at)),
             s: Array.from(shared.subarray(start * S, end * S)),
@@ -495,15 +503,13 @@ export class ColumnarFeed {
   search(terms: readonly string[], limit: number): number[] {
     this.sweepExpired()
     if (terms.length === 0 || limit <= 0) return []
-    if (this.vocabularyDirty) {
-      this.vocabulary = [...this.byWord.keys()].sort()
-      this.vocabularyDirty = false
-    }
     const perTerm = terms.map((term) => {
-      const lists = this.wordsStartingWith(term).map((word) => {
-        const entry = this.byWord.get(word)!
-        return typeof entry === 'number' ? Int32Array.of(entry) : entry.view()
-      })
+      const lists: Int32Array[] = []
+      for (let i = lowerBound(this.vocabulary, term); i < this.vocabulary.length; i += 1) {
+        if (!this.vocabulary[i]!.startsWith(term)) break
+        const entry = this.postings[i]!
+        lists.push(typeof entry === 'number' ? Int32Array.of(entry) : entry.view())
+      }
       return { term, lists, size: lists.reduce((sum, list) => sum + list.length, 0) }
     })
     if (perTerm.some(({ size }) => size === 0)) return []
@@ -543,20 +549,6 @@ export class ColumnarFeed {
     return slots
   }
 
-  private wordsStartingWith(prefix: string): string[] {
-    const words: string[] = []
-    let low = 0
-    let high = this.vocabulary.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.vocabulary[middle]! < prefix) low = middle + 1
-      else high = middle
-    }
-    for (let i = low; i < this.vocabulary.length && this.vocabulary[i]!.startsWith(prefix); i += 1)
-      words.push(this.vocabulary[i]!)
-    return words
-  }
-
   private expired(expiresAt: number | null, now: number): boolean {
     return expiresAt !== null && expiresAt <= now
   }
@@ -583,19 +575,18 @@ export class ColumnarFeed {
     this.numberValues = grown(this.numberValues, this.numberCount, (n) => new Float64Array(n))
     this.sharedValues = grown(this.sharedValues, this.sharedCount, (n) => new Int32Array(n))
     this.keySetOf = grown(this.keySetOf, 1, (n) => new Int32Array(n))
+    this.ids.resize(capacity)
     this.capacity = capacity
   }
 
   private release(slot: number): void {
-    this.byId.delete(this.ids[slot]!)
-    this.ids[slot] = ''
+    this.ids.delete(slot)
     this.texts[slot] = ''
     this.free.push(slot)
   }
 
   /** Writes a row's values into its slot (not yet in any list). */
   private write(slot: number, row: FeedRow): void {
-    this.ids[slot] = row.id
     this.texts[slot] = row.text
     this.createdAt[slot] = row.createdAt
     this.expiresAt[slot] = row.expiresAt ?? NaN
@@ -607,7 +598,6 @@ export class ColumnarFeed {
   }
 
   private index(slot: number): void {
-    this.byId.set(this.ids[slot]!, slot)
     this.all.insert(slot, this.before)
     for (const key of this.keySets[this.keySetOf[slot]!]!) listOf(this.byFilter, key).insert(slot, this.before)
     for (const word of this.schema.searchWords(this.row(slot))) this.addWord(word, slot)
@@ -624,71 +614,80 @@ export class ColumnarFeed {
     for (const word of this.schema.searchWords(this.row(slot))) this.removeWord(word, slot)
   }
 
+  /**
+   * A new word is spliced into its place (a memmove of the pointers, about a millisecond at a
+   * million words), so a search never waits for the vocabulary to be sorted again.
+   */
   private addWord(word: string, slot: number): void {
-    const entry = this.byWord.get(word)
-    if (entry === undefined) {
-      this.byWord.set(word, slot)
-      this.vocabularyDirty = true
-    } else if (typeof entry === 'number') {
+    const at = lowerBound(this.vocabulary, word)
+    if (this.vocabulary[at] !== word) {
+      this.vocabulary.splice(at, 0, word)
+      this.postings.splice(at, 0, slot)
+      return
+    }
+    const entry = this.postings[at]!
+    if (typeof entry === 'number') {
       if (entry === slot) return
       const list = new SlotList(2)
       list.insert(entry, this.before)
       list.insert(slot, this.before)
-      this.byWord.set(word, list)
+      this.postings[at] = list
     } else entry.insert(slot, this.before)
   }
 
   private removeWord(word: string, slot: number): void {
-    const entry = this.byWord.get(word)
-    if (entry === undefined) return
+    const at = lowerBound(this.vocabulary, word)
+    if (this.vocabulary[at] !== word) return
+    const entry = this.postings[at]!
     if (typeof entry === 'number') {
       if (entry !== slot) return
-      this.byWord.delete(word)
-      this.vocabularyDirty = true
+      this.vocabulary.splice(at, 1)
+      this.postings.splice(at, 1)
       return
     }
     if (!entry.remove(slot, this.before)) return
-    if (entry.length === 1) this.byWord.set(word, entry.items[0]!)
+    if (entry.length === 1) this.postings[at] = entry.items[0]!
   }
 
   /** Builds every list from the written slots (a load), the words from the schema. */
   private buildLists(): void {
     this.all = new SlotList(this.used)
     this.byFilter.clear()
-    this.byWord.clear()
+    // A map while loading (each word looked up once per row), two sorted arrays after.
+    const byWord = new Map<string, SlotList | number>()
+    // Only a load builds lists, into a feed of its own: every slot below `used` is a row.
     for (let slot = 0; slot < this.used; slot += 1) {
-      if (this.ids[slot] === '') continue
       this.all.push(slot)
       for (const key of this.keySets[this.keySetOf[slot]!]!) listOf(this.byFilter, key).push(slot)
       for (const word of this.schema.searchWords(this.row(slot))) {
-        const entry = this.byWord.get(word)
-        if (entry === undefined) this.byWord.set(word, slot)
+        const entry = byWord.get(word)
+        if (entry === undefined) byWord.set(word, slot)
         else if (typeof entry === 'number') {
           if (entry === slot) continue
           const list = new SlotList(2)
           list.push(entry)
           list.push(slot)
-          this.byWord.set(word, list)
+          byWord.set(word, list)
         } else if (entry.items[entry.length - 1] !== slot) entry.push(slot)
       }
       this.noteExpiry(slot)
     }
+    this.vocabulary = [...byWord.keys()].sort()
+    this.postings = this.vocabulary.map((word) => byWord.get(word)!)
     if (!this.all.isSorted(this.before)) this.sortLists()
-    this.vocabulary = [...this.byWord.keys()].sort()
-    this.vocabularyDirty = false
     this.trimLists()
   }
 
   private sortLists(): void {
     this.all.sort(this.before)
     for (const list of this.byFilter.values()) list.sort(this.before)
-    for (const entry of this.byWord.values()) if (typeof entry !== 'number') entry.sort(this.before)
+    for (const entry of this.postings) if (typeof entry !== 'number') entry.sort(this.before)
   }
 
   private trimLists(): void {
     this.all.trim()
     for (const list of this.byFilter.values()) list.trim()
-    for (const entry of this.byWord.values()) if (typeof entry !== 'number') entry.trim()
+    for (const entry of this.postings) if (typeof entry !== 'number') entry.trim()
   }
 
   /** Takes over another feed's content (a load built off to the side), in one step. */
@@ -703,7 +702,6 @@ export class ColumnarFeed {
     this.sharedValues = next.sharedValues
     this.numberValues = next.numberValues
     this.keySetOf = next.keySetOf
-    this.byId = next.byId
     this.strings = next.strings
     this.stringIds = next.stringIds
     this.keySets = next.keySets
@@ -711,9 +709,8 @@ export class ColumnarFeed {
     this.keys = next.keys
     this.all = next.all
     this.byFilter = next.byFilter
-    this.byWord = next.byWord
     this.vocabulary = next.vocabulary
-    this.vocabularyDirty = next.vocabularyDirty
+    this.postings = next.postings
     this.version += 1
     this.intersections.clear()
     this.cards.clear()
@@ -782,6 +779,18 @@ function listOf(map: Map<string, SlotList>, key: string, capacity = 4): SlotList
   let list = map.get(key)
   if (!list) map.set(key, (list = new SlotList(capacity)))
   return list
+}
+
+/** Index of the first word not before `word` (its place, if absent). */
+function lowerBound(words: readonly string[], word: string): number {
+  let low = 0
+  let high = words.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (words[middle]! < word) low = middle + 1
+    else high = middle
+  }
+  return low
 }
 
 function isAscending(words: readonly string[]): boolean {

@@ -57,19 +57,23 @@ export function createPeopleFeed(now: () => Date = () => new Date()) {
     },
 
     /** Replaces the content with these profiles (a load from the database); any order. */
-    load(profiles: readonly ProfileDocument[]): number {
+    load(profiles: Iterable<ProfileDocument>): number {
       const next = new Map<string, string[]>()
-      const rows = []
-      for (const profile of profiles) {
-        const row = workerRow(profile)
-        if (!row) continue
-        rows.push(row)
-        const entries = viewersOf(profile)
-        if (entries) next.set(profile._id, entries)
-      }
-      columns.load(rows)
+      let count = 0
+      columns.load(
+        (function* () {
+          for (const profile of profiles) {
+            count += 1
+            const row = workerRow(profile)
+            if (!row) continue
+            const entries = viewersOf(profile)
+            if (entries) next.set(profile._id, entries)
+            yield row
+          }
+        })(),
+      )
       viewers = next
-      return profiles.length
+      return count
     },
 
     /** Applies the current state of one profile: held when listed, removed otherwise. */
