@@ -260,7 +260,10 @@ try {
   const scenarios = [
     ['feed page 1', `${subject.route}?page=1&sort=desc`],
     ['feed page 50', `${subject.route}?page=50&sort=desc`],
-    [`filtered page (${subject.filtered})`, `${subject.route}?page=1&sort=desc&${subject.filtered}`],
+    [
+      `filtered page (${subject.filtered})`,
+      `${subject.route}?page=1&sort=desc&${subject.filtered}`,
+    ],
     [`search ("${subject.search}")`, `${subject.route}?search=${subject.search}&limit=10`],
   ]
   for (const [name, path] of scenarios) {

@@ -3,15 +3,75 @@
 // --workers builds its snapshot from them).
 import { seededRandom } from './feed-bench-lib.mjs'
 
-const FIRST = ['Ana', 'Ben', 'Chloe', 'David', 'Emma', 'Felix', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olivia', 'Paul', 'Rosa', 'Sam', 'Tara', 'Victor']
-const LAST = ['Adams', 'Baker', 'Clark', 'Diaz', 'Evans', 'Garcia', 'Hughes', 'Ito', 'Jensen', 'Khan', 'Lopez', 'Moreau', 'Nguyen', 'Okafor', 'Patel', 'Quinn', 'Rossi', 'Silva', 'Tanaka', 'Walsh']
-const TITLES = [
-  ['House mover', ['Lifting', 'Packing', 'Driving']], ['Cleaner', ['Deep cleaning', 'Laundry']],
-  ['Handyman', ['Plumbing', 'Painting', 'Furniture assembly']], ['IT helper', ['Wifi', 'Laptops', 'Printers']],
-  ['Math tutor', ['Algebra', 'Geometry']], ['Dog walker', ['Dogs', 'Cats']], ['Courier', ['Bike', 'Parcels']],
-  ['Event staff', ['Bartending', 'Photography']], ['Gardener', ['Lawn', 'Hedges']], ['Assistant', ['Errands', 'Queueing']],
+const FIRST = [
+  'Ana',
+  'Ben',
+  'Chloe',
+  'David',
+  'Emma',
+  'Felix',
+  'Grace',
+  'Hugo',
+  'Iris',
+  'Jonas',
+  'Kira',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olivia',
+  'Paul',
+  'Rosa',
+  'Sam',
+  'Tara',
+  'Victor',
 ]
-const LOCATIONS = ['Remote', 'New York NY', 'Los Angeles CA', 'Chicago IL', 'San Francisco CA', 'Boston MA', 'Seattle WA', 'Austin TX', 'Atlanta GA', 'Miami FL', 'Denver CO']
+const LAST = [
+  'Adams',
+  'Baker',
+  'Clark',
+  'Diaz',
+  'Evans',
+  'Garcia',
+  'Hughes',
+  'Ito',
+  'Jensen',
+  'Khan',
+  'Lopez',
+  'Moreau',
+  'Nguyen',
+  'Okafor',
+  'Patel',
+  'Quinn',
+  'Rossi',
+  'Silva',
+  'Tanaka',
+  'Walsh',
+]
+const TITLES = [
+  ['House mover', ['Lifting', 'Packing', 'Driving']],
+  ['Cleaner', ['Deep cleaning', 'Laundry']],
+  ['Handyman', ['Plumbing', 'Painting', 'Furniture assembly']],
+  ['IT helper', ['Wifi', 'Laptops', 'Printers']],
+  ['Math tutor', ['Algebra', 'Geometry']],
+  ['Dog walker', ['Dogs', 'Cats']],
+  ['Courier', ['Bike', 'Parcels']],
+  ['Event staff', ['Bartending', 'Photography']],
+  ['Gardener', ['Lawn', 'Hedges']],
+  ['Assistant', ['Errands', 'Queueing']],
+]
+const LOCATIONS = [
+  'Remote',
+  'New York NY',
+  'Los Angeles CA',
+  'Chicago IL',
+  'San Francisco CA',
+  'Boston MA',
+  'Seattle WA',
+  'Austin TX',
+  'Atlanta GA',
+  'Miami FL',
+  'Denver CO',
+]
 const PAYMENTS = ['Cash', 'Zelle', 'Venmo or cash', 'PayPal', 'Bank transfer', 'Cash App']
 
 /**
@@ -19,13 +79,22 @@ const PAYMENTS = ['Cash', 'Zelle', 'Venmo or cash', 'PayPal', 'Bank transfer', '
  * `ObjectId` and `workerCategory`/`workerSearchWords` (worker-fields.js) come from the people
  * service's build.
  */
-export function* generateWorkers({ count, ObjectId, workerCategory, workerSearchWords, newestFirst = false }) {
+export function* generateWorkers({
+  count,
+  ObjectId,
+  workerCategory,
+  workerSearchWords,
+  newestFirst = false,
+}) {
   const next = seededRandom(7)
   const pick = (list) => list[Math.floor(next() * list.length)]
   const start = Date.now() - count * 60_000
   for (let n = 0; n < count; n += 1) {
     const i = newestFirst ? count - 1 - n : n
-    const names = { firstName: pick(FIRST), lastName: `${pick(LAST)}${i % 7 === 0 ? '-' + pick(LAST) : ''}` }
+    const names = {
+      firstName: pick(FIRST),
+      lastName: `${pick(LAST)}${i % 7 === 0 ? '-' + pick(LAST) : ''}`,
+    }
     const [title, skills] = pick(TITLES)
     const at = new Date(start + i * 60_000)
     const worker = {
@@ -35,7 +104,9 @@ export function* generateWorkers({ count, ObjectId, workerCategory, workerSearch
       paymentType: pick(PAYMENTS),
       location: pick(LOCATIONS),
       infos: 'Reliable and on time.',
-      contacts: [{ value: `worker${i}@example.com`, visibility: next() > 0.5 ? 'public' : 'hidden' }],
+      contacts: [
+        { value: `worker${i}@example.com`, visibility: next() > 0.5 ? 'public' : 'hidden' },
+      ],
       profilePicture: null,
       isOnline: next() > 0.05,
     }
@@ -48,7 +119,11 @@ export function* generateWorkers({ count, ObjectId, workerCategory, workerSearch
       interest: 'Both',
       emailPreferences: false,
       isWorker: true,
-      worker: { ...worker, category: workerCategory(title, skills), searchWords: workerSearchWords(names, worker) },
+      worker: {
+        ...worker,
+        category: workerCategory(title, skills),
+        searchWords: workerSearchWords(names, worker),
+      },
       createdAt: at,
       updatedAt: at,
       registeredAt: at,

@@ -72,8 +72,9 @@ describe('ColumnarFeed', () => {
     const items = [row(1, 'red', 'L'), row(2, 'red', 'S'), row(3, 'blue', 'L'), row(4, 'red', 'L')]
     for (const item of items) feed.apply(item.id, item)
     expect(pageIds(feed, { color: 'red', size: 'L' })).toEqual(['id0004', 'id0001'])
-    expect(feed.page({ filters: { color: 'red', size: 'L' }, page: 1, pageSize: 1, sort: 'asc' }))
-      .toMatchObject({ total: 2 })
+    expect(
+      feed.page({ filters: { color: 'red', size: 'L' }, page: 1, pageSize: 1, sort: 'asc' }),
+    ).toMatchObject({ total: 2 })
     expect(pageIds(feed, { color: 'red', size: 'L' }, 1, 1, 'asc')).toEqual(['id0001'])
     expect(pageIds(feed, { color: 'red', size: undefined })).toEqual(['id0004', 'id0002', 'id0001'])
     expect(pageIds(feed, { color: 'green' })).toEqual([])
@@ -141,7 +142,10 @@ describe('ColumnarFeed', () => {
     const items = Array.from({ length: 200 }, (_, n) =>
       row(n, ['red', 'blue', 'green'][n % 3]!, ['S', 'L'][n % 2]!, `word${n % 7} item${n}`),
     )
-    const shuffled = [...items].sort((a, b) => (a.text.length * 31 + a.createdAt) % 17 - (b.text.length * 31 + b.createdAt) % 17)
+    const shuffled = [...items].sort(
+      (a, b) =>
+        ((a.text.length * 31 + a.createdAt) % 17) - ((b.text.length * 31 + b.createdAt) % 17),
+    )
     const loaded = new ColumnarFeed(schema)
     expect(loaded.load(shuffled)).toBe(200)
     const applied = new ColumnarFeed(schema)
@@ -178,7 +182,9 @@ describe('ColumnarFeed', () => {
       idsOf(source, source.search(['w1', 'comm'], 40)),
     )
     const unique999 = [9999, 9998, 9997, 9995, 9994, 9993, 9992, 9991, 9990, 999] // 9996: deleted
-    expect(idsOf(copy, copy.search(['unique999'], 40))).toEqual(unique999.map((n) => row(n, '', '').id))
+    expect(idsOf(copy, copy.search(['unique999'], 40))).toEqual(
+      unique999.map((n) => row(n, '', '').id),
+    )
     // Changes after the load keep every list right.
     copy.apply('id0001', null)
     copy.apply('id0002', row(2, 'c9', 's9', 'changed'))
@@ -206,7 +212,7 @@ describe('ColumnarFeed', () => {
 
   it('matches a plain model through a long run of random inserts, updates and deletes', () => {
     let seed = 7
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31)
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31
     const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
     const feed = new ColumnarFeed(schema)
     const model = new Map<string, FeedRow>()
@@ -217,9 +223,15 @@ describe('ColumnarFeed', () => {
         feed.apply(id, null)
         model.delete(id)
       } else {
-        const item = row(n, pick(['red', 'blue']), pick(['S', 'L']), `${pick(['ab', 'abc', 'b'])} ${pick(['x', 'y'])}`, {
-          createdAt: T0 + Math.floor(random() * 50) * 1000,
-        })
+        const item = row(
+          n,
+          pick(['red', 'blue']),
+          pick(['S', 'L']),
+          `${pick(['ab', 'abc', 'b'])} ${pick(['x', 'y'])}`,
+          {
+            createdAt: T0 + Math.floor(random() * 50) * 1000,
+          },
+        )
         feed.apply(id, item)
         model.set(id, item)
       }
@@ -234,5 +246,49 @@ describe('ColumnarFeed', () => {
     expect(idsOf(feed, feed.search(['ab'], 1000))).toEqual(ab.map((item) => item.id))
     const abY = ab.filter((item) => item.text.endsWith(' y'))
     expect(idsOf(feed, feed.search(['y', 'ab'], 1000))).toEqual(abY.map((item) => item.id))
+  })
+})
+
+describe('ColumnarFeed: pages with several filters', () => {
+  const page = (feed: ColumnarFeed, number: number, sort: 'asc' | 'desc' = 'desc') => {
+    const { slots, total } = feed.page({
+      filters: { color: 'red', size: 'L' },
+      page: number,
+      pageSize: 2,
+      sort,
+    })
+    return { rows: slots.map((slot) => feed.row(slot)), total }
+  }
+
+  it('answers the rows matching every filter, in feed order, both ways, page by page', () => {
+    const feed = new ColumnarFeed(schema)
+    feed.load([
+      row(1, 'red', 'L'),
+      row(2, 'red', 'S'),
+      row(3, 'blue', 'L'),
+      row(4, 'red', 'L'),
+      row(5, 'red', 'L'),
+    ])
+    expect(page(feed, 1)).toEqual({ rows: [row(5, 'red', 'L'), row(4, 'red', 'L')], total: 3 })
+    expect(page(feed, 2)).toEqual({ rows: [row(1, 'red', 'L')], total: 3 })
+    expect(page(feed, 1, 'asc').rows.map((item) => item.id)).toEqual(['id0001', 'id0004'])
+  })
+
+  it('answers a change at once, though the same filters were asked before it', () => {
+    const feed = new ColumnarFeed(schema)
+    feed.load([row(1, 'red', 'L'), row(2, 'red', 'S')])
+    expect(page(feed, 1).total).toBe(1)
+    feed.apply('id0003', row(3, 'red', 'L'))
+    expect(page(feed, 1).rows.map((item) => item.id)).toEqual(['id0003', 'id0001'])
+    feed.apply('id0001', row(1, 'red', 'S'))
+    expect(page(feed, 1)).toEqual({ rows: [row(3, 'red', 'L')], total: 1 })
+    feed.apply('id0003', null)
+    expect(page(feed, 1)).toEqual({ rows: [], total: 0 })
+  })
+
+  it('lists every live row in feed order', () => {
+    const feed = new ColumnarFeed(schema)
+    feed.load([row(2, 'red', 'S'), row(1, 'red', 'L'), row(3, 'blue', 'L')])
+    expect(feed.rows().map((item) => item.id)).toEqual(['id0003', 'id0002', 'id0001'])
   })
 })

@@ -356,7 +356,9 @@ export class ColumnarFeed {
               listOf(next.byFilter, key, next.used >> 4).push(slot)
           }
           // Words whose rows all expired since the snapshot are left out.
-          const order = vocabulary.map((_, word) => word).filter((word) => postings[word] !== undefined)
+          const order = vocabulary
+            .map((_, word) => word)
+            .filter((word) => postings[word] !== undefined)
           if (!isAscending(vocabulary))
             order.sort((a, b) => (vocabulary[a]! < vocabulary[b]! ? -1 : 1))
           next.vocabulary = order.map((word) => vocabulary[word]!)
@@ -491,7 +493,8 @@ export class ColumnarFeed {
   countsBy(filter: string, values: readonly string[]): Record<string, number> {
     this.sweepExpired()
     const counts: Record<string, number> = {}
-    for (const value of values) counts[value] = this.byFilter.get(filterKey(filter, value))?.length ?? 0
+    for (const value of values)
+      counts[value] = this.byFilter.get(filterKey(filter, value))?.length ?? 0
     return counts
   }
 
@@ -535,7 +538,9 @@ export class ColumnarFeed {
       this.intersections.set(cacheKey, cached)
       return cached.slots
     }
-    const source = lists.reduce((shortest, list) => (list.length < shortest.length ? list : shortest))
+    const source = lists.reduce((shortest, list) =>
+      list.length < shortest.length ? list : shortest,
+    )
     const found = new SlotList(Math.min(source.length, 1024))
     for (const slot of source.view()) {
       const keys = this.keySets[this.keySetOf[slot]!]!
@@ -557,7 +562,9 @@ export class ColumnarFeed {
     const reused = this.free.pop()
     if (reused !== undefined) return reused
     if (this.used === this.capacity)
-      this.resize(Math.max(1024, this.capacity < 1 << 20 ? this.capacity * 2 : this.capacity * 1.125))
+      this.resize(
+        Math.max(1024, this.capacity < 1 << 20 ? this.capacity * 2 : this.capacity * 1.125),
+      )
     const slot = this.used
     this.used += 1
     return slot
@@ -565,7 +572,11 @@ export class ColumnarFeed {
 
   private resize(capacity: number): void {
     capacity = Math.ceil(capacity)
-    const grown = <A extends Float64Array | Int32Array>(array: A, perRow: number, make: (n: number) => A): A => {
+    const grown = <A extends Float64Array | Int32Array>(
+      array: A,
+      perRow: number,
+      make: (n: number) => A,
+    ): A => {
       const next = make(capacity * perRow)
       next.set(array.subarray(0, this.used * perRow))
       return next
@@ -599,7 +610,8 @@ export class ColumnarFeed {
 
   private index(slot: number): void {
     this.all.insert(slot, this.before)
-    for (const key of this.keySets[this.keySetOf[slot]!]!) listOf(this.byFilter, key).insert(slot, this.before)
+    for (const key of this.keySets[this.keySetOf[slot]!]!)
+      listOf(this.byFilter, key).insert(slot, this.before)
     for (const word of this.schema.searchWords(this.row(slot))) this.addWord(word, slot)
     this.noteExpiry(slot)
   }
@@ -812,7 +824,7 @@ function* mergeInOrder(
   const first = (i: number, j: number) =>
     before(heap[i]!.items[heap[i]!.at]!, heap[j]!.items[heap[j]!.at]!)
   const down = (start: number) => {
-    for (let i = start; ; ) {
+    for (let i = start; ;) {
       const left = 2 * i + 1
       const right = left + 1
       let best = i

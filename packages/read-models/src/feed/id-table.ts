@@ -126,7 +126,11 @@ export class IdTable {
     })
     return (position) =>
       others.get(position) ??
-      [hex8(words[position * 3]!), hex8(words[position * 3 + 1]!), hex8(words[position * 3 + 2]!)].join('')
+      [
+        hex8(words[position * 3]!),
+        hex8(words[position * 3 + 1]!),
+        hex8(words[position * 3 + 2]!),
+      ].join('')
   }
 
   private hashOf(row: number): number {

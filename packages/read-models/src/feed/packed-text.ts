@@ -7,7 +7,8 @@
 export function packTexts(values: readonly string[]): string {
   // Built by join, which makes one flat string: "S" + text would be a cons string, whose
   // header and second object cost more than a short text (V8 flattens only when read).
-  for (const value of values) if (value.includes('\u0000')) return ['J', JSON.stringify(values)].join('')
+  for (const value of values)
+    if (value.includes('\u0000')) return ['J', JSON.stringify(values)].join('')
   return ['S', ...values].join('\u0000')
 }
 

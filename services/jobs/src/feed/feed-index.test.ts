@@ -48,7 +48,14 @@ describe('FeedIndex', () => {
         .map((p) => p.title),
     )
     const last = index.page({ page: 3, pageSize: 12, sort: 'desc' })
-    expect(ids(index, last.slots)).toEqual(['Post 5', 'Post 4', 'Post 3', 'Post 2', 'Post 1', 'Post 0'])
+    expect(ids(index, last.slots)).toEqual([
+      'Post 5',
+      'Post 4',
+      'Post 3',
+      'Post 2',
+      'Post 1',
+      'Post 0',
+    ])
     const oldest = index.page({ page: 1, pageSize: 3, sort: 'asc' })
     expect(ids(index, oldest.slots)).toEqual(['Post 0', 'Post 1', 'Post 2'])
     expect(index.page({ page: 4, pageSize: 12, sort: 'desc' }).slots).toEqual([])
@@ -138,7 +145,9 @@ describe('FeedIndex', () => {
       'Expires tonight',
     ])
     now = new Date(Date.UTC(2026, 5, 11, 0, 0, 1))
-    expect(ids(index, index.page({ page: 1, pageSize: 12, sort: 'desc' }).slots)).toEqual(['Forever'])
+    expect(ids(index, index.page({ page: 1, pageSize: 12, sort: 'desc' }).slots)).toEqual([
+      'Forever',
+    ])
     expect(index.search(['expires'], 10)).toEqual([])
     expect(index.categoryCounts().Uncategorized).toBe(1)
   })
@@ -178,7 +187,10 @@ describe('FeedIndex', () => {
       'Walk my dog',
       'Dog walking',
     ])
-    expect(ids(index, index.search(queryTerms('walk'), 2))).toEqual(['Paint a fence', 'Walk my dog'])
+    expect(ids(index, index.search(queryTerms('walk'), 2))).toEqual([
+      'Paint a fence',
+      'Walk my dog',
+    ])
     expect(index.search(queryTerms('stair x'), 10)).toEqual([])
     expect(index.search(queryTerms('   '), 10)).toEqual([])
     // A regex-looking query is only words: no pattern is ever built from it.
@@ -237,9 +249,9 @@ describe('FeedIndex', () => {
     ]
     index.load(posts)
     for (const original of posts) {
-      const slot = index.page({ page: 1, pageSize: 50, sort: 'desc' }).slots.find(
-        (candidate) => index.idOf(candidate) === original._id,
-      )!
+      const slot = index
+        .page({ page: 1, pageSize: 50, sort: 'desc' })
+        .slots.find((candidate) => index.idOf(candidate) === original._id)!
       expect(JSON.stringify(toPostView(index.post(slot), null))).toBe(
         JSON.stringify(toPostView(original, null)),
       )

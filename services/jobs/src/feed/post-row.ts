@@ -17,7 +17,14 @@ import { isLive, type PostDocument } from '../posts/post-document'
  * the update time and the flags. Text: title, infos, when, how much, the picture key and
  * the contact value shown (empty when hidden).
  */
-const SHARED = ['userID', 'location', 'contact', 'category', 'paymentType', 'expirationDate'] as const
+const SHARED = [
+  'userID',
+  'location',
+  'contact',
+  'category',
+  'paymentType',
+  'expirationDate',
+] as const
 const NUMBERS = ['updatedAt', 'flags'] as const
 
 const DISPLAY_LOCATION = 1
@@ -123,7 +130,8 @@ export const postFeedSchema: ColumnarSchema = {
     const values: Array<[string, string]> = [['category', category!]]
     if (location) values.push(['location', location])
     if (contact) values.push(['contact', contact])
-    if (paymentType) for (const payment of paymentType.split('\u0000')) values.push(['payment', payment])
+    if (paymentType)
+      for (const payment of paymentType.split('\u0000')) values.push(['payment', payment])
     return values
   },
   searchWords(row) {

@@ -4,11 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { PersonView } from '@marketplace/contracts/api'
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
 import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
-import {
-  ColumnarFeed,
-  createOrderedApply,
-  type ColumnarQuery,
-} from '@marketplace/read-models/feed'
+import { ColumnarFeed, createOrderedApply, type ColumnarQuery } from '@marketplace/read-models/feed'
 import {
   createFollowedModel,
   topicsOf,
@@ -115,7 +111,9 @@ export function createPeopleFeed(now: () => Date = () => new Date()) {
         if (!viewerId || !hasHiddenContacts(row)) return view
         const contactViewers = viewers.get(row.id) ?? []
         if (!seesHiddenContacts({ ...profile, contactViewers }, viewerId)) return view
-        return readProfile(row.id).then((whole) => (whole ? toPersonView(whole, viewerId, at) : view))
+        return readProfile(row.id).then((whole) =>
+          whole ? toPersonView(whole, viewerId, at) : view,
+        )
       })
       return Promise.all(views)
     },

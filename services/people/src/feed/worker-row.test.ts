@@ -46,7 +46,7 @@ function profile(
 }
 
 describe('the people feed row of a worker', () => {
-  it("gives the card everyone sees exactly as the whole profile gives it, and holds nothing private", () => {
+  it('gives the card everyone sees exactly as the whole profile gives it, and holds nothing private', () => {
     const profiles = [
       profile(),
       profile({
@@ -57,7 +57,10 @@ describe('the people feed row of a worker', () => {
         profilePicture: 'userImages/x/pic.png',
         skills: [],
       }),
-      profile({ infos: 'Odd \u0000 text, ünïcödé 🙂', contacts: [] }, { ratingSum: 9, ratingCount: 2 }),
+      profile(
+        { infos: 'Odd \u0000 text, ünïcödé 🙂', contacts: [] },
+        { ratingSum: 9, ratingCount: 2 },
+      ),
       profile({ skills: ['With \u0000 inside', 'Second'] }),
     ]
     for (const whole of profiles) {
@@ -91,14 +94,19 @@ describe('the people feed row of a worker', () => {
     const contactsSeenBy = async (viewerId: string | null) =>
       (await feed.views(slots, viewerId, AT, readProfile)).map((view) => view.contacts)
 
-    expect(await contactsSeenBy(null)).toEqual([[{ value: '720 555 0101', visibility: 'public' }], []])
+    expect(await contactsSeenBy(null)).toEqual([
+      [{ value: '720 555 0101', visibility: 'public' }],
+      [],
+    ])
     expect(await contactsSeenBy('stranger')).toEqual(await contactsSeenBy(null))
     expect(read).toEqual([])
     const hiddenContacts = [{ value: 'ava.hidden@example.com', visibility: 'hidden' }]
     expect((await contactsSeenBy('owner1'))[1]).toEqual(hiddenContacts)
     expect((await contactsSeenBy(hidden._id))[1]).toEqual(hiddenContacts)
     // The open worker's own card needs no read: it has nothing hidden.
-    expect((await contactsSeenBy(open._id))[0]).toEqual([{ value: '720 555 0101', visibility: 'public' }])
+    expect((await contactsSeenBy(open._id))[0]).toEqual([
+      { value: '720 555 0101', visibility: 'public' },
+    ])
     expect(read).toEqual([hidden._id, hidden._id])
 
     // The viewer list follows the profile's changes.

@@ -5,11 +5,7 @@ import {
   type FeedRow,
 } from '@marketplace/read-models/feed'
 import { isListed, type ProfileDocument, type WorkerContact } from '../profiles/profile-document'
-import {
-  contactOptionsOf,
-  paymentOptionsIn,
-  workerSearchWords,
-} from '../profiles/worker-fields'
+import { contactOptionsOf, paymentOptionsIn, workerSearchWords } from '../profiles/worker-fields'
 import type { RatedProfile } from '../ratings/rating-views'
 
 /**
@@ -82,8 +78,17 @@ export function hasHiddenContacts(row: FeedRow): boolean {
  * no e-mail, phone number, hidden contact nor contact viewer (they are not in the row).
  */
 export function publicProfile(row: FeedRow): RatedProfile {
-  const [firstName, lastName, title, skills, availability, paymentType, location, category, dateOfBirth] =
-    row.shared as string[]
+  const [
+    firstName,
+    lastName,
+    title,
+    skills,
+    availability,
+    paymentType,
+    location,
+    category,
+    dateOfBirth,
+  ] = row.shared as string[]
   const [ratingSum, ratingCount, flags] = row.numbers as [number, number, number]
   const [infos, profilePicture, ...contactValues] = unpackTexts(row.text)
   const createdAt = new Date(row.createdAt)
