@@ -410,7 +410,7 @@ export class ColumnarFeed {
     // valid in these arrays as they are now.
     const strings = this.strings.slice()
     const keySets = this.keySets.slice()
-    // Replaced, never changed, by a new word (splice makes a new array): the copy is a copy.
+    // A copy: new words are spliced into the feed's own array meanwhile.
     const vocabulary = this.vocabulary.slice()
     const schema = this.schema
     const rowAt = (i: number): FeedRow => {
