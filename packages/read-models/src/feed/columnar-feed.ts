@@ -60,15 +60,19 @@ type SnapshotRecord =
   | { k: 'strings'; v: string[] }
   | { k: 'keysets'; v: string[][] }
   | { k: 'words'; v: string[] }
+  | { k: 'ranks'; v: number[] }
   | {
       k: 'rows'
       id: string[]
+      /** createdAt: the first row's, then each row's difference from the row before. */
       c: number[]
-      e: Array<number | null>
+      /** expiresAt, 0 for none. */
+      e: number[]
       s: number[]
       x: number[]
       t: string[]
       f: number[]
+      /** Each row's words, by rank (see `ranks`), `wn` of them per row. */
       w: number[]
       wn: number[]
     }
@@ -266,7 +270,9 @@ export class ColumnarFeed {
     let meta = false
     let trusted = false
     let vocabulary: string[] = []
-    /** Per word of the snapshot, its rows so far. */
+    /** Rank → index in `vocabulary`. */
+    let byRank: number[] = []
+    /** Per word of the snapshot (its index in `vocabulary`), its rows so far. */
     const postings: Array<SlotList | number | undefined> = []
     let count = 0
     let previous = -1
@@ -302,14 +308,19 @@ export class ColumnarFeed {
           case 'words':
             vocabulary = vocabulary.concat(record.v)
             return true
+          case 'ranks':
+            byRank = byRank.concat(record.v)
+            return true
           case 'rows': {
             const S = this.sharedCount
             const N = this.numberCount
             let w = 0
+            let createdAt = 0
             for (let i = 0; i < record.id.length; i += 1) {
               count += 1
+              createdAt = i === 0 ? record.c[0]! : createdAt + record.c[i]!
               const words = record.wn[i]!
-              const expiresAt = record.e[i] ?? null
+              const expiresAt = record.e[i] || null
               const id = record.id[i]!
               if (next.expired(expiresAt, now) || next.ids.get(id) !== undefined) {
                 w += words
@@ -318,7 +329,7 @@ export class ColumnarFeed {
               const slot = next.allocate()
               next.ids.set(id, slot)
               next.texts[slot] = record.t[i]!
-              next.createdAt[slot] = record.c[i]!
+              next.createdAt[slot] = createdAt
               next.expiresAt[slot] = expiresAt ?? NaN
               for (let j = 0; j < S; j += 1) next.sharedValues[slot * S + j] = record.s[i * S + j]!
               for (let j = 0; j < N; j += 1) next.numberValues[slot * N + j] = record.x[i * N + j]!
@@ -327,7 +338,7 @@ export class ColumnarFeed {
               if (trusted) {
                 next.keySetOf[slot] = record.f[i]!
                 for (let j = 0; j < words; j += 1) {
-                  const word = record.w[w + j]!
+                  const word = byRank[record.w[w + j]!]!
                   const entry = postings[word]
                   if (entry === undefined) postings[word] = slot
                   else if (typeof entry === 'number') {
@@ -412,6 +423,7 @@ export class ColumnarFeed {
     const keySets = this.keySets.slice()
     // A copy: new words are spliced into the feed's own array meanwhile.
     const vocabulary = this.vocabulary.slice()
+    const byRank = byFrequency(this.postings)
     const schema = this.schema
     const rowAt = (i: number): FeedRow => {
       const values: string[] = []
@@ -441,6 +453,12 @@ export class ColumnarFeed {
         yield { k: 'keysets', v: keySets }
         for (let i = 0; i < vocabulary.length; i += STRINGS_PER_RECORD)
           yield { k: 'words', v: vocabulary.slice(i, i + STRINGS_PER_RECORD) }
+        // Rows name their words by rank, most frequent first: the few common words, named on
+        // nearly every row, take one or two digits instead of seven.
+        const rankOf = new Int32Array(byRank.length)
+        byRank.forEach((word, rank) => (rankOf[word] = rank))
+        for (let i = 0; i < byRank.length; i += STRINGS_PER_RECORD)
+          yield { k: 'ranks', v: Array.from(byRank.subarray(i, i + STRINGS_PER_RECORD)) }
         for (let start = 0; start < n; start += ROWS_PER_RECORD) {
           const end = Math.min(n, start + ROWS_PER_RECORD)
           const w: number[] = []
@@ -449,14 +467,16 @@ export class ColumnarFeed {
             const words = schema.searchWords(rowAt(i))
             // Found by binary search: a map of a million words would double the memory while
             // the snapshot is written.
-            for (const word of words) w.push(lowerBound(vocabulary, word))
+            for (const word of words) w.push(rankOf[lowerBound(vocabulary, word)]!)
             wn.push(words.length)
           }
           yield {
             k: 'rows',
             id: Array.from({ length: end - start }, (_, i) => idAt(start + i)),
-            c: Array.from(createdAt.subarray(start, end)),
-            e: Array.from(expiresAt.subarray(start, end), (at) => (Number.isNaN(at) ? null : at)),
+            c: Array.from(createdAt.subarray(start, end), (at, i) =>
+              i === 0 ? at : at - createdAt[start + i - 1]!,
+            ),
+            e: Array.from(expiresAt.subarray(start, end), (at) => (Number.isNaN(at) ? 0 : at)),
             s: Array.from(shared.subarray(start * S, end * S)),
             x: Array.from(numbers.subarray(start * N, end * N)),
             t: texts.slice(start, end),
@@ -850,4 +870,24 @@ function* mergeInOrder(
     }
     if (heap.length > 0) down(0)
   }
+}
+
+/**
+ * Word indexes ordered by how many rows hold each word, most first (by powers of two: a
+ * counting pass, no sort of a million words), as a rank → index table.
+ */
+function byFrequency(postings: ReadonlyArray<SlotList | number>): Int32Array {
+  // Bucket 0 holds the words of 2^31 rows or more, bucket 31 those of one row.
+  const bucketOf = (entry: SlotList | number) =>
+    typeof entry === 'number' ? 31 : Math.clz32(entry.length)
+  const at = new Int32Array(33)
+  for (const entry of postings) at[bucketOf(entry) + 1]! += 1
+  for (let bucket = 1; bucket < at.length; bucket += 1) at[bucket]! += at[bucket - 1]!
+  const byRank = new Int32Array(postings.length)
+  postings.forEach((entry, word) => {
+    const bucket = bucketOf(entry)
+    byRank[at[bucket]!] = word
+    at[bucket]! += 1
+  })
+  return byRank
 }

@@ -25,7 +25,9 @@ const SHARED = [
   'paymentType',
   'expirationDate',
 ] as const
-const NUMBERS = ['updatedAt', 'flags'] as const
+// The update time as milliseconds after creation: 0 for a post never edited (one digit in
+// a snapshot instead of thirteen).
+const NUMBERS = ['updatedAfter', 'flags'] as const
 
 const DISPLAY_LOCATION = 1
 const DISPLAY_CONTACT = 2
@@ -60,7 +62,7 @@ export function postRow(post: PostDocument, now = new Date()): FeedRow | null {
       post.paymentType.join('\u0000'),
       post.expirationDate ?? '',
     ],
-    numbers: [post.updatedAt.getTime(), flags],
+    numbers: [post.updatedAt.getTime() - post.createdAt.getTime(), flags],
     text: packTexts([
       post.title,
       post.infos,
@@ -78,7 +80,7 @@ export function postRow(post: PostDocument, now = new Date()): FeedRow | null {
  */
 export function publicPost(row: FeedRow): PostDocument {
   const [userID, location, contact, category, paymentType, expirationDate] = row.shared as string[]
-  const [updatedAt, flags] = row.numbers as [number, number]
+  const [updatedAfter, flags] = row.numbers as [number, number]
   const [title, infos, jobStartEnd, salary, jobPicture, contactValue] = unpackTexts(row.text) as [
     string,
     string,
@@ -111,7 +113,7 @@ export function publicPost(row: FeedRow): PostDocument {
     expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
     searchWords: [],
     createdAt,
-    updatedAt: updatedAt === row.createdAt ? createdAt : new Date(updatedAt),
+    updatedAt: updatedAfter === 0 ? createdAt : new Date(row.createdAt + updatedAfter),
   }
 }
 
