@@ -193,6 +193,19 @@ describe('ColumnarFeed', () => {
     expect(copy.size).toBe(source.size - 1)
   })
 
+  it('keeps the first of an id a snapshot names twice', () => {
+    const source = new ColumnarFeed(schema)
+    for (let n = 0; n < 20; n += 1) source.apply(`id${n}`, row(n, 'red', 'L', `w${n}`))
+    const records = throughJson(source.snapshotRecords().records)
+    const rows = records.filter((record) => (record as { k: string }).k === 'rows')
+    const copy = new ColumnarFeed(schema)
+    const loader = copy.snapshotLoader()
+    for (const record of [...records, ...rows]) loader.accept(record)
+    loader.finish()
+    expect(copy.rows()).toEqual(source.rows())
+    expect(idsOf(copy, copy.search(['w1'], 100))).toEqual(idsOf(source, source.search(['w1'], 100)))
+  })
+
   it("computes filters and words again from a snapshot of another version's schema", () => {
     const source = new ColumnarFeed(schema)
     for (let n = 0; n < 50; n += 1) source.apply(`id${n}`, row(n, 'red', 'L', `w${n}`))

@@ -322,12 +322,18 @@ export class ColumnarFeed {
               const words = record.wn[i]!
               const expiresAt = record.e[i] || null
               const id = record.id[i]!
-              if (next.expired(expiresAt, now) || next.ids.get(id) !== undefined) {
+              if (next.expired(expiresAt, now)) {
                 w += words
                 continue
               }
               const slot = next.allocate()
-              next.ids.set(id, slot)
+              if (next.ids.add(id, slot) !== undefined) {
+                // The same id twice (never written so): the first stands, and the row just taken
+                // (the last: a load's feed has no free rows) is given back.
+                next.used -= 1
+                w += words
+                continue
+              }
               next.texts[slot] = record.t[i]!
               next.createdAt[slot] = createdAt
               next.expiresAt[slot] = expiresAt ?? NaN

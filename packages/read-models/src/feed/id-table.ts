@@ -29,6 +29,33 @@ export class IdTable {
 
   /** The row holding `id`, if any. */
   get(id: string): number | undefined {
+    const found = this.find(id)
+    return found.row
+  }
+
+  /** Gives `row` the id `id` (the row must hold none: a new or released row). */
+  set(id: string, row: number): void {
+    this.place(this.find(id), id, row)
+  }
+
+  /**
+   * Gives `row` the id `id` unless another row holds it already (then answers that row): one
+   * reading of the id for both (a load adds a million).
+   */
+  add(id: string, row: number): number | undefined {
+    const found = this.find(id)
+    if (found.row !== undefined) return found.row
+    this.place(found, id, row)
+    return undefined
+  }
+
+  private find(id: string): {
+    row: number | undefined
+    hex: boolean
+    a: number
+    b: number
+    c: number
+  } {
     const hex = HEX_ID.test(id)
     const a = hex ? parseInt(id.slice(0, 8), 16) : 0
     const b = hex ? parseInt(id.slice(8, 16), 16) : 0
@@ -36,7 +63,7 @@ export class IdTable {
     const mask = this.table.length - 1
     for (let at = (hex ? mixWords(a, b, c) : hashText(id)) & mask; ; at = (at + 1) & mask) {
       const entry = this.table[at]!
-      if (entry === EMPTY) return undefined
+      if (entry === EMPTY) return { row: undefined, hex, a, b, c }
       const row = entry - 1
       if (hex) {
         if (
@@ -45,19 +72,18 @@ export class IdTable {
           this.words[row * 3 + 1] === b &&
           this.words[row * 3 + 2] === c
         )
-          return row
-      } else if (this.others.get(row) === id) return row
+          return { row, hex, a, b, c }
+      } else if (this.others.get(row) === id) return { row, hex, a, b, c }
     }
   }
 
-  /** Gives `row` the id `id` (the row must hold none: a new or released row). */
-  set(id: string, row: number): void {
-    if (HEX_ID.test(id)) {
-      this.words[row * 3] = parseInt(id.slice(0, 8), 16)
-      this.words[row * 3 + 1] = parseInt(id.slice(8, 16), 16)
-      this.words[row * 3 + 2] = parseInt(id.slice(16), 16)
+  private place(id: { hex: boolean; a: number; b: number; c: number }, text: string, row: number) {
+    if (id.hex) {
+      this.words[row * 3] = id.a
+      this.words[row * 3 + 1] = id.b
+      this.words[row * 3 + 2] = id.c
       this.others.delete(row)
-    } else this.others.set(row, id)
+    } else this.others.set(row, text)
     if ((this.count + 1) * 2 > this.table.length) this.rehash(this.table.length * 2)
     const mask = this.table.length - 1
     let at = this.hashOf(row) & mask
