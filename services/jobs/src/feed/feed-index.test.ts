@@ -1,6 +1,8 @@
 import type { PostDocument } from '../posts/post-document'
 import { derivedFields } from '../posts/post-input'
 import { queryTerms } from '@marketplace/contracts/marketplace'
+import { feedOrder } from '@marketplace/read-models/feed'
+import { isLive } from '../posts/post-document'
 import { toPostView } from '../posts/post-view'
 import { FeedIndex } from './feed-index'
 import { postRow } from './post-row'
@@ -259,5 +261,85 @@ describe('FeedIndex', () => {
     const hidden = JSON.stringify(postRow(posts[1]!))
     expect(hidden).not.toContain('Secret Street')
     expect(hidden).not.toContain('5550001111')
+  })
+
+  it('answers pages, filters and searches as a scan of the posts would, through many changes', () => {
+    // mulberry32: deterministic, a long period.
+    let seed = 19
+    const random = () => {
+      seed = (seed + 0x6d2b79f5) | 0
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+      return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+    }
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!
+    const words = ['move', 'moving', 'clean', 'cleaner', 'dog', 'walk', 'paint', 'fence', 'sofa']
+    const now = new Date(Date.UTC(2026, 5, 1))
+    const index = new FeedIndex(() => now)
+    const stored = new Map<string, PostDocument>()
+    for (let step = 0; step < 3000; step += 1) {
+      const n = Math.floor(random() * 300)
+      const id = n.toString(16).padStart(24, '0')
+      if (random() < 0.2) {
+        index.apply(id, null)
+        stored.delete(id)
+        continue
+      }
+      const title = `${pick(words)} ${pick(words)} ${n}`
+      const infos = random() < 0.5 ? `${pick(words)} ${pick(['Ünïcödé', 'plain'])}` : ''
+      const item = post({
+        _id: id,
+        title,
+        infos,
+        location: pick(['Boston MA', 'Austin TX', 'Denver CO']),
+        displayLocation: random() < 0.8,
+        paymentType: random() < 0.5 ? ['Cash'] : ['Cash', 'Zelle'],
+        contact: pick(['Email', 'Phone', '']),
+        isOnline: random() < 0.9,
+        expiresAt: random() < 0.1 ? new Date(now.getTime() - 1000) : null,
+        createdAt: new Date(Date.UTC(2026, 0, 1) + Math.floor(random() * 100) * 1000),
+      })
+      index.apply(id, item)
+      stored.set(id, item)
+    }
+    const live = [...stored.values()].filter((item) => isLive(item, now)).sort(feedOrder)
+    const idsOf = (slots: readonly number[]) => slots.map((slot) => index.idOf(slot))
+    const scan = (keep: (item: PostDocument) => boolean) =>
+      live.filter(keep).map((item) => item._id)
+
+    expect(index.size).toBe(live.length)
+    expect(idsOf(index.page({ page: 2, pageSize: 12, sort: 'desc' }).slots)).toEqual(
+      scan(() => true).slice(12, 24),
+    )
+    expect(idsOf(index.page({ page: 1, pageSize: 12, sort: 'asc' }).slots)).toEqual(
+      scan(() => true)
+        .reverse()
+        .slice(0, 12),
+    )
+    const filtered = index.page({
+      location: 'Boston MA',
+      payment: 'Zelle',
+      contact: 'Phone',
+      page: 1,
+      pageSize: 50,
+      sort: 'desc',
+    })
+    const expected = scan(
+      (item) =>
+        item.displayLocation &&
+        item.location === 'Boston MA' &&
+        item.paymentType.includes('Zelle') &&
+        item.contact === 'Phone',
+    )
+    expect(filtered.total).toBe(expected.length)
+    expect(idsOf(filtered.slots)).toEqual(expected.slice(0, 50))
+    for (const search of ['mov', 'clean walk', 'unicode', 'sofa 12', 'zzz']) {
+      const terms = queryTerms(search)
+      expect(idsOf(index.search(terms, 30))).toEqual(
+        scan((item) =>
+          terms.every((term) => item.searchWords.some((word) => word.startsWith(term))),
+        ).slice(0, 30),
+      )
+    }
   })
 })
