@@ -257,6 +257,10 @@ try {
   const port = 4905 + OFFSET
   const first = await (await fetch(`http://127.0.0.1:${port}${subject.route}?page=1`)).json()
   log(`feed: ${first.pagination.total} live`)
+  const filtered = await (
+    await fetch(`http://127.0.0.1:${port}${subject.route}?page=1&${subject.filtered}`)
+  ).json()
+  log(`filtered page (${subject.filtered}): ${filtered.pagination.total} match`)
   const scenarios = [
     ['feed page 1', `${subject.route}?page=1&sort=desc`],
     ['feed page 50', `${subject.route}?page=50&sort=desc`],
