@@ -1,5 +1,6 @@
 import { IdTable } from './id-table'
 import { SlotList } from './slot-list'
+import { TextArena } from './text-arena'
 
 /**
  * One item of a columnar feed, as the service gives it and gets it back: only what the feed
@@ -78,6 +79,7 @@ type SnapshotRecord =
     }
 
 const FORMAT = 'columnar-1'
+const NO_ROW = -1
 const ROWS_PER_RECORD = 4096
 const STRINGS_PER_RECORD = 65_536
 /** Filter combinations whose rows are kept between changes (a few pages' worth each). */
@@ -104,7 +106,7 @@ export class ColumnarFeed {
   private used = 0
   private free: number[] = []
   private ids = new IdTable()
-  private texts: string[] = []
+  private texts = new TextArena()
   private createdAt = new Float64Array(0)
   /** NaN: never expires. */
   private expiresAt = new Float64Array(0)
@@ -188,7 +190,7 @@ export class ColumnarFeed {
       expiresAt: Number.isNaN(expiresAt) ? null : expiresAt,
       shared,
       numbers,
-      text: this.texts[slot]!,
+      text: this.texts.get(slot),
     }
   }
 
@@ -269,11 +271,14 @@ export class ColumnarFeed {
     const now = this.now().getTime()
     let meta = false
     let trusted = false
-    let vocabulary: string[] = []
+    // Appended to (concat would copy a million entries once per record).
+    const vocabulary: string[] = []
     /** Rank → index in `vocabulary`. */
-    let byRank: number[] = []
+    const byRank: number[] = []
     /** Per word of the snapshot (its index in `vocabulary`), its rows so far. */
-    const postings: Array<SlotList | number | undefined> = []
+    // -1: no row yet. Filled to the vocabulary's length before the first row: set at scattered
+    // indexes, an empty array would turn into a dictionary (slow, and a hash entry per word).
+    let postings: Array<SlotList | number> = []
     let count = 0
     let previous = -1
     let ordered = true
@@ -306,12 +311,14 @@ export class ColumnarFeed {
             }
             return true
           case 'words':
-            vocabulary = vocabulary.concat(record.v)
+            for (const word of record.v) vocabulary.push(word)
             return true
           case 'ranks':
-            byRank = byRank.concat(record.v)
+            for (const rank of record.v) byRank.push(rank)
             return true
           case 'rows': {
+            if (postings.length < vocabulary.length)
+              postings = new Array<SlotList | number>(vocabulary.length).fill(NO_ROW)
             const S = this.sharedCount
             const N = this.numberCount
             let w = 0
@@ -334,7 +341,7 @@ export class ColumnarFeed {
                 w += words
                 continue
               }
-              next.texts[slot] = record.t[i]!
+              next.texts.set(slot, record.t[i]!, next.used)
               next.createdAt[slot] = createdAt
               next.expiresAt[slot] = expiresAt ?? NaN
               for (let j = 0; j < S; j += 1) next.sharedValues[slot * S + j] = record.s[i * S + j]!
@@ -345,8 +352,8 @@ export class ColumnarFeed {
                 next.keySetOf[slot] = record.f[i]!
                 for (let j = 0; j < words; j += 1) {
                   const word = byRank[record.w[w + j]!]!
-                  const entry = postings[word]
-                  if (entry === undefined) postings[word] = slot
+                  const entry = postings[word]!
+                  if (entry === NO_ROW) postings[word] = slot
                   else if (typeof entry === 'number') {
                     const list = new SlotList(2)
                     list.push(entry)
@@ -372,14 +379,23 @@ export class ColumnarFeed {
             for (const key of next.keySets[next.keySetOf[slot]!]!)
               listOf(next.byFilter, key, next.used >> 4).push(slot)
           }
-          // Words whose rows all expired since the snapshot are left out.
-          const order = vocabulary
-            .map((_, word) => word)
-            .filter((word) => postings[word] !== undefined)
-          if (!isAscending(vocabulary))
-            order.sort((a, b) => (vocabulary[a]! < vocabulary[b]! ? -1 : 1))
-          next.vocabulary = order.map((word) => vocabulary[word]!)
-          next.postings = order.map((word) => postings[word]!)
+          let complete = postings.length === vocabulary.length
+          for (let word = 0; complete && word < vocabulary.length; word += 1)
+            complete = postings[word] !== NO_ROW
+          if (complete && isAscending(vocabulary)) {
+            // The usual case: taken as they are, no copy of a million entries.
+            next.vocabulary = vocabulary
+            next.postings = postings
+          } else {
+            // Words whose rows all expired since the snapshot are left out.
+            const order = vocabulary
+              .map((_, word) => word)
+              .filter((word) => postings[word] !== undefined && postings[word] !== NO_ROW)
+            if (!isAscending(vocabulary))
+              order.sort((a, b) => (vocabulary[a]! < vocabulary[b]! ? -1 : 1))
+            next.vocabulary = order.map((word) => vocabulary[word]!)
+            next.postings = order.map((word) => postings[word]!)
+          }
           if (!ordered) next.sortLists()
           next.trimLists()
           for (let slot = 0; slot < next.used; slot += 1) next.noteExpiry(slot)
@@ -408,7 +424,7 @@ export class ColumnarFeed {
     const N = this.numberCount
     const n = slots.length
     const idAt = this.ids.copy(slots)
-    const texts = new Array<string>(n)
+    const textAt = this.texts.copy(slots)
     const createdAt = new Float64Array(n)
     const expiresAt = new Float64Array(n)
     const shared = new Int32Array(n * S)
@@ -416,7 +432,6 @@ export class ColumnarFeed {
     const keySetOf = new Int32Array(n)
     for (let i = 0; i < n; i += 1) {
       const slot = slots[i]!
-      texts[i] = this.texts[slot]!
       createdAt[i] = this.createdAt[slot]!
       expiresAt[i] = this.expiresAt[slot]!
       shared.set(this.sharedValues.subarray(slot * S, slot * S + S), i * S)
@@ -441,7 +456,7 @@ export class ColumnarFeed {
         expiresAt: Number.isNaN(expires) ? null : expires,
         shared: values,
         numbers: Array.from(numbers.subarray(i * N, i * N + N)),
-        text: texts[i]!,
+        text: textAt(i),
       }
     }
     return {
@@ -485,7 +500,7 @@ export class ColumnarFeed {
             e: Array.from(expiresAt.subarray(start, end), (at) => (Number.isNaN(at) ? 0 : at)),
             s: Array.from(shared.subarray(start * S, end * S)),
             x: Array.from(numbers.subarray(start * N, end * N)),
-            t: texts.slice(start, end),
+            t: Array.from({ length: end - start }, (_, i) => textAt(start + i)),
             f: Array.from(keySetOf.subarray(start, end)),
             w,
             wn,
@@ -613,18 +628,19 @@ export class ColumnarFeed {
     this.sharedValues = grown(this.sharedValues, this.sharedCount, (n) => new Int32Array(n))
     this.keySetOf = grown(this.keySetOf, 1, (n) => new Int32Array(n))
     this.ids.resize(capacity)
+    this.texts.resize(capacity)
     this.capacity = capacity
   }
 
   private release(slot: number): void {
     this.ids.delete(slot)
-    this.texts[slot] = ''
+    this.texts.clear(slot)
     this.free.push(slot)
   }
 
   /** Writes a row's values into its slot (not yet in any list). */
   private write(slot: number, row: FeedRow): void {
-    this.texts[slot] = row.text
+    this.texts.set(slot, row.text, this.used)
     this.createdAt[slot] = row.createdAt
     this.expiresAt[slot] = row.expiresAt ?? NaN
     for (let i = 0; i < this.sharedCount; i += 1)
@@ -723,6 +739,7 @@ export class ColumnarFeed {
   }
 
   private trimLists(): void {
+    this.texts.trim()
     this.all.trim()
     for (const list of this.byFilter.values()) list.trim()
     for (const entry of this.postings) if (typeof entry !== 'number') entry.trim()
