@@ -13,7 +13,9 @@ export class SlotList {
 
   /** Appends without keeping the order (a bulk load, sorted or checked afterwards). */
   push(slot: number): void {
-    if (this.length === this.items.length) this.grow(this.length + 1)
+    // Doubling: a load's lists grow from nothing to their size, and an eighth at a time would
+    // leave nine times the list behind as garbage (trimmed to size once the load is done).
+    if (this.length === this.items.length) this.grow(this.length * 2)
     this.items[this.length] = slot
     this.length += 1
   }
@@ -78,8 +80,8 @@ export class SlotList {
   }
 
   private grow(atLeast: number): void {
-    // Doubling while small, an eighth more once large: a million-entry list does not
-    // reserve a second million.
+    // Doubling while small, an eighth more once large: a million-entry list that gains an
+    // entry does not reserve a second million.
     const capacity = Math.max(
       atLeast,
       this.items.length < 65_536 ? this.items.length * 2 : Math.ceil(this.items.length * 1.125),

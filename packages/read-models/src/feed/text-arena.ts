@@ -57,6 +57,18 @@ export class TextArena {
       bytes.toString('utf8', start[position]!, start[position]! + length[position]!)
   }
 
+  /** Makes room for `bytes` more bytes at once (a load that knows its size grows no buffer). */
+  reserve(bytes: number): void {
+    if (this.end + bytes > this.bytes.length) this.grow(this.end + bytes)
+  }
+
+  /** The bytes the texts of `rows` take. */
+  bytesOf(rows: Int32Array): number {
+    let total = 0
+    for (const row of rows) total += this.length[row]!
+    return total
+  }
+
   /** Gives back the room a load's growth left (a sixteenth is kept for the changes to come). */
   trim(): void {
     if (this.bytes.length <= this.end * 1.125) return
