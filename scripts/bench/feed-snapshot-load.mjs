@@ -283,6 +283,10 @@ try {
     log(`${name}: p99 ${result.latency.p99} ms`)
   }
 
+  // Resident memory again once the four runs are over (a minute and more after the load): the
+  // first reading, 5 s after ready, may still hold the load's garbage.
+  const rssAfterRuns = rssMb(fromSnapshot.service.child.pid)
+  log(`from snapshot, after the runs: ${rssAfterRuns.toFixed(0)} MB resident`)
   const perPost = (rss) => (((rss - empty.rss) * 1024 * 1024) / POSTS).toFixed(0)
   console.log(
     `\n${new Date().toISOString()}, ${SERVICE}, ${POSTS.toLocaleString('en')} ${PEOPLE ? 'workers' : 'posts'} (${first.pagination.total.toLocaleString('en')} live), load average ${load()}\n`,
@@ -298,6 +302,9 @@ try {
   if (baseline) row(`${args.baseline} from the database`, baseline, perPost(baseline.rss))
   if (fromDatabase) row('from the database', fromDatabase, perPost(fromDatabase.rss))
   row('from the snapshot', fromSnapshot, perPost(fromSnapshot.rss))
+  console.log(
+    `| from the snapshot, after the runs below | | | ${rssAfterRuns.toFixed(0)} MB | ${perPost(rssAfterRuns)} |`,
+  )
   console.log(
     `\nfrom the snapshot, over empty: ${(((fromSnapshot.rss - empty.rss) * 1024 * 1024) / first.pagination.total).toFixed(0)} bytes per live ${PEOPLE ? 'worker' : 'post'}`,
   )
