@@ -18,7 +18,12 @@ import { repoRoot } from './infra-env.mjs'
 import { generatePosts } from './post-generator.mjs'
 
 const { values: args } = parseArgs({
-  options: { posts: { type: 'string', default: '100000' }, checkout: { type: 'string' } },
+  options: {
+    posts: { type: 'string', default: '100000' },
+    checkout: { type: 'string' },
+    // This checkout only: what each part of the columnar feed holds, dropping one at a time.
+    parts: { type: 'boolean', default: false },
+  },
 })
 if (typeof gc !== 'function') throw new Error('run with node --expose-gc')
 const POSTS = Number(args.posts)
@@ -28,7 +33,10 @@ const { ObjectId } = fromJobs('mongodb')
 const { derivedFields } = fromJobs('./dist/posts/post-input.js')
 const { FeedIndex } = fromJobs('./dist/feed/feed-index.js')
 
+// Two collections: the buffers a first one finds dead are counted as freed only after it.
 const used = () => {
+  gc()
+  gc()
   const { heapUsed, arrayBuffers } = process.memoryUsage()
   return heapUsed + arrayBuffers
 }
@@ -50,9 +58,12 @@ if (args.checkout) {
 }
 const feed = new FeedIndex()
 if (build) feed.load(build())
-else {
-  const loader = feed.snapshotLoader()
-  for (const line of source) loader.accept(JSON.parse(line))
+else loadSnapshot(feed, source)
+
+/** In a function of its own: the loader (which holds what it built) is gone once it returns. */
+function loadSnapshot(into, lines) {
+  const loader = into.snapshotLoader()
+  for (const line of lines) loader.accept(JSON.parse(line))
   loader.finish()
 }
 source = null
@@ -63,3 +74,38 @@ console.log(
     `${((after - before) / feed.size).toFixed(0)} B per live post`,
 )
 globalThis.keep = feed
+if (args.parts && !args.checkout) {
+  // The ColumnarFeed's own fields (packages/read-models/src/feed/columnar-feed.ts), each
+  // dropped in turn: the memory it frees is what it held.
+  const columns = feed.feed
+  const live = feed.size
+  let last = used()
+  const parts = []
+  for (const field of [
+    'cards',
+    'intersections',
+    'postings',
+    'vocabulary',
+    'byFilter',
+    'all',
+    'ids',
+    'texts',
+    'createdAt',
+    'expiresAt',
+    'sharedValues',
+    'numberValues',
+    'keySetOf',
+    'strings',
+    'stringIds',
+    'keySets',
+    'keySetIds',
+    'keys',
+  ]) {
+    columns[field] = null
+    gc()
+    const now = used()
+    parts.push(`${field} ${((last - now) / live).toFixed(1)}`)
+    last = now
+  }
+  console.log(`bytes per live post, by part: ${parts.join(', ')}`)
+}
