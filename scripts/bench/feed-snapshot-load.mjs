@@ -1,22 +1,26 @@
 #!/usr/bin/env node
-// Read models that load in seconds (issue 19 §1): how long a new jobs instance takes from
-// process start to /readyz 200, and how much memory it holds, loading its feed from the
-// database versus from the snapshot (packages/read-models/src/snapshot), in one run; then
+// Read models that load in seconds (issue 19 §1): how long a new jobs (or people) instance
+// takes from process start to /readyz 200, and how much memory it holds, loading its feed from
+// the database versus from the snapshot (packages/read-models/src/snapshot), in one run; then
 // direct p99 of feed page 1, page 50, a filtered page and search at 50 connections on the
 // instance loaded from the snapshot.
 //
 //   MARKETPLACE_PORT_OFFSET=10000 bash infra/local/infra.sh up
-//   pnpm turbo run build --filter=@marketplace/jobs...
+//   pnpm turbo run build --filter=@marketplace/jobs... --filter=@marketplace/people...
 //   node scripts/bench/feed-snapshot-load.mjs [--posts 100000] [--duration 10] [--connections 50]
 //   node scripts/bench/feed-snapshot-load.mjs --posts 1000000 --snapshot-only
+//   node scripts/bench/feed-snapshot-load.mjs --workers 200000 --snapshot-only   (people)
 //
+// --workers N measures the people service instead, with N workers (worker-generator.mjs).
 // Default: the posts are written to FerretDB, instance A loads them from the database (today's
 // path) and writes the snapshot, instance B then loads from it. --snapshot-only skips the
 // database (FerretDB takes minutes per 100,000 posts to write and to scan): the snapshot is
-// written from the same generated posts by the same writer, naming the topics' ends, and B
+// written from the same generated posts by the service's own feed and writer (its build's
+// FeedIndex or createPeopleFeed, and the snapshot store), naming the topics' ends, and B
 // loads from it; the database then holds none of them, which only the catch-up reads.
 // An empty instance gives the resident memory without posts: (B - empty) / posts is the
 // memory per post. Ports follow MARKETPLACE_PORT_OFFSET (default 0): 4903 + offset onwards.
+// --baseline DIR starts DIR's build of the service on the same database in the same run.
 import { randomBytes, generateKeyPairSync } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -26,10 +30,12 @@ import { parseArgs } from 'node:util'
 import { infraEnv, repoRoot } from './infra-env.mjs'
 import { log, startProcess } from './feed-bench-lib.mjs'
 import { generatePosts } from './post-generator.mjs'
+import { generateWorkers } from './worker-generator.mjs'
 
 const { values: args } = parseArgs({
   options: {
     posts: { type: 'string', default: '100000' },
+    workers: { type: 'string' },
     duration: { type: 'string', default: '10' },
     connections: { type: 'string', default: '50' },
     'snapshot-only': { type: 'boolean', default: false },
@@ -39,13 +45,61 @@ const { values: args } = parseArgs({
     settle: { type: 'string', default: '5' },
   },
 })
-const POSTS = Number(args.posts)
+const PEOPLE = args.workers !== undefined
+const POSTS = Number(PEOPLE ? args.workers : args.posts)
 const OFFSET = Number(process.env.MARKETPLACE_PORT_OFFSET ?? 0)
-const jobsDir = join(repoRoot, 'services', 'jobs')
-const fromJobs = createRequire(join(jobsDir, 'package.json'))
-const { MongoClient, ObjectId } = fromJobs('mongodb')
-const { derivedFields } = fromJobs('./dist/posts/post-input.js')
-const { toRecord } = fromJobs('./dist/feed/post-record.js')
+const SERVICE = PEOPLE ? 'people' : 'jobs'
+const serviceDir = join(repoRoot, 'services', SERVICE)
+const fromService = createRequire(join(serviceDir, 'package.json'))
+const { MongoClient, ObjectId } = fromService('mongodb')
+/** What differs between the two services: data, the feed that writes the snapshot, routes. */
+const subject = PEOPLE
+  ? (() => {
+      const fields = fromService('./dist/profiles/worker-fields.js')
+      const { createPeopleFeed, PEOPLE_FEED_MODEL } = fromService('./dist/feed/people-feed.js')
+      return {
+        collection: 'profiles',
+        model: PEOPLE_FEED_MODEL,
+        // people-feed.ts's handlers: the topics its group follows.
+        events: [
+          'user.profile-updated',
+          'worker-profile.updated',
+          'user.deletion-requested',
+          'user.deletion-cancelled',
+          'user.deleted',
+          'worker.rated',
+        ],
+        newFeed: createPeopleFeed,
+        generate: (options) => generateWorkers({ ...options, ...fields }),
+        route: '/api/people',
+        filtered: 'category=Moving&payment=Cash',
+        search: 'mov',
+      }
+    })()
+  : (() => {
+      const { derivedFields } = fromService('./dist/posts/post-input.js')
+      const { FeedIndex } = fromService('./dist/feed/feed-index.js')
+      const { FEED_MODEL } = fromService('./dist/feed/feed-sync.js')
+      return {
+        collection: 'posts',
+        model: FEED_MODEL,
+        // feed-sync.ts's handlers: the topics its group follows.
+        events: [
+          'post.created',
+          'post.updated',
+          'post.deleted',
+          'job-request.decided',
+          'job-request.deleted',
+          'people-request.decided',
+          'people-request.deleted',
+        ],
+        newFeed: () => new FeedIndex(),
+        generate: (options) => generatePosts({ ...options, derivedFields }),
+        route: '/api/jobs',
+        filtered: 'category=Cleaning&payment=Cash',
+        search: 'clean',
+      }
+    })()
 const fromReadModels = createRequire(join(repoRoot, 'packages', 'read-models', 'package.json'))
 const { createS3SnapshotStore, endPositions, topicsOf } = fromReadModels('./dist/snapshot/index.js')
 const { Kafka, logLevel } = fromReadModels('kafkajs')
@@ -80,15 +134,15 @@ const store = createS3SnapshotStore({
   prefix: snapshotEnv.SNAPSHOT_S3_PREFIX,
 })
 
-/** Starts a jobs instance; answers its ready time (process start to /readyz 200) and RSS. */
-async function startJobs(label, database, port, { snapshots = true, dir = jobsDir } = {}) {
+/** Starts an instance; answers its ready time (process start to /readyz 200) and RSS. */
+async function startInstance(label, database, port, { snapshots = true, dir = serviceDir } = {}) {
   const mongoUrl = `${infra.MONGO_URL_BASE}/${database}?${infra.MONGO_URL_OPTIONS}`
   const started = Date.now()
   const service = startProcess(
-    `jobs (${label})`,
+    `${SERVICE} (${label})`,
     dir,
     {
-      SERVICE_NAME: 'jobs',
+      SERVICE_NAME: SERVICE,
       MONGO_URL: mongoUrl,
       KAFKA_BROKERS: infra.KAFKA_BROKERS,
       KAFKA_GROUP_PREFIX: `bench-${run}-${label}-`,
@@ -118,36 +172,24 @@ function cannon(url) {
   )
 }
 
-/** A snapshot of `posts` as the jobs feed writes one, covering the topics up to their ends. */
-async function writeSnapshotOf(posts) {
+/**
+ * A snapshot of `items` as a running instance writes one: the service's own feed (from its
+ * build) loads them and gives its records, covering the topics up to their ends.
+ */
+async function writeSnapshotOf(items) {
   const kafka = new Kafka({ brokers: infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING })
-  const handlers = Object.fromEntries(
-    [
-      'post.created',
-      'post.updated',
-      'post.deleted',
-      'job-request.decided',
-      'job-request.deleted',
-      'people-request.decided',
-      'people-request.deleted',
-    ].map((type) => [type, 1]),
-  )
+  const handlers = Object.fromEntries(subject.events.map((type) => [type, 1]))
   const positions = await endPositions(kafka, topicsOf(handlers))
   const started = Date.now()
-  let live = 0
+  const feed = subject.newFeed()
+  feed.load(items)
+  const { count, records } = feed.snapshotRecords()
   const { bytes } = await store.write(
-    // The header's count is informative only; the reader counts what it reads.
-    { format: 1, model: 'jobs-feed', takenAt: new Date().toISOString(), positions, count: POSTS },
-    (async function* () {
-      for (const post of posts) {
-        if (!post.isOnline) continue
-        live += 1
-        yield { p: toRecord(post) }
-      }
-    })(),
+    { format: 1, model: subject.model, takenAt: new Date().toISOString(), positions, count },
+    records,
   )
   log(
-    `snapshot: ${live} posts, ${(bytes / 1e6).toFixed(1)} MB gzipped, written in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    `snapshot: ${count} live, ${(bytes / 1e6).toFixed(1)} MB gzipped, built and written in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   )
   return bytes
 }
@@ -164,7 +206,7 @@ try {
       .map((value) => value.toFixed(1))
       .join(' ')
   log(`load average before: ${load()}`)
-  const empty = await startJobs('empty', emptyDatabase, 4903 + OFFSET, { snapshots: false })
+  const empty = await startInstance('empty', emptyDatabase, 4903 + OFFSET, { snapshots: false })
   children.push(empty.service.child)
   empty.service.child.kill('SIGTERM')
 
@@ -173,14 +215,14 @@ try {
   let baseline = null
   if (args['snapshot-only']) {
     snapshotBytes = await writeSnapshotOf(
-      generatePosts({ count: POSTS, ObjectId, derivedFields, newestFirst: true }),
+      subject.generate({ count: POSTS, ObjectId, newestFirst: true }),
     )
   } else {
     const started = Date.now()
-    const posts = client.db(database).collection('posts')
+    const posts = client.db(database).collection(subject.collection)
     let batch = []
     let written = 0
-    for (const post of generatePosts({ count: POSTS, ObjectId, derivedFields })) {
+    for (const post of subject.generate({ count: POSTS, ObjectId })) {
       batch.push(post)
       if (batch.length < 1000) continue
       await posts.insertMany(batch, { ordered: false })
@@ -192,32 +234,41 @@ try {
     if (batch.length > 0) await posts.insertMany(batch, { ordered: false })
     log(`database: ${POSTS} posts written in ${((Date.now() - started) / 1000).toFixed(0)} s`)
     if (args.baseline) {
-      baseline = await startJobs('baseline from database', database, 4906 + OFFSET, {
+      baseline = await startInstance('baseline from database', database, 4906 + OFFSET, {
         snapshots: false,
-        dir: join(args.baseline, 'services', 'jobs'),
+        dir: join(args.baseline, 'services', SERVICE),
       })
       children.push(baseline.service.child)
       baseline.service.child.kill('SIGTERM')
     }
-    fromDatabase = await startJobs('from database', database, 4904 + OFFSET)
+    fromDatabase = await startInstance('from database', database, 4904 + OFFSET)
     children.push(fromDatabase.service.child)
     // A loads from the database and then writes the snapshot (followed-model.ts).
     const until = Date.now() + 600_000
-    while (!(await store.takenAt('jobs-feed')) && Date.now() < until) await sleep(500)
+    while (!(await store.takenAt(subject.model)) && Date.now() < until) await sleep(500)
     fromDatabase.service.child.kill('SIGTERM')
   }
-  const fromSnapshot = await startJobs('from snapshot', database, 4905 + OFFSET)
+  // Written by the bench's process: the memory it held is given back before the instance starts.
+  global.gc?.()
+  const fromSnapshot = await startInstance('from snapshot', database, 4905 + OFFSET)
   children.push(fromSnapshot.service.child)
   log(`load average after the loads: ${load()}`)
 
   const port = 4905 + OFFSET
-  const first = await (await fetch(`http://127.0.0.1:${port}/api/jobs?page=1`)).json()
-  log(`feed: ${first.pagination.total} live posts`)
+  const first = await (await fetch(`http://127.0.0.1:${port}${subject.route}?page=1`)).json()
+  log(`feed: ${first.pagination.total} live`)
+  const filtered = await (
+    await fetch(`http://127.0.0.1:${port}${subject.route}?page=1&${subject.filtered}`)
+  ).json()
+  log(`filtered page (${subject.filtered}): ${filtered.pagination.total} match`)
   const scenarios = [
-    ['feed page 1', '/api/jobs?page=1&sort=desc'],
-    ['feed page 50', '/api/jobs?page=50&sort=desc'],
-    ['filtered page', '/api/jobs?page=1&sort=desc&category=Cleaning&payment=Cash'],
-    ['search', '/api/jobs?search=clean&limit=10'],
+    ['feed page 1', `${subject.route}?page=1&sort=desc`],
+    ['feed page 50', `${subject.route}?page=50&sort=desc`],
+    [
+      `filtered page (${subject.filtered})`,
+      `${subject.route}?page=1&sort=desc&${subject.filtered}`,
+    ],
+    [`search ("${subject.search}")`, `${subject.route}?search=${subject.search}&limit=10`],
   ]
   for (const [name, path] of scenarios) {
     await cannon(`http://127.0.0.1:${port}${path}`) // warm-up, same length
@@ -232,12 +283,16 @@ try {
     log(`${name}: p99 ${result.latency.p99} ms`)
   }
 
+  // Resident memory again once the four runs are over (a minute and more after the load): the
+  // first reading, 5 s after ready, may still hold the load's garbage.
+  const rssAfterRuns = rssMb(fromSnapshot.service.child.pid)
+  log(`from snapshot, after the runs: ${rssAfterRuns.toFixed(0)} MB resident`)
   const perPost = (rss) => (((rss - empty.rss) * 1024 * 1024) / POSTS).toFixed(0)
   console.log(
-    `\n${new Date().toISOString()}, ${POSTS.toLocaleString('en')} posts (${first.pagination.total.toLocaleString('en')} live), load average ${load()}\n`,
+    `\n${new Date().toISOString()}, ${SERVICE}, ${POSTS.toLocaleString('en')} ${PEOPLE ? 'workers' : 'posts'} (${first.pagination.total.toLocaleString('en')} live), load average ${load()}\n`,
   )
   console.log(
-    '| instance | ready (start to /readyz 200) | its CPU until ready | RSS | bytes per post over empty |\n|---|---|---|---|---|',
+    `| instance | ready (start to /readyz 200) | its CPU until ready | RSS | bytes per ${PEOPLE ? 'worker' : 'post'} over empty |\n|---|---|---|---|---|`,
   )
   const row = (name, run, perPostText) =>
     console.log(
@@ -247,6 +302,12 @@ try {
   if (baseline) row(`${args.baseline} from the database`, baseline, perPost(baseline.rss))
   if (fromDatabase) row('from the database', fromDatabase, perPost(fromDatabase.rss))
   row('from the snapshot', fromSnapshot, perPost(fromSnapshot.rss))
+  console.log(
+    `| from the snapshot, after the runs below | | | ${rssAfterRuns.toFixed(0)} MB | ${perPost(rssAfterRuns)} |`,
+  )
+  console.log(
+    `\nfrom the snapshot, over empty: ${(((fromSnapshot.rss - empty.rss) * 1024 * 1024) / first.pagination.total).toFixed(0)} bytes per live ${PEOPLE ? 'worker' : 'post'}`,
+  )
   if (fromDatabase)
     console.log(
       `\nready from the snapshot ÷ from the database: ${(fromSnapshot.readyS / fromDatabase.readyS).toFixed(3)}`,

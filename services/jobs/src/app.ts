@@ -132,6 +132,7 @@ export function buildJobsApp(config: JobsConfig) {
             feed,
             pageSize: config.FEED_PAGE_SIZE,
             accessOf: feedSync.accessOf,
+            readPost: (postId: string) => posts.findById(postId),
           })
           await app.register(postsRoutes, { service: postsService })
           await app.register(requestsRoutes, {

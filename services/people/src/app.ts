@@ -131,7 +131,11 @@ export function buildPeopleApp(config: PeopleConfig) {
         ],
         async routes(app) {
           await app.register(usersRoutes, { profiles, service: profilesService })
-          await app.register(peopleRoutes, { feed, pageSize: config.FEED_PAGE_SIZE })
+          await app.register(peopleRoutes, {
+            feed,
+            pageSize: config.FEED_PAGE_SIZE,
+            readProfile: (userId: string) => profiles.findById(userId),
+          })
           await app.register(peopleRequestsRoutes, { service: requestsService, requests, profiles })
           await app.register(ratingsRoutes, { service: ratings })
           await app.register(peopleStatsRoutes, { stats })

@@ -218,13 +218,18 @@ export function createFollowedModel(options: FollowedModelOptions) {
   }
 }
 
-/** The records one by one, giving the event loop a turn every few thousand. */
+/**
+ * The records one by one, giving the event loop a turn every 10 ms of making them: a record
+ * may be one small line or a columnar feed's block of a few thousand rows.
+ */
 async function* yielding(records: Iterable<unknown>): AsyncGenerator<unknown> {
-  let count = 0
+  let since = performance.now()
   for (const record of records) {
     yield record
-    count += 1
-    if (count % 2000 === 0) await new Promise((resolve) => setImmediate(resolve))
+    if (performance.now() - since >= 10) {
+      await new Promise((resolve) => setImmediate(resolve))
+      since = performance.now()
+    }
   }
 }
 

@@ -200,18 +200,24 @@ function isMissing(error: unknown): boolean {
   return name === 'NoSuchKey' || name === 'NotFound' || name === 'NoSuchBucket' || status === 404
 }
 
-/** The text of a stream, line by line (without the newline); an empty last line is dropped. */
-async function* splitLines(stream: Readable): AsyncGenerator<string> {
+/**
+ * The text of a stream, line by line (without the newline); an empty last line is dropped.
+ * A line longer than a chunk (a columnar feed's block of rows is a megabyte) is gathered in
+ * parts and joined once: searching `rest + chunk` again for every chunk would copy the line
+ * over and over.
+ */
+export async function* splitLines(stream: Readable): AsyncGenerator<string> {
   stream.setEncoding('utf8')
-  let rest = ''
+  let parts: string[] = []
   for await (const chunk of stream as AsyncIterable<string>) {
-    const text = rest + chunk
     let start = 0
-    for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-      yield text.slice(start, end)
+    for (let end = chunk.indexOf('\n'); end !== -1; end = chunk.indexOf('\n', start)) {
+      parts.push(chunk.slice(start, end))
+      yield parts.length === 1 ? parts[0]! : parts.join('')
+      parts = []
       start = end + 1
     }
-    rest = text.slice(start)
+    if (start < chunk.length) parts.push(chunk.slice(start))
   }
-  if (rest) yield rest
+  if (parts.length > 0) yield parts.join('')
 }

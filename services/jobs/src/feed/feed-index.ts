@@ -1,6 +1,7 @@
-import { FeedIndex as GenericFeedIndex, type FeedSchema } from '@marketplace/read-models/feed'
-import { isLive, type PostDocument } from '../posts/post-document'
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
+import { ColumnarFeed } from '@marketplace/read-models/feed'
+import type { PostDocument } from '../posts/post-document'
+import { postFeedSchema, postRow, publicPost } from './post-row'
 
 export interface FeedFilters {
   category?: string
@@ -15,72 +16,89 @@ export interface FeedQuery extends FeedFilters {
   sort: 'desc' | 'asc'
 }
 
+/** Row numbers of the feed (valid until it next changes) and the total matching. */
 export interface FeedPage {
-  posts: PostDocument[]
+  slots: number[]
   total: number
 }
 
 /**
- * What a post answers to in the feed. A filter on location never matches a post whose owner
- * hid it: the answer would reveal the hidden value. The contact filter is on the method,
- * which everyone sees (issue 17 §1: the private part is the contact value, never indexed),
- * so it matches whatever displayContact says, as the post's card shows the method.
- */
-const postFeedSchema: FeedSchema<PostDocument> = {
-  isLive,
-  filterValues(post) {
-    const values: Array<[string, string]> = [['category', post.category]]
-    if (post.displayLocation && post.location) values.push(['location', post.location])
-    if (post.contact) values.push(['contact', post.contact])
-    for (const payment of post.paymentType) values.push(['payment', payment])
-    return values
-  },
-  searchWords: (post) => post.searchWords,
-  expiresAt: (post) => post.expiresAt,
-}
-
-/**
- * The live posts in feed order per filter value (the shared in-memory index of
- * @marketplace/read-models/feed; docs/posts.md says why the database is not asked).
+ * The live posts, each as its public card's values, in feed order per filter value and per
+ * search word (read-models' ColumnarFeed; docs/posts.md says why the database is not asked,
+ * docs/scale.md what a post costs in memory).
  */
 export class FeedIndex {
-  private readonly index: GenericFeedIndex<PostDocument>
+  private readonly feed: ColumnarFeed
 
-  constructor(now: () => Date = () => new Date()) {
-    this.index = new GenericFeedIndex(postFeedSchema, now)
+  constructor(private readonly now: () => Date = () => new Date()) {
+    this.feed = new ColumnarFeed(postFeedSchema, now)
   }
 
   get size(): number {
-    return this.index.size
+    return this.feed.size
   }
 
-  /** The live posts in feed order (a copy, for a snapshot). */
-  items(): PostDocument[] {
-    return this.index.items()
+  /** Replaces the content with these posts (a load from the database); any order. */
+  load(posts: Iterable<PostDocument>): number {
+    return this.feed.load(liveRows(posts, this.now()))
   }
 
-  load(posts: Iterable<PostDocument>): void {
-    this.index.load(posts)
-  }
-
+  /** Applies the current state of one post: held when live, removed otherwise. */
   apply(postId: string, post: PostDocument | null): void {
-    this.index.apply(postId, post)
+    this.feed.apply(postId, post && postRow(post, this.now()))
   }
 
   page(query: FeedQuery): FeedPage {
     const { page, pageSize, sort, ...filters } = query
-    const { items, total } = this.index.page({ filters: { ...filters }, page, pageSize, sort })
-    return { posts: items, total }
+    return this.feed.page({ filters: { ...filters }, page, pageSize, sort })
+  }
+
+  search(terms: readonly string[], limit: number): number[] {
+    return this.feed.search(terms, limit)
   }
 
   /** Live posts per category; the counts equal what the feed returns for each category. */
   categoryCounts(): Record<string, number> {
     // A category chosen explicitly is always one of CATEGORIES (post-input checks it), and
     // CATEGORIES ends with Uncategorized.
-    return this.index.countsBy('category', CATEGORIES)
+    return this.feed.countsBy('category', CATEGORIES)
   }
 
-  search(terms: readonly string[], limit: number): PostDocument[] {
-    return this.index.search(terms, limit)
+  idOf(slot: number): string {
+    return this.feed.idOf(slot)
+  }
+
+  ownerOf(slot: number): string {
+    return this.feed.sharedOf(slot, 0)
+  }
+
+  /** The post of a row as a guest sees it (hidden values absent). */
+  post(slot: number): PostDocument {
+    return publicPost(this.feed.row(slot))
+  }
+
+  /** Every live post in feed order, as a guest sees it (tests). */
+  posts(): PostDocument[] {
+    return this.feed.rows().map(publicPost)
+  }
+
+  /** A row's card text as `build` makes it of the guest's post, cached for rows read often. */
+  card(slot: number, build: (post: PostDocument) => string): string {
+    return this.feed.card(slot, (row) => build(publicPost(row)))
+  }
+
+  snapshotLoader() {
+    return this.feed.snapshotLoader()
+  }
+
+  snapshotRecords() {
+    return this.feed.snapshotRecords()
+  }
+}
+
+function* liveRows(posts: Iterable<PostDocument>, now: Date) {
+  for (const post of posts) {
+    const row = postRow(post, now)
+    if (row) yield row
   }
 }

@@ -11,8 +11,9 @@ import {
 } from '@marketplace/contracts/api'
 import { categoryCountsFor, paginationOf, readFeedQuery } from '@marketplace/service-kit'
 import type { ServiceApp } from '@marketplace/service-kit'
+import type { PostDocument } from '../posts/post-document'
 import type { FeedIndex } from './feed-index'
-import { postsJson, type PostSerializer } from './post-json'
+import { feedJson, type PostSerializer } from './post-json'
 
 const tags = ['jobs']
 
@@ -27,8 +28,15 @@ const OPTIONALLY_SECURED = [{}, ...SECURED]
  */
 export async function feedRoutes(
   app: ServiceApp,
-  deps: { feed: FeedIndex; pageSize: number; accessOf: (postId: string) => readonly string[] },
+  deps: {
+    feed: FeedIndex
+    pageSize: number
+    accessOf: (postId: string) => readonly string[]
+    /** An insider's post, read again by `_id` (the feed holds only what guests see). */
+    readPost: (postId: string) => Promise<PostDocument | null>
+  },
 ) {
+  const { feed, accessOf, readPost } = deps
   app.get(
     '/api/jobs',
     {
@@ -44,16 +52,16 @@ export async function feedRoutes(
     async (request, reply) => {
       const query = readFeedQuery(request.query, deps.pageSize)
       const viewerId = request.caller?.userId ?? null
-      // The feed is benchmarked for throughput: its body is assembled from cached post texts
+      // The feed is benchmarked for throughput: its body is assembled from cached card texts
       // (post-json.ts), each written by JobPostSchema's serializer, and sent as a string
       // (Fastify serializes no string whose content type is JSON).
       const serialize: PostSerializer = reply.compileSerializationSchema(JobPostSchema)
       void reply.type('application/json; charset=utf-8')
       if (query.kind === 'search') {
-        const posts = deps.feed.search(query.terms, query.limit)
-        return `{"jobs":${postsJson(posts, viewerId, deps.accessOf, serialize)}}`
+        const slots = feed.search(query.terms, query.limit)
+        return `{"jobs":${await feedJson(feed, slots, viewerId, accessOf, readPost, serialize)}}`
       }
-      const { posts, total } = deps.feed.page({
+      const { slots, total } = feed.page({
         ...query.filters,
         page: query.page,
         pageSize: query.pageSize,
@@ -62,7 +70,8 @@ export async function feedRoutes(
       const pagination = reply.compileSerializationSchema(JobsPaginationSchema)(
         paginationOf(query.page, query.pageSize, total),
       )
-      return `{"jobs":${postsJson(posts, viewerId, deps.accessOf, serialize)},"pagination":${pagination}}`
+      const jobs = await feedJson(feed, slots, viewerId, accessOf, readPost, serialize)
+      return `{"jobs":${jobs},"pagination":${pagination}}`
     },
   )
 

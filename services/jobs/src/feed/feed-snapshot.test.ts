@@ -7,7 +7,7 @@ import { isLive, POSTS_COLLECTION, type PostDocument } from '../posts/post-docum
 import { derivedFields } from '../posts/post-input'
 import { startJobsTestApp, type JobsApp, type JobsTestApp } from '../test/jobs-test-app'
 import { feedOrder } from '@marketplace/read-models/feed'
-import { toRecord } from './post-record'
+import { toPostView } from '../posts/post-view'
 
 // A new consumer group first replays the shared broker's history, and the writes below go
 // through the outbox and Kafka: allow for a busy machine.
@@ -114,7 +114,10 @@ describe('jobs feed: a new instance loads the snapshot and follows on from its p
     }
   }
 
-  /** The live posts as the database holds them, as the feed would list them. */
+  /**
+   * The live posts as the database holds them, as the feed would list them: each as its guest
+   * view, which is everything the feed holds of a post (its hidden values it never holds).
+   */
   async function liveInDatabase(): Promise<string[]> {
     const posts = await jobs.db
       .collection<PostDocument>(POSTS_COLLECTION)
@@ -124,10 +127,11 @@ describe('jobs feed: a new instance loads the snapshot and follows on from its p
     return posts
       .filter((post) => isLive(post, now))
       .sort(feedOrder)
-      .map((post) => JSON.stringify(toRecord(post)))
+      .map((post) => JSON.stringify(toPostView(post, null)))
   }
 
-  const inFeed = (app: JobsApp) => app.feed.items().map((post) => JSON.stringify(toRecord(post)))
+  const inFeed = (app: JobsApp) =>
+    app.feed.posts().map((post) => JSON.stringify(toPostView(post, null)))
 
   it('writes running before, during and after the load: the new feed equals the database, each post once', async () => {
     const ownerId = await newOwner()
@@ -173,7 +177,7 @@ describe('jobs feed: a new instance loads the snapshot and follows on from its p
         { timeoutMs: WAIT_MS, what: "the second instance's feed to equal the database" },
       )
       expect(inFeed(second.app)).toEqual(expected)
-      const ids = second.app.feed.items().map((post) => post._id)
+      const ids = second.app.feed.posts().map((post) => post._id)
       expect(new Set(ids).size).toBe(ids.length)
       expect(ids.length).toBeGreaterThan(300 * (8 / 9))
     } finally {

@@ -2,7 +2,7 @@ import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
-import { createInterner, createOrderedApply } from '@marketplace/read-models/feed'
+import { createOrderedApply } from '@marketplace/read-models/feed'
 import {
   createFollowedModel,
   topicsOf,
@@ -13,10 +13,23 @@ import type { PostReaders } from '../access/post-readers'
 import type { PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import type { FeedIndex } from './feed-index'
-import { compactPost, fromRecord, isPostRecord, toRecord, type PostRecord } from './post-record'
 
-/** A snapshot line: a live post, or who may see one's hidden fields. */
-type FeedRecord = { p: PostRecord } | { a: [postId: string, users: string[]] }
+/** The snapshot's line of the feed sync's own: who may see a post's hidden fields. */
+type AccessRecord = { a: [postId: string, users: string[]] }
+
+const isAccessRecord = (record: unknown): record is AccessRecord =>
+  typeof record === 'object' &&
+  record !== null &&
+  Array.isArray((record as AccessRecord).a) &&
+  typeof (record as AccessRecord).a[0] === 'string' &&
+  Array.isArray((record as AccessRecord).a[1])
+
+/**
+ * The snapshot object's name. It names the format too: a snapshot of the earlier format
+ * (`jobs-feed`, a post per line) is simply not found, and the first instance loads the
+ * database and writes one of this format.
+ */
+export const FEED_MODEL = 'jobs-feed-columnar'
 
 /**
  * Keeps this process's feed index equal to the database:
@@ -38,7 +51,6 @@ export function createFeedSync(deps: {
   snapshots: SnapshotStore | null
   snapshotEveryMs: number
 }) {
-  const intern = createInterner()
   /** Who may see each post's hidden fields (post-readers.ts), for per-viewer feed pages. */
   let accessByPost = new Map<string, string[]>()
   /**
@@ -50,7 +62,7 @@ export function createFeedSync(deps: {
 
   // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<PostDocument>((postId, post) => {
-    deps.feed.apply(postId, post && compactPost(post, intern))
+    deps.feed.apply(postId, post)
     for (const changed of changedDuringLoads) changed.add(postId)
   })
   /** A change this process made or learned of, applied at once. */
@@ -62,16 +74,17 @@ export function createFeedSync(deps: {
    * older copy of them.
    */
   async function replaceWith(
-    read: () => Promise<{ posts: PostDocument[]; access: Map<string, string[]> }>,
+    read: () => Promise<{ install: () => number; access: Map<string, string[]> }>,
   ): Promise<number> {
     const changedDuringLoad = new Set<string>()
     changedDuringLoads.add(changedDuringLoad)
     try {
-      const { posts, access } = await read()
-      deps.feed.load(posts)
+      const { install, access } = await read()
+      // Content and grants replaced in one synchronous step.
+      const count = install()
       accessByPost = access
       for (const postId of changedDuringLoad) await refresh(postId)
-      return posts.length
+      return count
     } finally {
       changedDuringLoads.delete(changedDuringLoad)
     }
@@ -80,29 +93,43 @@ export function createFeedSync(deps: {
   const loadFromDatabase = () =>
     replaceWith(async () => {
       const [posts, access] = await Promise.all([deps.posts.findAll(), deps.readers.all()])
-      return { posts: posts.map((post) => compactPost(post, intern)), access }
+      return {
+        install: () => {
+          deps.feed.load(posts)
+          return posts.length
+        },
+        access,
+      }
     })
 
+  /**
+   * The feed's columns as the snapshot holds them (read-models' ColumnarFeed reads its own
+   * records), then the grants. Built off to the side: the feed serves and follows this
+   * process's writes meanwhile, and takes the loaded content in one step.
+   */
   const loadFromSnapshot = (records: AsyncIterable<unknown>) =>
     replaceWith(async () => {
-      const posts: PostDocument[] = []
+      const loader = deps.feed.snapshotLoader()
       const access = new Map<string, string[]>()
-      for await (const record of records as AsyncIterable<FeedRecord>) {
-        if ('p' in record && isPostRecord(record.p)) posts.push(fromRecord(record.p, intern))
-        else if ('a' in record) access.set(record.a[0], intern.each(record.a[1]))
+      for await (const record of records) {
+        if (loader.accept(record)) continue
+        if (isAccessRecord(record)) access.set(record.a[0], record.a[1])
       }
-      return { posts, access }
+      return { install: loader.finish, access }
     })
 
-  /** The live posts in feed order, then the grants; taken at once (nothing mutates them). */
-  function snapshotRecords(): { count: number; records: Iterable<FeedRecord> } {
-    const posts = deps.feed.items()
+  /**
+   * The feed's columns, then the grants; both copied at once (the feed changes in place
+   * afterwards, and the positions taken with them cover this copy).
+   */
+  function snapshotRecords(): { count: number; records: Iterable<unknown> } {
+    const { count, records } = deps.feed.snapshotRecords()
     const access = [...accessByPost]
     return {
-      count: posts.length,
+      count,
       records: (function* () {
-        for (const post of posts) yield { p: toRecord(post) }
-        for (const [postId, users] of access) yield { a: [postId, users] }
+        yield* records
+        for (const [postId, users] of access) yield { a: [postId, users] } satisfies AccessRecord
       })(),
     }
   }
@@ -135,7 +162,7 @@ export function createFeedSync(deps: {
   }
 
   const followed = createFollowedModel({
-    model: 'jobs-feed',
+    model: FEED_MODEL,
     kafka: deps.kafka,
     topics: topicsOf(handlers),
     store: deps.snapshots,

@@ -9,8 +9,8 @@ import {
   type PeopleFeedPage,
 } from '@marketplace/contracts/api'
 import { categoryCountsFor, paginationOf, readFeedQuery } from '@marketplace/service-kit'
-import { toPersonView } from '../profiles/profile-views'
 import type { ServiceApp } from '@marketplace/service-kit'
+import type { ProfileDocument } from '../profiles/profile-document'
 import type { PeopleFeed } from './people-feed'
 
 const tags = ['people']
@@ -23,7 +23,16 @@ const guestOrSignedIn = OPTIONALLY_SECURED as Array<Record<string, string[]>>
  * served from the in-process feed index. Guests are welcome on the feed; a token lets a
  * worker see their own hidden contacts, and the owners of posts they requested see them too.
  */
-export async function peopleRoutes(app: ServiceApp, deps: { feed: PeopleFeed; pageSize: number }) {
+export async function peopleRoutes(
+  app: ServiceApp,
+  deps: {
+    feed: PeopleFeed
+    pageSize: number
+    /** A card an insider sees, from the profile read again by `_id` (people-feed.ts). */
+    readProfile: (userId: string) => Promise<ProfileDocument | null>
+  },
+) {
+  const { feed, readProfile } = deps
   app.get(
     '/api/people',
     {
@@ -43,17 +52,17 @@ export async function peopleRoutes(app: ServiceApp, deps: { feed: PeopleFeed; pa
       const viewerId = request.caller?.userId ?? null
       const now = new Date()
       if (query.kind === 'search') {
-        const found = deps.feed.search(query.terms, query.limit)
-        return { people: found.map((profile) => toPersonView(profile, viewerId, now)) }
+        const found = feed.search(query.terms, query.limit)
+        return { people: await feed.views(found, viewerId, now, readProfile) }
       }
-      const { items, total } = deps.feed.page({
+      const { slots, total } = feed.page({
         filters: query.filters,
         page: query.page,
         pageSize: query.pageSize,
         sort: query.sort,
       })
       return {
-        people: items.map((profile) => toPersonView(profile, viewerId, now)),
+        people: await feed.views(slots, viewerId, now, readProfile),
         pagination: paginationOf(query.page, query.pageSize, total),
       }
     },

@@ -1,46 +1,161 @@
 import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
+import type { PersonView } from '@marketplace/contracts/api'
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
 import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
-import { FeedIndex, createOrderedApply, type FeedSchema } from '@marketplace/read-models/feed'
+import { ColumnarFeed, createOrderedApply, type ColumnarQuery } from '@marketplace/read-models/feed'
 import {
   createFollowedModel,
-  fromDatedJson,
-  toDatedJson,
   topicsOf,
   type FollowedModelOptions,
   type SnapshotStore,
 } from '@marketplace/read-models/snapshot'
-import { isListed, type ProfileDocument } from '../profiles/profile-document'
+import { seesHiddenContacts, type ProfileDocument } from '../profiles/profile-document'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
-import { contactOptionsOf, paymentOptionsIn } from '../profiles/worker-fields'
+import { toPersonView } from '../profiles/profile-views'
+import { hasHiddenContacts, publicProfile, workerFeedSchema, workerRow } from './worker-row'
+
+/** The snapshot's line of the feed's own: who may see a worker's hidden contacts. */
+type ViewersRecord = { v: [workerId: string, contactViewers: string[]] }
+
+const isViewersRecord = (record: unknown): record is ViewersRecord =>
+  typeof record === 'object' &&
+  record !== null &&
+  Array.isArray((record as ViewersRecord).v) &&
+  typeof (record as ViewersRecord).v[0] === 'string' &&
+  Array.isArray((record as ViewersRecord).v[1])
 
 /**
- * What a worker answers to in the people feed (docs/people.md): category, location as
- * written, the payment options named in the payment type, and the kinds of the public
- * contacts. Hidden contacts answer to nothing: the filter would reveal them.
+ * The snapshot object's name, which names the format too: a snapshot of the earlier format
+ * (`people-feed`, whole profiles) is not found, and the first instance loads the database.
  */
-const peopleFeedSchema: FeedSchema<ProfileDocument> = {
-  isLive: (profile) => isListed(profile),
-  filterValues(profile) {
-    const worker = profile.worker
-    if (!worker) return []
-    const values: Array<[string, string]> = [['category', worker.category]]
-    if (worker.location) values.push(['location', worker.location])
-    for (const option of paymentOptionsIn(worker.paymentType)) values.push(['payment', option])
-    for (const option of contactOptionsOf(worker.contacts)) values.push(['contact', option])
-    return values
-  },
-  searchWords: (profile) => profile.worker?.searchWords ?? [],
-}
+export const PEOPLE_FEED_MODEL = 'people-feed-columnar'
 
+/**
+ * The listed workers, each as their card's public values, in feed order per filter value and
+ * per search word (read-models' ColumnarFeed; docs/scale.md). Beside them, for the workers
+ * with hidden contacts only, who may see those (`contactViewers`), so the feed knows whose
+ * card to read from the database.
+ */
 export function createPeopleFeed(now: () => Date = () => new Date()) {
-  const index = new FeedIndex(peopleFeedSchema, now)
-  return Object.assign(index, {
+  const columns = new ColumnarFeed(workerFeedSchema, now)
+  let viewers = new Map<string, string[]>()
+
+  const viewersOf = (profile: ProfileDocument): string[] | null => {
+    const hidden = profile.worker?.contacts.some((contact) => contact.visibility !== 'public')
+    return hidden && profile.contactViewers?.length ? profile.contactViewers : null
+  }
+
+  return {
+    get size() {
+      return columns.size
+    },
+
+    /** Replaces the content with these profiles (a load from the database); any order. */
+    load(profiles: Iterable<ProfileDocument>): number {
+      const next = new Map<string, string[]>()
+      let count = 0
+      columns.load(
+        (function* () {
+          for (const profile of profiles) {
+            count += 1
+            const row = workerRow(profile)
+            if (!row) continue
+            const entries = viewersOf(profile)
+            if (entries) next.set(profile._id, entries)
+            yield row
+          }
+        })(),
+      )
+      viewers = next
+      return count
+    },
+
+    /** Applies the current state of one profile: held when listed, removed otherwise. */
+    apply(userId: string, profile: ProfileDocument | null): void {
+      const row = profile && workerRow(profile)
+      columns.apply(userId, row)
+      const entries = row && profile && viewersOf(profile)
+      if (entries) viewers.set(userId, entries)
+      else viewers.delete(userId)
+    },
+
+    page(query: ColumnarQuery) {
+      return columns.page(query)
+    },
+
+    search(terms: readonly string[], limit: number): number[] {
+      return columns.search(terms, limit)
+    },
+
     /** Listed workers per category; equal to what the feed returns for each category. */
-    categoryCounts: () => index.countsBy('category', CATEGORIES),
-  })
+    categoryCounts: () => columns.countsBy('category', CATEGORIES),
+
+    /**
+     * The cards of these rows as `viewerId` sees them. Everyone gets the card built from the
+     * row, but the worker and those allowed to see the worker's hidden contacts: their card
+     * comes from the profile read again by `_id` (the feed does not hold hidden contacts).
+     */
+    async views(
+      slots: readonly number[],
+      viewerId: string | null,
+      at: Date,
+      readProfile: (userId: string) => Promise<ProfileDocument | null>,
+    ): Promise<PersonView[]> {
+      // Row numbers hold only until the feed changes: all is taken from them before awaiting.
+      const views = slots.map((slot) => {
+        const row = columns.row(slot)
+        const profile = publicProfile(row)
+        const view = toPersonView(profile, null, at)
+        if (!viewerId || !hasHiddenContacts(row)) return view
+        const contactViewers = viewers.get(row.id) ?? []
+        if (!seesHiddenContacts({ ...profile, contactViewers }, viewerId)) return view
+        return readProfile(row.id).then((whole) =>
+          whole ? toPersonView(whole, viewerId, at) : view,
+        )
+      })
+      return Promise.all(views)
+    },
+
+    /** Every listed worker in feed order, as everyone may see them (tests). */
+    profiles(): ProfileDocument[] {
+      return columns.rows().map(publicProfile)
+    },
+
+    /** Reads a snapshot of `snapshotRecords` off to the side; `finish` swaps it in. */
+    snapshotLoader() {
+      const loader = columns.snapshotLoader()
+      const next = new Map<string, string[]>()
+      return {
+        accept(record: unknown): boolean {
+          if (loader.accept(record)) return true
+          if (!isViewersRecord(record)) return false
+          next.set(record.v[0], record.v[1])
+          return true
+        },
+        finish(): number {
+          const count = loader.finish()
+          viewers = next
+          return count
+        },
+      }
+    },
+
+    /** The columns and the contact viewers, copied at once. */
+    snapshotRecords(): { count: number; records: Iterable<unknown> } {
+      const { count, records } = columns.snapshotRecords()
+      const entries = [...viewers]
+      return {
+        count,
+        records: (function* () {
+          yield* records
+          for (const [workerId, contactViewers] of entries)
+            yield { v: [workerId, contactViewers] } satisfies ViewersRecord
+        })(),
+      }
+    },
+  }
 }
 
 export type PeopleFeed = ReturnType<typeof createPeopleFeed>
@@ -79,38 +194,32 @@ export function createPeopleFeedSync(deps: {
   }
 
   /** Replaces the content; this process's writes during the read are read again after it. */
-  async function replaceWith(read: () => Promise<ProfileDocument[]>): Promise<number> {
+  async function replaceWith(read: () => Promise<() => number>): Promise<number> {
     const changedDuringLoad = new Set<string>()
     changedDuringLoads.add(changedDuringLoad)
     try {
-      const profiles = await read()
-      deps.feed.load(profiles)
+      const install = await read()
+      const count = install()
       for (const userId of changedDuringLoad) await refresh(userId)
-      return profiles.length
+      return count
     } finally {
       changedDuringLoads.delete(changedDuringLoad)
     }
   }
 
-  const loadFromDatabase = () => replaceWith(() => deps.profiles.findAll())
-
-  const loadFromSnapshot = (records: AsyncIterable<unknown>) =>
+  const loadFromDatabase = () =>
     replaceWith(async () => {
-      const profiles: ProfileDocument[] = []
-      for await (const record of records) profiles.push(fromDatedJson(record) as ProfileDocument)
-      return profiles
+      const profiles = await deps.profiles.findAll()
+      return () => deps.feed.load(profiles)
     })
 
-  /** The listed workers in feed order, taken at once (the feed replaces, never mutates). */
-  function snapshotRecords() {
-    const profiles = deps.feed.items()
-    return {
-      count: profiles.length,
-      records: (function* () {
-        for (const profile of profiles) yield toDatedJson(profile)
-      })(),
-    }
-  }
+  /** Built off to the side while the feed serves; swapped in at once (`finish`). */
+  const loadFromSnapshot = (records: AsyncIterable<unknown>) =>
+    replaceWith(async () => {
+      const loader = deps.feed.snapshotLoader()
+      for await (const record of records) loader.accept(record)
+      return loader.finish
+    })
 
   // Not before the load is in place: the load would replace what it applied.
   const byUserId = async (event: { data: { userId: string } }) => {
@@ -128,13 +237,13 @@ export function createPeopleFeedSync(deps: {
   }
 
   const followed = createFollowedModel({
-    model: 'people-feed',
+    model: PEOPLE_FEED_MODEL,
     kafka: deps.kafka,
     topics: topicsOf(handlers),
     store: deps.snapshots,
     loadFromDatabase,
     loadFromSnapshot,
-    snapshotRecords,
+    snapshotRecords: () => deps.feed.snapshotRecords(),
     snapshotEveryMs: deps.snapshotEveryMs,
     logger: deps.logger,
   })

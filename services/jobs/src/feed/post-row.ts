@@ -1,0 +1,149 @@
+import { distinctWords } from '@marketplace/contracts/marketplace'
+import {
+  packTexts,
+  unpackTexts,
+  type ColumnarSchema,
+  type FeedRow,
+} from '@marketplace/read-models/feed'
+import { isLive, type PostDocument } from '../posts/post-document'
+
+/**
+ * A live post as the feed holds it: its public card's values only. What the owner hid (the
+ * location, the contact value) is never in the feed's memory nor in its snapshots; an insider
+ * (the owner, an authorized user) gets the post read again by `_id` (post-json.ts).
+ *
+ * Shared columns (each distinct value held once): the owner, the location shown (empty when
+ * hidden), the contact method, the category, the payment list, the expiration day. Numbers:
+ * the update time and the flags. Text: title, infos, when, how much, the picture key and
+ * the contact value shown (empty when hidden).
+ */
+const SHARED = [
+  'userID',
+  'location',
+  'contact',
+  'category',
+  'paymentType',
+  'expirationDate',
+] as const
+// The update time as milliseconds after creation: 0 for a post never edited (one digit in
+// a snapshot instead of thirteen).
+const NUMBERS = ['updatedAfter', 'flags'] as const
+
+const DISPLAY_LOCATION = 1
+const DISPLAY_CONTACT = 2
+/** A contact value exists but is hidden: the card shows the method's mask. */
+const HIDDEN_CONTACT_VALUE = 4
+const HAS_PICTURE = 8
+
+/**
+ * Stands for a hidden contact value in the public post rebuilt from a row: the guest view
+ * only asks whether there is one (to show the mask) and never prints it.
+ */
+const WITHHELD = '\u0000withheld'
+
+/** The feed's row for a post, or null when the post is not in the feed at `now`. */
+export function postRow(post: PostDocument, now = new Date()): FeedRow | null {
+  if (!isLive(post, now)) return null
+  const contactValue = post.contactValue ?? ''
+  const flags =
+    (post.displayLocation ? DISPLAY_LOCATION : 0) |
+    (post.displayContact ? DISPLAY_CONTACT : 0) |
+    (!post.displayContact && contactValue !== '' ? HIDDEN_CONTACT_VALUE : 0) |
+    (post.jobPicture !== null ? HAS_PICTURE : 0)
+  return {
+    id: post._id,
+    createdAt: post.createdAt.getTime(),
+    expiresAt: post.expiresAt ? post.expiresAt.getTime() : null,
+    shared: [
+      post.userID,
+      post.displayLocation ? post.location : '',
+      post.contact,
+      post.category,
+      post.paymentType.join('\u0000'),
+      post.expirationDate ?? '',
+    ],
+    numbers: [post.updatedAt.getTime() - post.createdAt.getTime(), flags],
+    text: packTexts([
+      post.title,
+      post.infos,
+      post.jobStartEnd,
+      post.salary,
+      post.jobPicture ?? '',
+      post.displayContact ? contactValue : '',
+    ]),
+  }
+}
+
+/**
+ * The post as a guest sees it, rebuilt from its row, for `toPostView(post, null)`: hidden
+ * values are absent (an empty location, a placeholder for a hidden contact value).
+ */
+export function publicPost(row: FeedRow): PostDocument {
+  const [userID, location, contact, category, paymentType, expirationDate] = row.shared as string[]
+  const [updatedAfter, flags] = row.numbers as [number, number]
+  const [title, infos, jobStartEnd, salary, jobPicture, contactValue] = unpackTexts(row.text) as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ]
+  const createdAt = new Date(row.createdAt)
+  return {
+    _id: row.id,
+    userID: userID!,
+    title,
+    location: location!,
+    jobStartEnd,
+    salary,
+    paymentType: paymentType === '' ? [] : paymentType!.split('\u0000'),
+    contact: contact!,
+    contactValue: flags & HIDDEN_CONTACT_VALUE ? WITHHELD : contactValue,
+    infos,
+    displayLocation: (flags & DISPLAY_LOCATION) !== 0,
+    displayContact: (flags & DISPLAY_CONTACT) !== 0,
+    jobPicture: flags & HAS_PICTURE ? jobPicture : null,
+    category: category!,
+    categoryExplicit: false,
+    isOnline: true,
+    takenDown: false,
+    ownerLeaving: false,
+    expirationDate: expirationDate === '' ? null : expirationDate!,
+    expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
+    searchWords: [],
+    createdAt,
+    updatedAt: updatedAfter === 0 ? createdAt : new Date(row.createdAt + updatedAfter),
+  }
+}
+
+/**
+ * What a post answers to in the feed. A filter on location never matches a post whose owner
+ * hid it: the answer would reveal the hidden value (the row holds none). The contact filter
+ * is on the method, which everyone sees (issue 17 §1: the private part is the contact value,
+ * never indexed). Search words are those of title and infos, as derivedFields stores them,
+ * computed from the row so that adding and removing a row always name the same words.
+ */
+export const postFeedSchema: ColumnarSchema = {
+  shared: SHARED,
+  numbers: NUMBERS,
+  filterValues(row) {
+    const [, location, contact, category, paymentType] = row.shared as string[]
+    const values: Array<[string, string]> = [['category', category!]]
+    if (location) values.push(['location', location])
+    if (contact) values.push(['contact', contact])
+    if (paymentType)
+      for (const payment of paymentType.split('\u0000')) values.push(['payment', payment])
+    return values
+  },
+  searchWords(row) {
+    const [title, infos] = unpackTexts(row.text)
+    return distinctWords(title, infos)
+  },
+  version: 'jobs-feed-1',
+}
+
+/** The owner of a row (who sees the post's hidden fields). */
+export function ownerOf(row: Pick<FeedRow, 'shared'>): string {
+  return row.shared[0]!
+}
