@@ -96,13 +96,18 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
       // Accounts stored before the address documents get theirs in the background: until it
       // is done, a lookup that misses asks the accounts (credentials-repository.ts).
       let closing = false
-      const filling = credentials.fillAddressBook(() => closing).then(
-        (written) => {
-          if (written > 0) app.log.info({ written }, 'e-mail address documents filled')
-        },
-        (error: unknown) =>
-          app.log.warn({ err: error }, 'filling the e-mail address documents failed; the next start goes on'),
-      )
+      const filling = credentials
+        .fillAddressBook(() => closing)
+        .then(
+          (written) => {
+            if (written > 0) app.log.info({ written }, 'e-mail address documents filled')
+          },
+          (error: unknown) =>
+            app.log.warn(
+              { err: error },
+              'filling the e-mail address documents failed; the next start goes on',
+            ),
+        )
       const stopHousekeeping = startHousekeeping(
         {
           sessions: (now) => sessionsRepository.removeExpired(now),

@@ -36,13 +36,18 @@ export function buildReportsApp(config: ReportsConfig) {
       // Reports stored open before the queue existed join it in the background; until then
       // the queue is answered from the reports themselves (report-queue-repository.ts).
       let closing = false
-      const filling = reports.fillQueue(() => closing).then(
-        (joined) => {
-          if (joined > 0) app.log.info({ joined }, 'open reports joined the moderation queue')
-        },
-        (error: unknown) =>
-          app.log.warn({ err: error }, 'filling the moderation queue failed; the next start goes on'),
-      )
+      const filling = reports
+        .fillQueue(() => closing)
+        .then(
+          (joined) => {
+            if (joined > 0) app.log.info({ joined }, 'open reports joined the moderation queue')
+          },
+          (error: unknown) =>
+            app.log.warn(
+              { err: error },
+              'filling the moderation queue failed; the next start goes on',
+            ),
+        )
       return {
         async close() {
           closing = true

@@ -26,8 +26,7 @@ export const STALE_CLAIM_MS = 60_000
 /** The accounts the fill at start reads and writes at a time. */
 const FILL_BATCH = 500
 
-const isDuplicateKey = (error: unknown) =>
-  error instanceof MongoServerError && error.code === 11000
+const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000
 
 export function createCredentialsRepository(
   db: Db,
@@ -98,7 +97,10 @@ export function createCredentialsRepository(
       }
       const current = await addresses.findOne({ _id: email })
       if (!current) continue // released in between: try the insert again
-      const holder = await credentials.findOne({ _id: current.userId }, { projection: { email: 1 } })
+      const holder = await credentials.findOne(
+        { _id: current.userId },
+        { projection: { email: 1 } },
+      )
       if (holder?.email === email) throw new EmailTakenError()
       if (now().getTime() - current.claimedAt.getTime() < staleClaimMs) throw new EmailTakenError()
       const taken = await addresses.updateOne(
@@ -193,7 +195,10 @@ export function createCredentialsRepository(
         batch.push({
           updateOne: {
             filter: { _id: account.email },
-            update: { $set: { userId: account._id }, $setOnInsert: { claimedAt: account.createdAt } },
+            update: {
+              $set: { userId: account._id },
+              $setOnInsert: { claimedAt: account.createdAt },
+            },
             upsert: true,
           },
         })

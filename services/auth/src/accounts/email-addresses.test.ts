@@ -82,7 +82,9 @@ describe('accounts stored before the address documents', () => {
   it('get their address in the background at start, and log in', async () => {
     await waitFor(async () => (await addressOf(oldAccount.email))?.userId === oldAccount.userId)
     expect(
-      await db.collection(EMAIL_ADDRESSES).findOne({ _id: ADDRESS_BOOK_FILLED } as never, TEST_QUERY),
+      await db
+        .collection(EMAIL_ADDRESSES)
+        .findOne({ _id: ADDRESS_BOOK_FILLED } as never, TEST_QUERY),
     ).not.toBeNull()
     const response = await logIn(oldAccount.email)
     expect(response.statusCode).toBe(200)
@@ -164,7 +166,11 @@ describe('sign-up', () => {
     const email = uniqueEmail('crashed')
     const addresses = db.collection<EmailAddressDoc>(EMAIL_ADDRESSES)
     // A claim just made: a sign-up under way, whose account is about to be stored.
-    await addresses.insertOne({ _id: email, userId: new ObjectId().toHexString(), claimedAt: new Date() })
+    await addresses.insertOne({
+      _id: email,
+      userId: new ObjectId().toHexString(),
+      claimedAt: new Date(),
+    })
     expect((await signUp(email)).statusCode).toBe(409)
     // The same claim two minutes on: that sign-up crashed.
     await addresses.updateOne(

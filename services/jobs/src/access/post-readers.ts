@@ -27,7 +27,10 @@ export function createPostReaders(deps: {
       const granted = await Promise.all(
         requests.map(
           async ({ postId, status }) =>
-            [postId, status === 'accepted' || (await deps.access.isInvited(postId, requesterId))] as const,
+            [
+              postId,
+              status === 'accepted' || (await deps.access.isInvited(postId, requesterId)),
+            ] as const,
         ),
       )
       return new Map(granted.filter(([, yes]) => yes).map(([postId]) => [postId, [requesterId]]))

@@ -118,7 +118,11 @@ describe('jobs service: each post’s list of requests and invitations (real Fer
 
     await publishEvent(
       Topics.peopleUsers,
-      newEvent('user.deleted', { aggregateId: leaverId, actorId: null, data: { userId: leaverId } }),
+      newEvent('user.deleted', {
+        aggregateId: leaverId,
+        actorId: null,
+        data: { userId: leaverId },
+      }),
     )
     await waitFor(async () => (await listOf(post._id))?.ids.length === 1, {
       timeoutMs: EVENT_WAIT_MS,

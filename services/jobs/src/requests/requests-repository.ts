@@ -96,8 +96,7 @@ export function createRequestsRepository(
     },
 
     /** The requests on one post, from its list. */
-    ofPost: (postId: string): Promise<JobRequestDocument[]> =>
-      onPost(postId, withoutOutbox),
+    ofPost: (postId: string): Promise<JobRequestDocument[]> => onPost(postId, withoutOutbox),
 
     /** The post is gone and each of its requests with it: its list goes too. */
     forgetPost: (postId: string) => postLists.forget(postId, [ON_POST]),

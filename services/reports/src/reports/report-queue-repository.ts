@@ -98,8 +98,7 @@ interface Segment {
   maxAt: Date
 }
 
-const isDuplicateKey = (error: unknown) =>
-  error instanceof MongoServerError && error.code === 11000
+const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000
 
 const targetOf = (report: Pick<ReportDocument, 'targetType' | 'targetId'>) =>
   `${report.targetType}:${report.targetId}`
@@ -107,10 +106,7 @@ const targetOf = (report: Pick<ReportDocument, 'targetType' | 'targetId'>) =>
 const byQueueOrder = (a: { id: string; at: Date }, b: { id: string; at: Date }) =>
   a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
-export function createReportQueue(
-  db: Db,
-  options: { now?: () => Date; bucketSize?: number } = {},
-) {
+export function createReportQueue(db: Db, options: { now?: () => Date; bucketSize?: number } = {}) {
   const now = options.now ?? (() => new Date())
   const bucketSize = options.bucketSize ?? QUEUE_BUCKET_SIZE
   // One collection, three kinds of document, each read and written by `_id` only.
@@ -141,7 +137,11 @@ export function createReportQueue(
       [...counts].map(async ([target, by]) => {
         for (let attempt = 1; ; attempt += 1) {
           try {
-            await targets.updateOne({ _id: targetId(target) }, { $inc: { open: by } }, { upsert: true })
+            await targets.updateOne(
+              { _id: targetId(target) },
+              { $inc: { open: by } },
+              { upsert: true },
+            )
             break
           } catch (error) {
             // Two first upserts at once: the second finds the document on its retry.

@@ -49,7 +49,9 @@ function queueIn(name: string, bucketSize = 3) {
   const load = (ids: string[]) => Promise.all(ids.map((_id) => reports.findOne({ _id })))
   /** The query the queue replaces: every open report, oldest first. */
   const truth = async () =>
-    (await reports.find({ status: 'open' }).sort({ createdAt: 1, _id: 1 }).toArray()).map((r) => r._id)
+    (await reports.find({ status: 'open' }).sort({ createdAt: 1, _id: 1 }).toArray()).map(
+      (r) => r._id,
+    )
   /** Every page of the queue, joined, and each page's total. */
   async function pages(pageSize: number) {
     const ids: string[] = []
@@ -207,10 +209,15 @@ it('serves the moderation queue of reports stored before it existed, through the
         .findOne({ _id: 'head' })
     await waitFor(async () => (await head())?.filledAt instanceof Date, { what: 'the fill' })
     // Closing one through the route takes it out of the queue.
-    expect((await admin.patch(`/api/reports/${old[0]!._id}`, { action: 'dismiss' })).status).toBe(200)
+    expect((await admin.patch(`/api/reports/${old[0]!._id}`, { action: 'dismiss' })).status).toBe(
+      200,
+    )
     const after = await admin.get('/api/reports?status=open&page=1')
     expect(after.body.pagination.total).toBe(4)
-    expect(after.body.reports.map((r: { _id: string }) => r._id)).toEqual([old[1]!._id, old[2]!._id])
+    expect(after.body.reports.map((r: { _id: string }) => r._id)).toEqual([
+      old[1]!._id,
+      old[2]!._id,
+    ])
   } finally {
     await app.stop()
   }

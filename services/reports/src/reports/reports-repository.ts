@@ -67,7 +67,10 @@ export function createReportsRepository(
   const reports = db.collection<ReportDocument>(REPORTS_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
   const queued = {
-    projection: { _id: 1, createdAt: 1, targetType: 1, targetId: 1, status: 1 } as Record<string, 1>,
+    projection: { _id: 1, createdAt: 1, targetType: 1, targetId: 1, status: 1 } as Record<
+      string,
+      1
+    >,
   }
   // The open queue, kept beside each write that opens, closes or deletes a report.
   const queue = createReportQueue(db)

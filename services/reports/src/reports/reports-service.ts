@@ -149,7 +149,10 @@ export function createReportsService(deps: {
     const senders = reports.filter((r) => r.targetType === 'message').map((r) => r.targetOwnerId)
     const [posts, people, openCounts] = await Promise.all([
       eachById(idsOf('post'), deps.posts.findById),
-      eachById([...idsOf('person'), ...senders, ...reports.map((r) => r.reporterId)], deps.people.findById),
+      eachById(
+        [...idsOf('person'), ...senders, ...reports.map((r) => r.reporterId)],
+        deps.people.findById,
+      ),
       deps.reports.openCountsOf(reports),
     ])
     return reports.map((report) =>
