@@ -50,6 +50,8 @@ const FILL_LEASE_MS = 10 * 60 * 1000
 
 const HEAD = 'head'
 const bucketId = (n: number) => `bucket:${n}`
+/** A bucket's summary in the head, keyed `b<n>`: a key that reads as a name, never an array index. */
+const summaryOf = (n: number) => `buckets.b${n}`
 
 /** What the queue needs of a report. */
 export type QueuedReport = Pick<ReportDocument, '_id' | 'createdAt' | 'targetType' | 'targetId'>
@@ -128,7 +130,7 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
 
   const summariesOf = (found: QueueHead): Summary[] =>
     Object.entries(found.buckets)
-      .map(([n, summary]) => ({ ...summary, n: Number(n) }))
+      .map(([key, summary]) => ({ ...summary, n: Number(key.slice(1)) }))
       .filter((summary) => summary.open > 0)
       .sort((a, b) => a.n - b.n)
 
@@ -200,9 +202,9 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
       await heads.updateOne(
         { _id: HEAD },
         {
-          $inc: { [`buckets.${n}.open`]: chunk.length },
-          $min: { [`buckets.${n}.minAt`]: new Date(Math.min(...times)) },
-          $max: { [`buckets.${n}.maxAt`]: new Date(Math.max(...times)) },
+          $inc: { [`${summaryOf(n)}.open`]: chunk.length },
+          $min: { [`${summaryOf(n)}.minAt`]: new Date(Math.min(...times)) },
+          $max: { [`${summaryOf(n)}.maxAt`]: new Date(Math.max(...times)) },
         },
       )
       const counts = new Map<string, number>()
@@ -228,7 +230,7 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
     if (removedPer.size === 0) return
     await heads.updateOne(
       { _id: HEAD },
-      { $inc: Object.fromEntries([...removedPer].map(([n, by]) => [`buckets.${n}.open`, -by])) },
+      { $inc: Object.fromEntries([...removedPer].map(([n, by]) => [`${summaryOf(n)}.open`, -by])) },
     )
     await countTargets(counts)
     // A bucket left empty and no longer taking joins drops out of the head.
@@ -236,8 +238,8 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
     for (const n of removedPer.keys()) {
       if (n === newest) continue
       await heads.updateOne(
-        { _id: HEAD, [`buckets.${n}.open`]: { $lte: 0 } },
-        { $unset: { [`buckets.${n}`]: '' } },
+        { _id: HEAD, [`${summaryOf(n)}.open`]: { $lte: 0 } },
+        { $unset: { [summaryOf(n)]: '' } },
       )
     }
   }
@@ -379,11 +381,12 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
     /**
      * Joins every report stored open before the queue existed, oldest first, once; the
      * first instance to start takes a lease so two do not fill at once. `openReports` lists
-     * them in queue order; `stopped` ends it between batches (the next start goes on, and
-     * the reports it had joined are not joined twice: a leftover copy is removed on read).
+     * them in queue order (those not marked joined); `markJoined` marks each batch once
+     * joined; `stopped` ends it between batches and frees the lease (the next start goes on).
      */
     async fill(
       openReports: () => AsyncIterable<QueuedReport>,
+      markJoined: (ids: string[]) => Promise<void>,
       stopped: () => boolean = () => false,
     ): Promise<number> {
       const found = await head()
@@ -400,17 +403,22 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
       if (lease.modifiedCount !== 1) return 0
       let joined = 0
       let batch: QueuedReport[] = []
-      for await (const report of openReports()) {
-        if (stopped()) return joined
-        batch.push(report)
-        if (batch.length === bucketSize) {
-          await join(batch)
-          joined += batch.length
-          batch = []
-        }
+      const flush = async () => {
+        await join(batch)
+        // Marked as joined: a fill stopped and resumed does not join them twice.
+        await markJoined(batch.map((report) => report._id))
+        joined += batch.length
+        batch = []
       }
-      await join(batch)
-      joined += batch.length
+      for await (const report of openReports()) {
+        if (stopped()) {
+          await heads.updateOne({ _id: HEAD }, { $unset: { fillingUntil: '' } })
+          return joined
+        }
+        batch.push(report)
+        if (batch.length === bucketSize) await flush()
+      }
+      await flush()
       await heads.updateOne(
         { _id: HEAD },
         { $set: { filledAt: now() }, $unset: { fillingUntil: '' } },

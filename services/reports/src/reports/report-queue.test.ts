@@ -12,6 +12,7 @@ const T0 = Date.UTC(2026, 10, 1)
 
 let client: MongoClient
 let db: Db
+const noMark = async () => {}
 
 beforeAll(async () => {
   client = await new MongoClient(testMongoUrl('reports_queue')).connect()
@@ -82,7 +83,7 @@ function queueIn(name: string, bucketSize = 3) {
 
 it('answers every page, the total, the overdue count and the counts per target as the reports do', async () => {
   const q = queueIn('pages')
-  await q.queue.fill(async function* () {}) // a new database: nothing stored before
+  await q.queue.fill(async function* () {}, noMark) // a new database: nothing stored before
   const shared = new ObjectId().toHexString()
   const docs = Array.from({ length: 11 }, (_, i) =>
     report(i * 60, i % 4 === 0 ? { targetId: shared } : {}),
@@ -114,7 +115,7 @@ it('answers every page, the total, the overdue count and the counts per target a
 
 it('keeps every report of twenty joined at once, each once, in filing order', async () => {
   const q = queueIn('parallel')
-  await q.queue.fill(async function* () {})
+  await q.queue.fill(async function* () {}, noMark)
   const docs = Array.from({ length: 20 }, (_, i) => report(i))
   await Promise.all(docs.map((doc) => q.open(doc)))
   const { ids, totals } = await q.pages(7)
@@ -124,7 +125,7 @@ it('keeps every report of twenty joined at once, each once, in filing order', as
 
 it('drops an entry left by a crash (a report closed without leaving, one never stored) and keeps pages full', async () => {
   const q = queueIn('leftovers')
-  await q.queue.fill(async function* () {})
+  await q.queue.fill(async function* () {}, noMark)
   const docs = Array.from({ length: 6 }, (_, i) => report(i))
   await q.open(...docs)
   // Closed, and the process stopped before the report left the queue.
@@ -171,12 +172,44 @@ it('fills once from reports stored before the queue, oldest first, whatever join
       for (const doc of found) if (!doc.queued) yield doc
     })()
   // Two instances start at once: one fills, the other finds the lease taken.
-  const filled = await Promise.all([q.queue.fill(openBefore), q.queue.fill(openBefore)])
+  const markJoined = async (ids: string[]) => {
+    await q.reports.updateMany({ _id: { $in: ids } }, { $set: { queued: true } })
+  }
+  const filled = await Promise.all([
+    q.queue.fill(openBefore, markJoined),
+    q.queue.fill(openBefore, markJoined),
+  ])
   expect(filled.sort()).toEqual([0, 7])
-  expect(await q.queue.fill(openBefore)).toBe(0)
+  expect(await q.queue.fill(openBefore, markJoined)).toBe(0)
+  expect(await q.reports.countDocuments({ queued: { $ne: true } })).toBe(1) // the closed one
   const { ids, totals } = await q.pages(3)
   expect(ids).toEqual(await q.truth())
   expect(totals).toEqual([8])
+})
+
+it('resumes a fill stopped half-way (the service closing) without joining a report twice', async () => {
+  const q = queueIn('resume')
+  const old = Array.from({ length: 7 }, (_, i) => report(i))
+  await q.reports.insertMany(old)
+  const notJoined = () =>
+    (async function* () {
+      const found = await q.reports
+        .find({ status: 'open' })
+        .sort({ createdAt: 1, _id: 1 })
+        .toArray()
+      for (const doc of found) if (!doc.queued) yield doc
+    })()
+  const markJoined = async (ids: string[]) => {
+    await q.reports.updateMany({ _id: { $in: ids } }, { $set: { queued: true } })
+  }
+  let seen = 0
+  expect(await q.queue.fill(notJoined, markJoined, () => ++seen > 4)).toBe(3)
+  expect(await q.queue.page(1, 5, q.load)).toBeNull()
+  // The next start takes the freed lease and joins the rest.
+  expect(await q.queue.fill(notJoined, markJoined)).toBe(4)
+  const { ids, totals } = await q.pages(2)
+  expect(ids).toEqual(old.map((r) => r._id))
+  expect(totals).toEqual([7])
 })
 
 it('serves the moderation queue of reports stored before it existed, through the route', async () => {

@@ -134,13 +134,21 @@ export function createReportsRepository(
 
     /** Start-up: the reports stored open before the queue existed join it, oldest first. */
     fillQueue: (stopped: () => boolean) =>
-      queue.fill(async function* () {
-        const open = reports
-          .find({ status: 'open' }, { projection: { ...queued.projection, queued: 1 } })
-          .sort({ createdAt: 1, _id: 1 })
-        // Those stored since joined as they were stored.
-        for await (const report of open) if (!report.queued) yield report
-      }, stopped),
+      queue.fill(
+        async function* () {
+          const open = reports
+            .find({ status: 'open' }, { projection: { ...queued.projection, queued: 1 } })
+            .sort({ createdAt: 1, _id: 1 })
+          // Those stored since joined as they were stored.
+          for await (const report of open) if (!report.queued) yield report
+        },
+        async (ids) => {
+          await Promise.all(
+            ids.map((_id) => reports.updateOne({ _id }, { $set: { queued: true } })),
+          )
+        },
+        stopped,
+      ),
 
     /** One page of the queue: open reports oldest first, closed ones most recent first. */
     async page(status: 'open' | 'closed', page: number, pageSize: number) {
