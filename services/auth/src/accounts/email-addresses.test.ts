@@ -8,6 +8,7 @@ import {
   ADDRESS_BOOK_FILLED,
   CREDENTIALS,
   EMAIL_ADDRESSES,
+  credentialIndexes,
   type CredentialDoc,
   type EmailAddressDoc,
 } from './credential-document'
@@ -119,6 +120,10 @@ describe('accounts stored before the address documents', () => {
   it('keep their address against a sign-up with it before the fill reached them', async () => {
     const other = client.db(`${db.databaseName}_race_fill`)
     try {
+      // The service's indexes, as it declares them (the unique address among them).
+      for (const index of credentialIndexes) {
+        await other.collection(index.collection).createIndex(index.keys, index.options)
+      }
       const account = storedAccount(uniqueEmail('held'))
       await other.collection<CredentialDoc>(CREDENTIALS).insertOne(account)
       const repository = createCredentialsRepository(other)
