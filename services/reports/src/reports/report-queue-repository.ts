@@ -12,7 +12,7 @@ import type { ReportDocument } from './report-document'
  * the open reports.
  *
  * The documents, all in one collection:
- * - buckets `bucket:<n>`: the open reports that joined it, `entries.<reportId>` with when the
+ * - buckets `bucket:<n>`: the open reports that joined it, `entries.r<reportId>` with when the
  *   report was filed (its queue position), when it joined and its target. A report joins the
  *   newest bucket when it is opened and leaves its bucket when it is closed or deleted; a
  *   bucket takes `QUEUE_BUCKET_SIZE` joins, then the next one is the newest.
@@ -50,6 +50,11 @@ const FILL_LEASE_MS = 10 * 60 * 1000
 
 const HEAD = 'head'
 const bucketId = (n: number) => `bucket:${n}`
+/**
+ * A report's key in its bucket, `r<reportId>`: a name even for an id of digits only (a
+ * message report's id comes from another service), which a path could read as an index.
+ */
+const entryKey = (reportId: string) => `r${reportId}`
 /** A bucket's summary in the head, keyed `b<n>`: a key that reads as a name, never an array index. */
 const summaryOf = (n: number) => `buckets.b${n}`
 
@@ -168,7 +173,7 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
         await heads.updateOne({ _id: HEAD, newest: n }, { $set: { newest: n + 1 } })
         continue
       }
-      rest = rest.filter((report) => !bucket?.entries[report._id])
+      rest = rest.filter((report) => !bucket?.entries[entryKey(report._id)])
       const chunk = rest.slice(0, bucketSize - joined)
       if (chunk.length === 0) return
       const joinedAt = now()
@@ -181,7 +186,9 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
           const result = await buckets.updateOne(
             { _id: bucketId(n), joined },
             {
-              $set: Object.fromEntries(entries.map(([id, entry]) => [`entries.${id}`, entry])),
+              $set: Object.fromEntries(
+                entries.map(([id, entry]) => [`entries.${entryKey(id)}`, entry]),
+              ),
               $inc: { joined: chunk.length },
             },
           )
@@ -191,7 +198,7 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
             _id: bucketId(n),
             n,
             joined: chunk.length,
-            entries: Object.fromEntries(entries),
+            entries: Object.fromEntries(entries.map(([id, entry]) => [entryKey(id), entry])),
           })
         }
       } catch (error) {
@@ -220,8 +227,8 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
     const counts = new Map<string, number>()
     for (const { n, id, target } of from) {
       const result = await buckets.updateOne(
-        { _id: bucketId(n), [`entries.${id}`]: { $exists: true } },
-        { $unset: { [`entries.${id}`]: '' } },
+        { _id: bucketId(n), [`entries.${entryKey(id)}`]: { $exists: true } },
+        { $unset: { [`entries.${entryKey(id)}`]: '' } },
       )
       if (result.modifiedCount !== 1) continue
       removedPer.set(n, (removedPer.get(n) ?? 0) + 1)
@@ -287,7 +294,11 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
     const found = await Promise.all(numbers.map((n) => buckets.findOne({ _id: bucketId(n) })))
     const all = found.flatMap((bucket) =>
       bucket
-        ? Object.entries(bucket.entries).map(([id, entry]) => ({ id, n: bucket.n, ...entry }))
+        ? Object.entries(bucket.entries).map(([key, entry]) => ({
+            id: key.slice(1),
+            n: bucket.n,
+            ...entry,
+          }))
         : [],
     )
     all.sort((a, b) => byQueueOrder(a, b) || a.n - b.n)
