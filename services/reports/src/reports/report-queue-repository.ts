@@ -273,18 +273,26 @@ export function createReportQueue(db: Db, options: { now?: () => Date; bucketSiz
     await unlist(from)
   }
 
-  /** Consecutive buckets whose filing times overlap form one segment. */
+  /**
+   * Buckets whose filing times overlap form one segment; segments are disjoint and in queue
+   * order. A bucket that reaches back (a message report filed before entries of earlier
+   * buckets) merges every segment it overlaps, which are the last ones.
+   */
   function segmentsOf(summaries: Summary[]): Segment[] {
     const segments: Segment[] = []
     for (const summary of summaries) {
-      const last = segments.at(-1)
-      if (last && summary.minAt.getTime() <= last.maxAt.getTime()) {
-        last.buckets.push(summary.n)
-        last.open += summary.open
-        if (summary.maxAt > last.maxAt) last.maxAt = summary.maxAt
-      } else {
-        segments.push({ buckets: [summary.n], open: summary.open, maxAt: summary.maxAt })
+      let first = segments.length
+      while (first > 0 && segments[first - 1]!.maxAt.getTime() >= summary.minAt.getTime()) {
+        first -= 1
       }
+      const merged = segments.splice(first)
+      segments.push({
+        buckets: [...merged.flatMap((segment) => segment.buckets), summary.n],
+        open: merged.reduce((sum, segment) => sum + segment.open, summary.open),
+        maxAt: new Date(
+          Math.max(summary.maxAt.getTime(), ...merged.map((segment) => segment.maxAt.getTime())),
+        ),
+      })
     }
     return segments
   }
