@@ -98,7 +98,11 @@ export function createRequestsRepository(
     /** The requests on one post, from its list. */
     ofPost: (postId: string): Promise<JobRequestDocument[]> => onPost(postId, withoutOutbox),
 
-    /** The post is gone and each of its requests with it: its list goes too. */
+    /**
+     * The post is gone and each of its requests with it: its list goes too. A read of the
+     * post's readers after this (the feed's refresh of the deleted post) leaves it again,
+     * empty: a list marked complete is what spares a post with no requests the fill's query.
+     */
     forgetPost: (postId: string) => postLists.forget(postId, [ON_POST]),
 
     /** The requesters whose request is accepted, for each post named (from each post's list). */
