@@ -1,4 +1,4 @@
-import { MongoServerError, ObjectId, type AnyBulkWriteOperation, type Db } from 'mongodb'
+import { MongoServerError, ObjectId, type Db } from 'mongodb'
 import { insertWithEvents, updateWithEvents } from '@marketplace/service-kit'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
@@ -24,7 +24,7 @@ const PUBLIC_FIELDS = { passwordHash: 0, outbox: 0, outboxPending: 0 } as const
 export const STALE_CLAIM_MS = 60_000
 
 /** The accounts the fill at start reads and writes at a time. */
-const FILL_BATCH = 500
+const FILL_BATCH = 50
 
 const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000
 
@@ -179,29 +179,36 @@ export function createCredentialsRepository(
     async fillAddressBook(stopped: () => boolean = () => false): Promise<number> {
       if (await isFilled()) return 0
       let written = 0
-      let batch: AnyBulkWriteOperation<EmailAddressDoc>[] = []
+      let batch: Array<Pick<CredentialDoc, '_id' | 'email' | 'createdAt'>> = []
+      // One upsert each, a batch at a time in parallel: a multi-statement bulk write of
+      // upserts stalled the local server's database (FerretDB v1 behind its write serializer).
       const flush = async () => {
-        if (batch.length > 0) await addresses.bulkWrite(batch, { ordered: false })
+        await Promise.all(
+          batch.map((account) =>
+            addresses
+              .updateOne(
+                { _id: account.email },
+                {
+                  $set: { userId: account._id },
+                  $setOnInsert: { claimedAt: account.createdAt },
+                },
+                { upsert: true },
+              )
+              .catch((error: unknown) => {
+                // A sign-up or a lookup wrote it at the same moment: it names the account too.
+                if (!isDuplicateKey(error)) throw error
+              }),
+          ),
+        )
         written += batch.length
         batch = []
       }
-      // A whole-collection read by design (docs/scale.md: listed, not failed).
-      const all = credentials.find({}, { projection: { email: 1, createdAt: 1 } })
-      for await (const account of all) {
-        if (stopped()) {
-          await all.close()
-          return written
-        }
-        batch.push({
-          updateOne: {
-            filter: { _id: account.email },
-            update: {
-              $set: { userId: account._id },
-              $setOnInsert: { claimedAt: account.createdAt },
-            },
-            upsert: true,
-          },
-        })
+      // A whole-collection read by design (docs/scale.md: listed, not failed); the accounts
+      // are read first, so no cursor stays open across the writes.
+      const all = await credentials.find({}, { projection: { email: 1, createdAt: 1 } }).toArray()
+      for (const account of all) {
+        if (stopped()) return written
+        batch.push(account)
         if (batch.length === FILL_BATCH) await flush()
       }
       await flush()
