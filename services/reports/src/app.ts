@@ -19,7 +19,7 @@ export function buildReportsApp(config: ReportsConfig) {
       outbox: [REPORTS_COLLECTION],
     },
     tokenRevocations: true,
-    compose({ db, notifyOutbox, tokenRevocations }) {
+    compose({ app, db, notifyOutbox, tokenRevocations }) {
       const reports = createReportsRepository(db, { notifyOutbox })
       const { posts, people, consumers } = createCatalogs(db, {
         // A deleted post leaves nothing to review: its open reports close.
@@ -33,7 +33,26 @@ export function buildReportsApp(config: ReportsConfig) {
         people,
         reviewHours: config.REPORT_REVIEW_HOURS,
       })
+      // Reports stored open before the queue existed join it in the background; until then
+      // the queue is answered from the reports themselves (report-queue-repository.ts).
+      let closing = false
+      const filling = reports
+        .fillQueue(() => closing)
+        .then(
+          (joined) => {
+            if (joined > 0) app.log.info({ joined }, 'open reports joined the moderation queue')
+          },
+          (error: unknown) =>
+            app.log.warn(
+              { err: error },
+              'filling the moderation queue failed; the next start goes on',
+            ),
+        )
       return {
+        async close() {
+          closing = true
+          await filling
+        },
         subscriptions: reportsSubscriptions({
           catalogs: consumers('reports'),
           reports: service,

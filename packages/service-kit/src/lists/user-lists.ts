@@ -20,6 +20,9 @@ import { MongoServerError, type Db } from 'mongodb'
  *
  * Data stored before the lists existed: a list not yet marked `complete` is filled once from
  * `backfill` (the owner-field query the service used before), on its first read.
+ *
+ * The owner need not be a user: a post keeps its requests and invitations the same way
+ * (`<postId>:requests`, `<postId>:invited` in the jobs service), its id in `userId`.
  */
 export interface UserListDocument {
   /** `<userId>:<list>` */

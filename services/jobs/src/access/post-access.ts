@@ -1,5 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb'
-import type { IndexDefinition } from '@marketplace/service-kit'
+import { createUserLists, type IndexDefinition } from '@marketplace/service-kit'
 
 /**
  * The invitations that let a worker see a post's hidden location and contact: the owner asked
@@ -13,6 +13,14 @@ import type { IndexDefinition } from '@marketplace/service-kit'
  * are ignored, and deleted at start-up.
  */
 export const POST_ACCESS_COLLECTION = 'post_access'
+
+/**
+ * Each post's invitations, `<postId>:invited` (service-kit lists/user-lists.ts, issue 19 §2):
+ * the owner's views read a post's invitations by `_id`, whatever the size of the collection
+ * (the local server answers `{postId: {$in}}` by reading every row).
+ */
+export const POST_ACCESS_LISTS_COLLECTION = 'post_access_lists'
+const INVITED = 'invited'
 
 /** invitation: the owner asked the user; request: an earlier version's grant, now derived. */
 type AccessRoute = 'request' | 'invitation'
@@ -36,7 +44,18 @@ export const postAccessIndexes: IndexDefinition[] = [
 
 export function createPostAccess(db: Db) {
   const access = db.collection<PostAccessDocument>(POST_ACCESS_COLLECTION)
+  const lists = createUserLists(db, POST_ACCESS_LISTS_COLLECTION)
   const invitationId = (postId: string, userId: string) => `${postId}:invitation:${userId}`
+
+  /** The post's invitations, each read by `_id`; rows stored before the lists fill it once. */
+  async function invitationsOf(postId: string): Promise<PostAccessDocument[]> {
+    const ids = await lists.ids(postId, INVITED, async () =>
+      (await access.find({ postId }, { projection: { _id: 1 } }).toArray()).map((row) => row._id),
+    )
+    const rows = await Promise.all(ids.map((id) => access.findOne({ _id: id })))
+    // Skipped: a row gone or still being inserted (user-lists.ts).
+    return rows.filter((row): row is PostAccessDocument => row !== null && row.postId === postId)
+  }
 
   /** Adds each row's user to its post's list, once; rows of another route are not grants. */
   function addInvitation(result: Map<string, string[]>, row: PostAccessDocument) {
@@ -48,6 +67,8 @@ export function createPostAccess(db: Db) {
 
   return {
     async invite(postId: string, userId: string): Promise<void> {
+      // Listed before the insert: a crash in between leaves an id the reader skips.
+      await lists.add(postId, INVITED, invitationId(postId, userId))
       try {
         await access.insertOne({
           _id: invitationId(postId, userId),
@@ -64,15 +85,21 @@ export function createPostAccess(db: Db) {
 
     async uninvite(postId: string, userId: string): Promise<void> {
       await access.deleteOne({ _id: invitationId(postId, userId) })
+      await lists.remove(postId, INVITED, [invitationId(postId, userId)])
     },
 
-    /** The invited users of each post named. */
+    /** The invited users of each post named (from each post's list). */
     async invitedTo(postIds: readonly string[]): Promise<Map<string, string[]>> {
       const result = new Map<string, string[]>()
-      if (postIds.length === 0) return result
-      const rows = await access.find({ postId: { $in: [...new Set(postIds)] } }).toArray()
-      for (const row of rows) addInvitation(result, row)
+      const each = await Promise.all([...new Set(postIds)].map(invitationsOf))
+      for (const row of each.flat()) addInvitation(result, row)
       return result
+    },
+
+    /** Whether the user was invited to the post: one read by `_id`. */
+    async isInvited(postId: string, userId: string): Promise<boolean> {
+      const row = await access.findOne({ _id: invitationId(postId, userId) })
+      return row?.via === 'invitation'
     },
 
     /** Every invitation, for the feed index's start-up load. */
@@ -90,10 +117,14 @@ export function createPostAccess(db: Db) {
 
     async deleteOfPost(postId: string): Promise<void> {
       await access.deleteMany({ postId })
+      await lists.forget(postId, [INVITED])
     },
 
+    /** user.deleted: the user's invitations, each taken off its post's list after the delete. */
     async deleteOfUser(userId: string): Promise<void> {
+      const rows = await access.find({ userId }, { projection: { _id: 1, postId: 1 } }).toArray()
       await access.deleteMany({ userId })
+      for (const row of rows) await lists.remove(row.postId, INVITED, [row._id])
     },
   }
 }

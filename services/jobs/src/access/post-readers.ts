@@ -1,3 +1,4 @@
+import type { JobRequestDocument } from '../requests/request-document'
 import type { RequestsRepository } from '../requests/requests-repository'
 import type { PostAccess } from './post-access'
 
@@ -10,9 +11,31 @@ import type { PostAccess } from './post-access'
  */
 export function createPostReaders(deps: {
   requests: Pick<RequestsRepository, 'acceptedOn' | 'allAccepted'>
-  access: Pick<PostAccess, 'invitedTo' | 'allInvitations'>
+  access: Pick<PostAccess, 'invitedTo' | 'allInvitations' | 'isInvited'>
 }) {
   return {
+    /**
+     * The requester's own access to the posts of their requests: [requesterId] where their
+     * request is accepted or the owner invited them, else nothing. What a view for anyone
+     * but the owner needs (`toPostView` shows such a viewer only themselves), read from the
+     * requests in hand and one invitation by `_id` each, never from the posts' other requests.
+     */
+    async requesterAccess(
+      requesterId: string,
+      requests: ReadonlyArray<Pick<JobRequestDocument, 'postId' | 'status'>>,
+    ): Promise<Map<string, string[]>> {
+      const granted = await Promise.all(
+        requests.map(
+          async ({ postId, status }) =>
+            [
+              postId,
+              status === 'accepted' || (await deps.access.isInvited(postId, requesterId)),
+            ] as const,
+        ),
+      )
+      return new Map(granted.filter(([, yes]) => yes).map(([postId]) => [postId, [requesterId]]))
+    },
+
     /** The users authorized on each post named (both routes, each user once). */
     async usersOf(postIds: readonly string[]): Promise<Map<string, string[]>> {
       const [accepted, invited] = await Promise.all([

@@ -61,7 +61,7 @@ export async function sentRequestsView(
   deps: { posts: PostsRepository; users: UserDirectory; readers: PostReaders },
 ): Promise<SentJobRequest[]> {
   const posts = await postsById(requests, deps.posts)
-  const access = await deps.readers.usersOf(requests.map((request) => request.postId))
+  const access = await deps.readers.requesterAccess(requesterId, requests)
   const owners = await deps.users.find(requests.map((request) => request.ownerId))
   return requests.flatMap((request): SentJobRequest[] => {
     const post = posts.get(request.postId)

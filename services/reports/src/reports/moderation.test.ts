@@ -196,10 +196,7 @@ describe('reports service: the moderation queue (real FerretDB and Kafka)', () =
     const oldClosed = await reportedPost('Old and closed')
     await admin.patch(`/api/reports/${oldClosed.reportId}`, { action: 'dismiss' })
     const longAgo = new Date(Date.now() - 30 * HOUR_MS)
-    await reports().updateMany(
-      { _id: { $in: [old.reportId, oldClosed.reportId] } },
-      { $set: { createdAt: longAgo } },
-    )
+    await app.fileAt([old.reportId, oldClosed.reportId], longAgo)
     const expected = await reports().countDocuments({
       status: 'open',
       createdAt: { $lt: new Date(Date.now() - 24 * HOUR_MS) },

@@ -8,6 +8,7 @@ import {
   type OutboxTarget,
 } from '@marketplace/service-kit'
 import { REPORTS_COLLECTION, type ReportDocument, type ReportTargetType } from './report-document'
+import { createReportQueue, type QueuedReport } from './report-queue-repository'
 
 /** Indexes, equality then sort (docs/reports.md lists the query each serves). */
 export const reportIndexes: IndexDefinition[] = [
@@ -18,7 +19,9 @@ export const reportIndexes: IndexDefinition[] = [
     keys: { reporterId: 1, targetType: 1, targetId: 1 },
     options: { name: 'one_report_per_target', unique: true },
   },
-  // The queue: status = ?, oldest first (open) or newest first (closed).
+  // The queue: status = ?, oldest first (open) or newest first (closed). The open queue is
+  // read from report_queue (report-queue-repository.ts); this serves the closed one and the
+  // open queue's one-time fill.
   {
     collection: REPORTS_COLLECTION,
     keys: { status: 1, createdAt: 1 },
@@ -63,16 +66,33 @@ export function createReportsRepository(
 ) {
   const reports = db.collection<ReportDocument>(REPORTS_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
+  const queued = {
+    projection: { _id: 1, createdAt: 1, targetType: 1, targetId: 1, status: 1 } as Record<
+      string,
+      1
+    >,
+  }
+  // The open queue, kept beside each write that opens, closes or deletes a report.
+  const queue = createReportQueue(db)
+  const byId = (ids: string[]) =>
+    Promise.all(ids.map((id) => reports.findOne({ _id: id }, withoutOutbox)))
+  const stillOpen = (found: Array<QueuedReport & Pick<ReportDocument, 'status'>>) =>
+    found.filter((report) => report.status === 'open')
 
   return {
     newId: () => new ObjectId().toHexString(),
 
+    /** Joins the queue before it is stored: a crash in between leaves an entry the reader drops. */
     async insert(report: ReportDocument, events: DomainEvent[]): Promise<void> {
+      await queue.join([report])
       try {
-        await reports.insertOne(insertWithEvents(report, events))
+        await reports.insertOne(insertWithEvents({ ...report, queued: true }, events))
       } catch (error) {
-        if (error instanceof MongoServerError && error.code === 11000)
+        if (error instanceof MongoServerError && error.code === 11000) {
+          // The reporter's earlier report of this target is the one queued.
+          await queue.leave([report])
           throw new DuplicateReportError()
+        }
         throw error
       }
       hooks.notifyOutbox({ collection: REPORTS_COLLECTION, id: report._id, outbox: events })
@@ -84,11 +104,20 @@ export function createReportsRepository(
      * a report of that message.
      */
     async insertIfNew(report: ReportDocument): Promise<boolean> {
+      // A replayed event: the report is here, queued (or closed) already.
+      if (await reports.findOne({ _id: report._id }, { projection: { _id: 1 } })) return false
+      await queue.join([report])
       try {
-        await reports.insertOne(report)
+        await reports.insertOne({ ...report, queued: true })
         return true
       } catch (error) {
-        if (error instanceof MongoServerError && error.code === 11000) return false
+        if (error instanceof MongoServerError && error.code === 11000) {
+          // Stored in between by another delivery (then it stays queued while open), or the
+          // reporter's earlier report of the message is the one that counts.
+          const stored = await reports.findOne({ _id: report._id }, queued)
+          if (stored?.status !== 'open') await queue.leave([report])
+          return false
+        }
         throw error
       }
     },
@@ -103,8 +132,30 @@ export function createReportsRepository(
 
     findById: (id: string) => reports.findOne({ _id: id }, withoutOutbox),
 
+    /** Start-up: the reports stored open before the queue existed join it, oldest first. */
+    fillQueue: (stopped: () => boolean) =>
+      queue.fill(
+        async function* () {
+          const open = reports
+            .find({ status: 'open' }, { projection: { ...queued.projection, queued: 1 } })
+            .sort({ createdAt: 1, _id: 1 })
+          // Those stored since joined as they were stored.
+          for await (const report of open) if (!report.queued) yield report
+        },
+        async (ids) => {
+          await Promise.all(
+            ids.map((_id) => reports.updateOne({ _id }, { $set: { queued: true } })),
+          )
+        },
+        stopped,
+      ),
+
     /** One page of the queue: open reports oldest first, closed ones most recent first. */
     async page(status: 'open' | 'closed', page: number, pageSize: number) {
+      if (status === 'open') {
+        const fromQueue = await queue.page(page, pageSize, byId)
+        if (fromQueue) return fromQueue
+      }
       const order = status === 'open' ? 1 : -1
       const [items, total] = await Promise.all([
         reports
@@ -118,7 +169,8 @@ export function createReportsRepository(
       return { items, total }
     },
 
-    countOverdue: (before: Date) =>
+    countOverdue: async (before: Date) =>
+      (await queue.countOverdue(before)) ??
       reports.countDocuments({ status: 'open', createdAt: { $lt: before } }),
 
     openOfTarget: (targetType: ReportTargetType, targetId: string) =>
@@ -131,6 +183,8 @@ export function createReportsRepository(
     async openCountsOf(of: ReportDocument[]): Promise<Map<string, number>> {
       const counts = new Map<string, number>()
       if (of.length === 0) return counts
+      const fromQueue = await queue.openCounts(of)
+      if (fromQueue) return fromQueue
       const open = await reports
         .find(
           { status: 'open', targetId: { $in: [...new Set(of.map((r) => r.targetId))] } },
@@ -155,21 +209,33 @@ export function createReportsRepository(
         events,
       )
       if (result && events.length > 0) hooks.notifyOutbox({ collection: REPORTS_COLLECTION, id })
+      // Left after the close: a crash in between leaves an entry the reader drops.
+      if (result) await queue.leave([result])
       return result
     },
 
-    /** post.deleted: its open reports have nothing left to review. */
+    /**
+     * post.deleted: its open reports have nothing left to review. One opened between the
+     * read and the update is closed too; the queue's reader drops its entry.
+     */
     closeOfDeletedPost: async (targetId: string, at: Date) => {
-      await reports.updateMany(
-        { targetId, targetType: 'post', status: 'open' },
-        { $set: { status: 'closed', closedAt: at, closedBy: null, action: 'target-deleted' } },
-      )
+      const filter = { targetId, targetType: 'post' as const, status: 'open' as const }
+      const open = await reports.find(filter, queued).toArray()
+      await reports.updateMany(filter, {
+        $set: { status: 'closed', closedAt: at, closedBy: null, action: 'target-deleted' },
+      })
+      await queue.leave(open)
     },
 
     /** user.deleted: reports the user made, and reports about them or their posts. */
     async deleteOfUser(userId: string): Promise<void> {
+      const theirs = [
+        ...(await reports.find({ reporterId: userId }, queued).toArray()),
+        ...(await reports.find({ targetOwnerId: userId }, queued).toArray()),
+      ]
       await reports.deleteMany({ reporterId: userId })
       await reports.deleteMany({ targetOwnerId: userId })
+      await queue.leave(stillOpen(theirs))
       // A moderator who is purged leaves the reports they closed, without their id.
       await reports.updateMany({ closedBy: userId }, { $set: { closedBy: null } })
     },

@@ -151,12 +151,7 @@ describe('reports service: reporting and moderation (real FerretDB and Kafka)', 
     })
     const filed = await reporter.post('/api/reports/posts', { postId, type: 'other' })
     // This report came in 25 hours ago: past the promise.
-    await app.db
-      .collection(REPORTS_COLLECTION)
-      .updateOne(
-        { _id: filed.body._id },
-        { $set: { createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) } },
-      )
+    await app.fileAt([filed.body._id], new Date(Date.now() - 25 * 60 * 60 * 1000))
     const queue = await admin.get('/api/reports')
     expect(queue.status).toBe(200)
     expect(queue.body).toMatchObject({ reviewWithinHours: 24, overdue: 1 })

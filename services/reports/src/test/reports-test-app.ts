@@ -2,6 +2,8 @@ import { createCatalogAnnouncer } from '@marketplace/read-models/testing'
 import { startServiceTestApp, waitForConsumersCaughtUp } from '@marketplace/service-kit/testing'
 import { buildReportsApp } from '../app'
 import { readConfig } from '../config'
+import { REPORTS_COLLECTION, type ReportDocument } from '../reports/report-document'
+import { createReportQueue } from '../reports/report-queue-repository'
 
 // A new consumer group first replays the shared broker's history (events of every earlier
 // test), so an event under test may take a while to be handled.
@@ -23,7 +25,22 @@ export async function startReportsTestApp(name: string, env: Record<string, stri
   // queue: read it all first, so a test's queue holds still while the test pages it.
   await waitForConsumersCaughtUp(service.groupPrefix)
   const announcer = createCatalogAnnouncer(service.db, { timeoutMs: EVENT_WAIT_MS })
-  return { ...service, ...announcer }
+
+  /**
+   * The tests' time travel: these reports as if filed at `createdAt`, in the database and in
+   * the open queue, whose place is the filing time (report-queue-repository.ts).
+   */
+  async function fileAt(reportIds: string[], createdAt: Date): Promise<void> {
+    const reports = service.db.collection<ReportDocument>(REPORTS_COLLECTION)
+    const queue = createReportQueue(service.db)
+    const before = await Promise.all(reportIds.map((_id) => reports.findOne({ _id })))
+    const open = before.filter((report): report is ReportDocument => report?.status === 'open')
+    await queue.leave(open)
+    await reports.updateMany({ _id: { $in: reportIds } }, { $set: { createdAt } })
+    await queue.join(open.map((report) => ({ ...report, createdAt })))
+  }
+
+  return { ...service, ...announcer, fileAt }
 }
 
 export type ReportsTestApp = Awaited<ReturnType<typeof startReportsTestApp>>
