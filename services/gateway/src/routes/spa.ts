@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyStatic from '@fastify/static'
+import { allowInlineScripts, inlineScriptHashes } from '../lib/inline-script-hashes'
 import { REFRESH_COOKIE } from '../upstreams'
 import { fetchFirstFeedPage, withFirstFeedPage } from './first-feed-page'
 
@@ -52,6 +53,25 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     app.log.warn({ webDistDir: root }, 'web app not built; client routes answer a placeholder page')
   }
 
+  // index.html runs one inline script (the session's renewal, started with the HTML: apps/web
+  // index.html); its answers allow it by hash. Read again when a new build replaces the file.
+  let scripts = { mtimeMs: -1, hashes: [] as string[] }
+  async function indexScriptHashes(): Promise<string[]> {
+    try {
+      const { mtimeMs } = await stat(indexFile)
+      if (mtimeMs !== scripts.mtimeMs) {
+        scripts = { mtimeMs, hashes: inlineScriptHashes(await readFile(indexFile, 'utf8')) }
+      }
+      return scripts.hashes
+    } catch {
+      return []
+    }
+  }
+  const sendIndex = async (reply: FastifyReply) => {
+    allowInlineScripts(reply, await indexScriptHashes())
+    return sendIndexFile(reply, indexFile)
+  }
+
   app.get('/*', async (request, reply) => {
     const pathname = request.url.split('?', 1)[0] ?? '/'
     if (isServerPath(pathname)) return reply.callNotFound()
@@ -66,6 +86,7 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
           page,
           options.publicBucketUrl,
         )
+        allowInlineScripts(reply, await indexScriptHashes())
         return reply
           .header('cache-control', 'no-cache')
           .header('vary', 'accept, cookie')
@@ -74,18 +95,18 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
       }
     }
     const file = pathname === '/' ? '/index.html' : await existingFile(root, pathname)
-    if (file === '/index.html') return sendIndex(reply, indexFile)
+    if (file === '/index.html') return sendIndex(reply)
     if (file) {
       return file.startsWith(HASHED_ASSETS)
         ? reply.sendFile(file, { maxAge: ONE_YEAR_MS, immutable: true })
         : reply.header('cache-control', 'no-cache').sendFile(file, { cacheControl: false })
     }
     if (pathname.startsWith(HASHED_ASSETS) || !acceptsHtml(request)) return reply.callNotFound()
-    return sendIndex(reply, indexFile)
+    return sendIndex(reply)
   })
 }
 
-async function sendIndex(reply: FastifyReply, indexFile: string) {
+async function sendIndexFile(reply: FastifyReply, indexFile: string) {
   // Every deploy changes index.html; browsers must revalidate it to pick up new asset names.
   // What / holds depends on the session cookie (routes/first-feed-page): caches keep both.
   reply.header('cache-control', 'no-cache').header('vary', 'accept, cookie')
