@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static'
 import { allowInlineScripts, inlineScriptHashes } from '../lib/inline-script-hashes'
 import { REFRESH_COOKIE } from '../upstreams'
 import { fetchFirstFeedPage, withFirstFeedPage } from './first-feed-page'
+import { homePreloadLinks, withHomePreloads } from './home-preloads'
 
 export interface SpaRoutesOptions {
   /** Absolute path of the web app's build (`apps/web/dist`). */
@@ -53,23 +54,37 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     app.log.warn({ webDistDir: root }, 'web app not built; client routes answer a placeholder page')
   }
 
-  // index.html runs one inline script (the session's renewal, started with the HTML: apps/web
-  // index.html); its answers allow it by hash. Read again when a new build replaces the file.
-  let scripts = { mtimeMs: -1, hashes: [] as string[] }
-  async function indexScriptHashes(): Promise<string[]> {
+  // What index.html's answers need, read again when a new build replaces the file: the
+  // hashes of its inline script (the session's renewal, started with the HTML: apps/web
+  // index.html), allowed by the policy on these answers only; and, for /, the page with the
+  // home page's chunks preloaded (routes/home-preloads).
+  let index = { mtimeMs: -1, hashes: [] as string[], home: null as string | null }
+  async function currentIndex(): Promise<typeof index> {
     try {
       const { mtimeMs } = await stat(indexFile)
-      if (mtimeMs !== scripts.mtimeMs) {
-        scripts = { mtimeMs, hashes: inlineScriptHashes(await readFile(indexFile, 'utf8')) }
+      if (mtimeMs !== index.mtimeMs) {
+        const html = await readFile(indexFile, 'utf8')
+        const links = await homePreloadLinks(root, html)
+        index = {
+          mtimeMs,
+          hashes: inlineScriptHashes(html),
+          home: links ? withHomePreloads(html, links) : null,
+        }
       }
-      return scripts.hashes
     } catch {
-      return []
+      index = { mtimeMs: -1, hashes: [], home: null }
     }
+    return index
   }
-  const sendIndex = async (reply: FastifyReply) => {
-    allowInlineScripts(reply, await indexScriptHashes())
-    return sendIndexFile(reply, indexFile)
+  const sendIndex = async (reply: FastifyReply, pathname: string) => {
+    const { hashes, home } = await currentIndex()
+    allowInlineScripts(reply, hashes)
+    if (pathname !== '/' || !home) return sendIndexFile(reply, indexFile)
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept, cookie')
+      .type('text/html; charset=utf-8')
+      .send(home)
   }
 
   app.get('/*', async (request, reply) => {
@@ -86,7 +101,7 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
           page,
           options.publicBucketUrl,
         )
-        allowInlineScripts(reply, await indexScriptHashes())
+        allowInlineScripts(reply, (await currentIndex()).hashes)
         return reply
           .header('cache-control', 'no-cache')
           .header('vary', 'accept, cookie')
@@ -95,14 +110,14 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
       }
     }
     const file = pathname === '/' ? '/index.html' : await existingFile(root, pathname)
-    if (file === '/index.html') return sendIndex(reply)
+    if (file === '/index.html') return sendIndex(reply, pathname)
     if (file) {
       return file.startsWith(HASHED_ASSETS)
         ? reply.sendFile(file, { maxAge: ONE_YEAR_MS, immutable: true })
         : reply.header('cache-control', 'no-cache').sendFile(file, { cacheControl: false })
     }
     if (pathname.startsWith(HASHED_ASSETS) || !acceptsHtml(request)) return reply.callNotFound()
-    return sendIndex(reply)
+    return sendIndex(reply, pathname)
   })
 }
 
