@@ -8,15 +8,16 @@ import { HomePageSkeleton } from '@/features/feed/HomePageSkeleton'
 import { importWithRetry } from '@/lib/retry-import'
 import { ROLES } from '@marketplace/contracts/marketplace'
 
-/** A page component, and what loads its chunk ahead of its first render (preloadRoute). */
-type Page = (() => ReactElement) & { preload: () => Promise<void> }
+type Chunk = () => Promise<{ default: ComponentType }>
+/** A page component, its chunk, and what loads it ahead of its first render (preloadRoute). */
+type Page = (() => ReactElement) & { chunk: Chunk; preload: () => Promise<void> }
 
 /**
  * Every page is its own chunk: the home feed loads without the settings area's code. A page
  * whose chunk preloadRoute loaded before its first render renders at once; any other one
  * lazily, with its route's fallback meanwhile.
  */
-function page(load: () => Promise<{ default: ComponentType }>): Page {
+function page(load: Chunk): Page {
   let loaded: ComponentType | null = null
   const Lazy = lazy(() => importWithRetry(load))
   function LoadedOrLazy() {
@@ -31,7 +32,7 @@ function page(load: () => Promise<{ default: ComponentType }>): Page {
       },
       () => undefined, // the lazy route loads it again, with its retries and error element
     )
-  return Object.assign(LoadedOrLazy, { preload })
+  return Object.assign(LoadedOrLazy, { chunk: load, preload })
 }
 
 const HomePage = page(() => import('@/features/feed/HomePage'))
@@ -180,11 +181,13 @@ export const routes = [
  * itself, rather than a fallback, then a chunk's round trip, then the page.
  */
 export function preloadRoute(pathname: string): Promise<void> {
+  return Promise.all(pagesOf(pathname).map((page) => page.preload())).then(() => undefined)
+}
+
+/** The pages the route at this address renders, outermost first. */
+export function pagesOf(pathname: string): Page[] {
   const matches = matchRoutes(routes, pathname) ?? []
-  const pages = matches.flatMap(
-    (match) => (match.route as { handle?: RouteHandle }).handle?.pages ?? [],
-  )
-  return Promise.all(pages.map((page) => page.preload())).then(() => undefined)
+  return matches.flatMap((match) => (match.route as { handle?: RouteHandle }).handle?.pages ?? [])
 }
 
 export function createAppRouter() {

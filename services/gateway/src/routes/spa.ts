@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static'
 import { allowInlineScripts, inlineScriptHashes } from '../lib/inline-script-hashes'
 import { REFRESH_COOKIE } from '../upstreams'
 import { fetchFirstFeedPage, withFirstFeedPage } from './first-feed-page'
-import { homePreloadLinks, withHomePreloads } from './home-preloads'
+import { routePreloadLinks, withPreloads } from './route-preloads'
 
 export interface SpaRoutesOptions {
   /** Absolute path of the web app's build (`apps/web/dist`). */
@@ -56,35 +56,32 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
 
   // What index.html's answers need, read again when a new build replaces the file: the
   // hashes of its inline script (the session's renewal, started with the HTML: apps/web
-  // index.html), allowed by the policy on these answers only; and, for /, the page with the
-  // home page's chunks preloaded (routes/home-preloads).
-  let index = { mtimeMs: -1, hashes: [] as string[], home: null as string | null }
+  // index.html), allowed by the policy on these answers only; and, per address, the page
+  // with its page chunks preloaded (routes/route-preloads).
+  let index = { mtimeMs: -1, html: '', hashes: [] as string[], links: new Map<string, string>() }
   async function currentIndex(): Promise<typeof index> {
     try {
       const { mtimeMs } = await stat(indexFile)
       if (mtimeMs !== index.mtimeMs) {
         const html = await readFile(indexFile, 'utf8')
-        const links = await homePreloadLinks(root, html)
-        index = {
-          mtimeMs,
-          hashes: inlineScriptHashes(html),
-          home: links ? withHomePreloads(html, links) : null,
-        }
+        const links = await routePreloadLinks(root, html)
+        index = { mtimeMs, html, hashes: inlineScriptHashes(html), links }
       }
     } catch {
-      index = { mtimeMs: -1, hashes: [], home: null }
+      index = { mtimeMs: -1, html: '', hashes: [], links: new Map() }
     }
     return index
   }
   const sendIndex = async (reply: FastifyReply, pathname: string) => {
-    const { hashes, home } = await currentIndex()
+    const { html, hashes, links } = await currentIndex()
     allowInlineScripts(reply, hashes)
-    if (pathname !== '/' || !home) return sendIndexFile(reply, indexFile)
+    const preloads = links.get(pathname)
+    if (!preloads) return sendIndexFile(reply, indexFile)
     return reply
       .header('cache-control', 'no-cache')
       .header('vary', 'accept, cookie')
       .type('text/html; charset=utf-8')
-      .send(home)
+      .send(withPreloads(html, preloads))
   }
 
   app.get('/*', async (request, reply) => {
