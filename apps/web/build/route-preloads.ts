@@ -58,36 +58,42 @@ export function routePreloads(root: string): Plugin {
   return {
     name: 'marketplace:route-preloads',
     apply: 'build',
-    generateBundle(_options, bundle) {
-      const chunks = Object.values(bundle).flatMap((output) =>
-        output.type === 'chunk' ? [output] : [],
-      )
-      const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
-      const preloads: RoutePreloads = {}
-      for (const [address, modules] of Object.entries(ROUTE_MODULES)) {
-        const scripts: string[] = []
-        const styles: string[] = []
-        const visit = (file: string) => {
-          if (scripts.includes(file)) return
-          scripts.push(file)
-          const chunk = byFile.get(file)
-          for (const css of chunk?.viteMetadata?.importedCss ?? []) {
-            if (!styles.includes(css)) styles.push(css)
+    // After Vite's own: it drops the chunks of modules that are only CSS (settings.css
+    // alone), which must not be named (a preload of a file the build did not write is a
+    // 404, and an error in the console).
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const chunks = Object.values(bundle).flatMap((output) =>
+          output.type === 'chunk' ? [output] : [],
+        )
+        const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
+        const preloads: RoutePreloads = {}
+        for (const [address, modules] of Object.entries(ROUTE_MODULES)) {
+          const scripts: string[] = []
+          const styles: string[] = []
+          const visit = (file: string) => {
+            if (scripts.includes(file)) return
+            scripts.push(file)
+            const chunk = byFile.get(file)
+            for (const css of chunk?.viteMetadata?.importedCss ?? []) {
+              if (!styles.includes(css)) styles.push(css)
+            }
+            for (const imported of chunk?.imports ?? []) if (byFile.has(imported)) visit(imported)
           }
-          for (const imported of chunk?.imports ?? []) visit(imported)
+          for (const module of modules) {
+            const chunk = chunks.find((c) => c.facadeModuleId === `${root}/${module}`)
+            if (!chunk) throw new Error(`route-preloads: no chunk for ${module} (${address})`)
+            visit(chunk.fileName)
+          }
+          preloads[address] = { scripts, styles }
         }
-        for (const module of modules) {
-          const chunk = chunks.find((c) => c.facadeModuleId === `${root}/${module}`)
-          if (!chunk) throw new Error(`route-preloads: no chunk for ${module} (${address})`)
-          visit(chunk.fileName)
-        }
-        preloads[address] = { scripts, styles }
-      }
-      this.emitFile({
-        type: 'asset',
-        fileName: ROUTE_PRELOADS_FILE,
-        source: `${JSON.stringify(preloads, null, 2)}\n`,
-      })
+        this.emitFile({
+          type: 'asset',
+          fileName: ROUTE_PRELOADS_FILE,
+          source: `${JSON.stringify(preloads, null, 2)}\n`,
+        })
+      },
     },
   }
 }

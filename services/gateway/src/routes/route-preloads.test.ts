@@ -14,7 +14,13 @@ const ROUTE_PRELOADS = {
     styles: ['assets/HomePage-1.css'],
   },
   '/settings-account': {
-    scripts: ['assets/SettingsLayout-1.js', 'assets/index-1.js', 'assets/AccountPage-1.js'],
+    // gone-1.js: named but not written by the build (a CSS-only module's chunk): left out.
+    scripts: [
+      'assets/SettingsLayout-1.js',
+      'assets/index-1.js',
+      'assets/gone-1.js',
+      'assets/AccountPage-1.js',
+    ],
     styles: [],
   },
 }
@@ -28,6 +34,13 @@ describe('each address preloads its page chunks with its HTML (issue 22)', () =>
     const dist = path.join(workDir, 'dist')
     await mkdir(path.join(dist, '.vite'), { recursive: true })
     await writeFile(path.join(dist, 'index.html'), INDEX_HTML)
+    await mkdir(path.join(dist, 'assets'))
+    for (const name of ['index-1.js', 'boot-1.js', 'HomePage-1.js', 'HomePage-1.css']) {
+      await writeFile(path.join(dist, 'assets', name), '/* built */')
+    }
+    for (const name of ['Picture-1.js', 'SettingsLayout-1.js', 'AccountPage-1.js']) {
+      await writeFile(path.join(dist, 'assets', name), '/* built */')
+    }
     if (withPreloads) {
       await writeFile(
         path.join(dist, '.vite', 'route-preloads.json'),

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 
 /** Written by the web app's build (apps/web build/route-preloads.ts); the static files skip dot folders. */
@@ -12,7 +12,7 @@ type RoutePreloads = Record<string, { scripts?: string[]; styles?: string[] }>
  * once its own scripts have loaded and run, one round trip more before the page renders. The
  * web app's build says which files each address needs; the gateway only adds them, at low
  * priority as index.html's own preloads (the outline's stylesheets go first), leaving out
- * what index.html already names. No file, no links.
+ * what index.html already names and what is not in the build. No list, no links.
  */
 export async function routePreloadLinks(
   webDistDir: string,
@@ -25,8 +25,21 @@ export async function routePreloadLinks(
   } catch {
     return new Map()
   }
+  // A file the build did not write would be a 404 and an error in the browser's console.
+  const onDisk = new Set<string>()
+  const named = new Set(
+    Object.values(preloads).flatMap((p) => [...(p.scripts ?? []), ...(p.styles ?? [])]),
+  )
+  for (const file of named) {
+    if (typeof file !== 'string' || !/^assets\/[\w.-]+$/.test(file)) continue
+    const found = await stat(path.join(webDistDir, file)).then(
+      (s) => s.isFile(),
+      () => false,
+    )
+    if (found) onDisk.add(file)
+  }
   const fresh = (file: unknown): file is string =>
-    typeof file === 'string' && /^[\w./-]+$/.test(file) && !indexHtml.includes(`/${file}"`)
+    typeof file === 'string' && onDisk.has(file) && !indexHtml.includes(`/${file}"`)
   const links = new Map<string, string>()
   for (const [address, { scripts = [], styles = [] }] of Object.entries(preloads)) {
     const tags = [
