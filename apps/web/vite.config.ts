@@ -3,7 +3,9 @@ import react from '@vitejs/plugin-react'
 import { defineConfig } from 'vite'
 import { precompressAssets } from './build/precompress-assets'
 import { preloadBootChunks } from './build/preload-boot-chunks'
+import { routePreloads } from './build/route-preloads'
 
+const root = fileURLToPath(new URL('.', import.meta.url)).replace(/\/$/, '')
 const contracts = fileURLToPath(new URL('../../packages/contracts/src', import.meta.url))
 
 // The shared rules come straight from packages/contracts' TypeScript sources: the browser
@@ -11,7 +13,8 @@ const contracts = fileURLToPath(new URL('../../packages/contracts/src', import.m
 export default defineConfig({
   // Brotli and gzip copies beside each file: the gateway serves them as they are (issue 22 §1).
   // The app's chunks, run after the first paint, preloaded with the HTML (main.tsx).
-  plugins: [react(), preloadBootChunks(), precompressAssets()],
+  // Each busy address's page chunks, for the gateway to preload with its HTML.
+  plugins: [react(), preloadBootChunks(), routePreloads(root), precompressAssets()],
   resolve: {
     alias: [
       { find: /^@marketplace\/contracts\/(.*)$/, replacement: `${contracts}/$1/index.ts` },

@@ -99,6 +99,14 @@ function figures(lhr) {
     tbtMs: audit('total-blocking-time'),
     transferKB:
       audit('total-byte-weight') === undefined ? undefined : audit('total-byte-weight') / 1024,
+    // What the LCP waited for (issue 22): its element, and the session renewals the load made
+    // (index.html starts one with the HTML; the app must adopt it, never send a second).
+    lcpElement:
+      lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node
+        ?.selector,
+    renewals: lhr.audits['network-requests']?.details?.items?.filter(
+      (request) => new URL(request.url).pathname === '/api/auth/refresh',
+    ).length,
   }
 }
 

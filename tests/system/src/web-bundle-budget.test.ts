@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { cp, mkdtemp, rm } from 'node:fs/promises'
 import http, { type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
@@ -114,6 +115,20 @@ describe('the home route on the wire, through the gateway', () => {
     )
     expect(wireKB).toBeGreaterThan(10)
     expect(wireKB).toBeLessThanOrEqual(WIRE_BUDGET_KB)
+  })
+
+  // Issue 22: the session's renewal starts from an inline script of index.html; the policy
+  // allows exactly that script, by its hash, on the page's answers (never 'unsafe-inline').
+  it("runs index.html's inline script under the gateway's policy, by its hash", async () => {
+    const page = await asBrowser('/settings-account', 'text/html')
+    const html = brotliDecompressSync(page.body).toString('utf8')
+    const inline = [...html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1]!)
+    expect(inline).toHaveLength(1)
+    expect(inline[0]).toContain('/api/auth/refresh')
+    const hash = `'sha256-${createHash('sha256').update(inline[0]!).digest('base64')}'`
+    const policy = String(page.headers['content-security-policy'])
+    const scriptSrc = /(?:^|;)\s*script-src ([^;]*)/.exec(policy)?.[1]?.split(/\s+/)
+    expect(scriptSrc).toEqual(["'self'", hash])
   })
 
   it('sends gzip to a browser without brotli', async () => {

@@ -1,5 +1,5 @@
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react'
-import { createBrowserRouter } from 'react-router-dom'
+import { lazy, Suspense, useState, type ComponentType, type ReactElement } from 'react'
+import { createBrowserRouter, matchRoutes } from 'react-router-dom'
 import { RequireRole } from '@/app/RequireRole'
 import Layout from '@/app/shell/Layout'
 import RouteError from '@/app/shell/RouteError'
@@ -8,8 +8,33 @@ import { HomePageSkeleton } from '@/features/feed/HomePageSkeleton'
 import { importWithRetry } from '@/lib/retry-import'
 import { ROLES } from '@marketplace/contracts/marketplace'
 
-// Every page is its own chunk: the home feed loads without the settings area's code.
-const page = (load: () => Promise<{ default: ComponentType }>) => lazy(() => importWithRetry(load))
+type Chunk = () => Promise<{ default: ComponentType }>
+/** A page component, its chunk, and what loads it ahead of its first render (preloadRoute). */
+type Page = (() => ReactElement) & { chunk: Chunk; preload: () => Promise<void> }
+
+/**
+ * Every page is its own chunk: the home feed loads without the settings area's code. A page
+ * whose chunk preloadRoute loaded before its first render renders at once; any other one
+ * lazily, with its route's fallback meanwhile.
+ */
+function page(load: Chunk): Page {
+  let loaded: ComponentType | null = null
+  const Lazy = lazy(() => importWithRetry(load))
+  function LoadedOrLazy() {
+    // Fixed for the mount: a page that switched from lazy to loaded would mount twice.
+    const [Loaded] = useState(() => loaded)
+    return Loaded ? <Loaded /> : <Lazy />
+  }
+  const preload = () =>
+    load().then(
+      (module) => {
+        loaded = module.default
+      },
+      () => undefined, // the lazy route loads it again, with its retries and error element
+    )
+  return Object.assign(LoadedOrLazy, { chunk: load, preload })
+}
+
 const HomePage = page(() => import('@/features/feed/HomePage'))
 const LoginPage = page(() => import('@/features/auth/pages/LoginPage'))
 const SignupPage = page(() => import('@/features/auth/pages/SignupPage'))
@@ -58,25 +83,23 @@ function Loading() {
   )
 }
 
-const show = (Page: LazyExoticComponent<ComponentType>, fallback = <Loading />) => (
+const show = (Page: ComponentType, fallback = <Loading />) => (
   <Suspense fallback={fallback}>
     <Page />
   </Suspense>
 )
 
-/**
- * The home page when main.tsx loaded it before the first render (the first feed page came
- * in the HTML): it renders at once, the posts the HTML showed staying on screen, instead of
- * the outline for the moment the lazy page takes to resolve.
- */
-let loadedHomePage: ComponentType | null = null
-export function homePageLoaded(page: ComponentType): void {
-  loadedHomePage = page
+/** What a route carries for preloadRoute: the pages it renders. */
+interface RouteHandle {
+  pages: Page[]
 }
-function HomeRoute() {
-  const Loaded = loadedHomePage
-  return Loaded ? <Loaded /> : show(HomePage, <HomePageSkeleton />)
-}
+const handle = (...pages: Page[]): { handle: RouteHandle } => ({ handle: { pages } })
+/** A route showing one page, its chunk known to preloadRoute. */
+const pageRoute = (path: string, Page: Page, fallback?: ReactElement) => ({
+  path,
+  element: show(Page, fallback),
+  ...handle(Page),
+})
 
 const s = paths.settings
 
@@ -86,16 +109,16 @@ export const routes = [
     errorElement: <RouteError />,
     children: [
       // The feed's outline while its code loads: the page keeps its shape (issue 22 §2).
-      { path: paths.home, element: <HomeRoute /> },
-      { path: paths.login, element: show(LoginPage) },
-      { path: paths.signup, element: show(SignupPage) },
-      { path: paths.verify, element: show(VerifyPage) },
-      { path: paths.forgotPassword, element: show(ForgotPasswordPage) },
-      { path: paths.unauthorized, element: show(UnauthorizedPage) },
-      { path: paths.terms, element: show(TermsPage) },
-      { path: paths.about, element: show(AboutPage) },
-      { path: paths.help, element: show(HelpPage) },
-      { path: paths.contactUs, element: show(ContactUsPage) },
+      pageRoute(paths.home, HomePage, <HomePageSkeleton />),
+      pageRoute(paths.login, LoginPage),
+      pageRoute(paths.signup, SignupPage),
+      pageRoute(paths.verify, VerifyPage),
+      pageRoute(paths.forgotPassword, ForgotPasswordPage),
+      pageRoute(paths.unauthorized, UnauthorizedPage),
+      pageRoute(paths.terms, TermsPage),
+      pageRoute(paths.about, AboutPage),
+      pageRoute(paths.help, HelpPage),
+      pageRoute(paths.contactUs, ContactUsPage),
       {
         // spec 2 §2.1: every settings page needs the role User.
         element: (
@@ -105,29 +128,29 @@ export const routes = [
             </Suspense>
           </RequireRole>
         ),
+        ...handle(SettingsLayout),
         children: [
-          { path: s.account, element: show(AccountPage) },
-          { path: s.myWorkerProfile, element: show(MyWorkerProfilePage) },
-          { path: s.myPosts, element: show(MyPostsPage) },
-          { path: s.postsIRequested, element: show(SentPostRequestsPage) },
-          { path: s.requestsOnMyPosts, element: show(ReceivedPostRequestsPage) },
-          { path: s.peopleIRequested, element: show(SentPeopleRequestsPage) },
-          { path: s.peopleRequestedMe, element: show(ReceivedPeopleRequestsPage) },
-          { path: s.favoritePeople, element: show(FavoritePeoplePage) },
-          { path: s.favoritePosts, element: show(FavoritePostsPage) },
-          { path: s.security, element: show(SecurityPage) },
-          { path: s.notifications, element: show(NotificationPreferencesPage) },
-          { path: s.helpSupport, element: show(HelpSupportPage) },
-          { path: s.others, element: show(OthersPage) },
-          { path: s.stats, element: show(StatsPage) },
-          { path: s.rateWorkers, element: show(RateWorkersPage) },
+          pageRoute(s.account, AccountPage),
+          pageRoute(s.myWorkerProfile, MyWorkerProfilePage),
+          pageRoute(s.myPosts, MyPostsPage),
+          pageRoute(s.postsIRequested, SentPostRequestsPage),
+          pageRoute(s.requestsOnMyPosts, ReceivedPostRequestsPage),
+          pageRoute(s.peopleIRequested, SentPeopleRequestsPage),
+          pageRoute(s.peopleRequestedMe, ReceivedPeopleRequestsPage),
+          pageRoute(s.favoritePeople, FavoritePeoplePage),
+          pageRoute(s.favoritePosts, FavoritePostsPage),
+          pageRoute(s.security, SecurityPage),
+          pageRoute(s.notifications, NotificationPreferencesPage),
+          pageRoute(s.helpSupport, HelpSupportPage),
+          pageRoute(s.others, OthersPage),
+          pageRoute(s.stats, StatsPage),
+          pageRoute(s.rateWorkers, RateWorkersPage),
           {
             // issue 17 §5: the list, with the open thread beside it (or alone on mobile).
-            path: paths.messages.list,
-            element: show(MessagesPage),
+            ...pageRoute(paths.messages.list, MessagesPage),
             children: [
-              { path: paths.messages.threadPattern, element: show(ThreadPage) },
-              { path: paths.messages.byRequestPattern, element: show(RequestThreadPage) },
+              pageRoute(paths.messages.threadPattern, ThreadPage),
+              pageRoute(paths.messages.byRequestPattern, RequestThreadPage),
             ],
           },
           {
@@ -135,19 +158,37 @@ export const routes = [
             element: (
               <RequireRole roles={[ROLES.Admin, ROLES.Editor]}>{show(ModerationPage)}</RequireRole>
             ),
+            ...handle(ModerationPage),
           },
           {
             path: s.analytics,
             element: (
               <RequireRole roles={[ROLES.Admin, ROLES.Editor]}>{show(AnalyticsPage)}</RequireRole>
             ),
+            ...handle(AnalyticsPage),
           },
         ],
       },
-      { path: '*', element: show(NotFoundPage) },
+      pageRoute('*', NotFoundPage),
     ],
   },
 ]
+
+/**
+ * Starts loading the chunks of the pages the route at this path renders (a settings page:
+ * the settings frame and the page), and resolves when they are loaded or failed (issue 22):
+ * boot.tsx runs this beside the session's renewal, so the first render shows the page
+ * itself, rather than a fallback, then a chunk's round trip, then the page.
+ */
+export function preloadRoute(pathname: string): Promise<void> {
+  return Promise.all(pagesOf(pathname).map((page) => page.preload())).then(() => undefined)
+}
+
+/** The pages the route at this address renders, outermost first. */
+export function pagesOf(pathname: string): Page[] {
+  const matches = matchRoutes(routes, pathname) ?? []
+  return matches.flatMap((match) => (match.route as { handle?: RouteHandle }).handle?.pages ?? [])
+}
 
 export function createAppRouter() {
   return createBrowserRouter(routes)

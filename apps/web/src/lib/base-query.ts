@@ -13,6 +13,7 @@ import {
   type WithAuth,
 } from '@/lib/auth-slice'
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@/lib/cookies'
+import { isDecisive, takeEarlyRenewal, type EarlyAnswer } from '@/lib/early-session'
 import { clearStoredSession, readPersistFlag } from '@/lib/persist'
 
 export const REFRESH_PATH = '/api/auth/refresh'
@@ -81,6 +82,31 @@ export const mayRenewSession = (): boolean => readPersistFlag()
  */
 let renewal: Promise<RenewalOutcome> | null = null
 
+/** POST /api/auth/refresh with the XSRF header (spec 1 §4), its answer as index.html keeps one. */
+async function askForRenewal(): Promise<EarlyAnswer> {
+  const xsrf = readCookie(XSRF_COOKIE)
+  const response = await fetch(REFRESH_PATH, {
+    method: 'POST',
+    credentials: 'include',
+    headers: { 'content-type': 'application/json', ...(xsrf ? { [XSRF_HEADER]: xsrf } : {}) },
+    body: '{}',
+  })
+  return { status: response.status, body: response.ok ? await response.json() : null }
+}
+
+/**
+ * The first renewal takes the one index.html started with the page (lib/early-session), if
+ * it is there and the server answered it; otherwise, and for every later one, the app asks.
+ */
+async function renewalAnswer(): Promise<EarlyAnswer> {
+  const early = takeEarlyRenewal()
+  if (early) {
+    const answer = await early
+    if (isDecisive(answer)) return answer
+  }
+  return askForRenewal()
+}
+
 export function renewSession(api: {
   dispatch: (action: unknown) => unknown
   getState: () => unknown
@@ -88,23 +114,17 @@ export function renewSession(api: {
   if (!mayRenewSession()) return Promise.resolve('skipped')
   renewal ??= (async (): Promise<RenewalOutcome> => {
     try {
-      const xsrf = readCookie(XSRF_COOKIE)
-      const response = await fetch(REFRESH_PATH, {
-        method: 'POST',
-        credentials: 'include',
-        headers: { 'content-type': 'application/json', ...(xsrf ? { [XSRF_HEADER]: xsrf } : {}) },
-        body: '{}',
-      })
-      if (response.status === 401 || response.status === 403) return 'refused'
-      if (!response.ok) return 'failed'
-      const body = (await response.json()) as RefreshAnswer
-      const accessToken = body.accessToken ?? body.token
-      if (!accessToken || !body.user) {
+      const { status, body } = await renewalAnswer()
+      if (status === 401 || status === 403) return 'refused'
+      if (status < 200 || status >= 300) return 'failed'
+      const answer = (body ?? {}) as RefreshAnswer
+      const accessToken = answer.accessToken ?? answer.token
+      if (!accessToken || !answer.user) {
         // spec 1 §8: "No token received from refresh endpoint"; signed out only on 401/403.
         console.error('No token received from refresh endpoint')
         return 'failed'
       }
-      const user = { ...body.user, roles: body.roles ?? body.user.roles ?? [] }
+      const user = { ...answer.user, roles: answer.roles ?? answer.user.roles ?? [] }
       api.dispatch(credentialsReceived({ user, accessToken }))
       return 'renewed'
     } catch {

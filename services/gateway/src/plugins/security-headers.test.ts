@@ -1,4 +1,15 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import { rawRequest, startGateway, type RunningGateway } from '../test/helpers'
+
+// The web app's index.html starts the session's renewal from an inline script (issue 22).
+const INLINE_SCRIPT = "\n  window.__earlySession = { renewal: fetch('/api/auth/refresh') }\n"
+const INDEX_HTML = `<!doctype html><html><head><script>${INLINE_SCRIPT}</script>
+<script type="module" crossorigin src="/assets/index-1.js"></script></head>
+<body><script type="application/json" id="first-feed-page">{"jobs":[]}</script></body></html>`
+const INLINE_SCRIPT_HASH = `'sha256-${createHash('sha256').update(INLINE_SCRIPT).digest('base64')}'`
 
 function directives(policy: string | null): Map<string, string[]> {
   return new Map(
@@ -12,16 +23,21 @@ function directives(policy: string | null): Map<string, string[]> {
 
 describe('security headers', () => {
   let gateway: RunningGateway
+  let dist: string
 
   beforeAll(async () => {
+    dist = await mkdtemp(path.join(tmpdir(), 'gateway-csp-'))
+    await writeFile(path.join(dist, 'index.html'), INDEX_HTML)
     gateway = await startGateway({
       PUBLIC_BUCKET_URL: 'https://media.example.com/marketplace-media',
       S3_ENDPOINT: 'https://s3.example.com',
+      WEB_DIST_DIR: dist,
     })
   })
 
   afterAll(async () => {
     await gateway.app.close()
+    await rm(dist, { recursive: true, force: true })
   })
 
   it.each(['/', '/api/reports/posts', '/api/nothing'])(
@@ -44,7 +60,13 @@ describe('security headers', () => {
     const host = `127.0.0.1:${gateway.port}`
 
     expect(policy.get('default-src')).toEqual(["'self'"])
-    expect(policy.get('script-src')).toEqual(["'self'"])
+    // index.html's own inline script by its hash, on its answers only; never 'unsafe-inline'.
+    expect(policy.get('script-src')).toEqual(["'self'", INLINE_SCRIPT_HASH])
+    expect(policy.get('script-src-attr')).toEqual(["'none'"])
+    const api = await fetch(`${gateway.url}/api/nothing`)
+    expect(directives(api.headers.get('content-security-policy')).get('script-src')).toEqual([
+      "'self'",
+    ])
     expect(policy.get('object-src')).toEqual(["'none'"])
     expect(policy.get('frame-ancestors')).toEqual(["'none'"])
     expect(policy.get('img-src')).toEqual(
@@ -63,7 +85,8 @@ describe('security headers', () => {
     })
     const policy = directives(String(response.headers['content-security-policy']))
 
-    expect(policy.get('script-src')).toEqual(["'self'"])
+    // index.html's own script by its hash, and nothing the Host header tried to add.
+    expect(policy.get('script-src')).toEqual(["'self'", INLINE_SCRIPT_HASH])
     expect(policy.get('connect-src')?.join(' ')).not.toContain('evil')
   })
 })

@@ -2,8 +2,10 @@ import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyStatic from '@fastify/static'
+import { allowInlineScripts, inlineScriptHashes } from '../lib/inline-script-hashes'
 import { REFRESH_COOKIE } from '../upstreams'
 import { fetchFirstFeedPage, withFirstFeedPage } from './first-feed-page'
+import { routePreloadLinks, withPreloads } from './route-preloads'
 
 export interface SpaRoutesOptions {
   /** Absolute path of the web app's build (`apps/web/dist`). */
@@ -52,6 +54,36 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     app.log.warn({ webDistDir: root }, 'web app not built; client routes answer a placeholder page')
   }
 
+  // What index.html's answers need, read again when a new build replaces the file: the
+  // hashes of its inline script (the session's renewal, started with the HTML: apps/web
+  // index.html), allowed by the policy on these answers only; and, per address, the page
+  // with its page chunks preloaded (routes/route-preloads).
+  let index = { mtimeMs: -1, html: '', hashes: [] as string[], links: new Map<string, string>() }
+  async function currentIndex(): Promise<typeof index> {
+    try {
+      const { mtimeMs } = await stat(indexFile)
+      if (mtimeMs !== index.mtimeMs) {
+        const html = await readFile(indexFile, 'utf8')
+        const links = await routePreloadLinks(root, html)
+        index = { mtimeMs, html, hashes: inlineScriptHashes(html), links }
+      }
+    } catch {
+      index = { mtimeMs: -1, html: '', hashes: [], links: new Map() }
+    }
+    return index
+  }
+  const sendIndex = async (reply: FastifyReply, pathname: string) => {
+    const { html, hashes, links } = await currentIndex()
+    allowInlineScripts(reply, hashes)
+    const preloads = links.get(pathname)
+    if (!preloads) return sendIndexFile(reply, indexFile)
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('vary', 'accept, cookie')
+      .type('text/html; charset=utf-8')
+      .send(withPreloads(html, preloads))
+  }
+
   app.get('/*', async (request, reply) => {
     const pathname = request.url.split('?', 1)[0] ?? '/'
     if (isServerPath(pathname)) return reply.callNotFound()
@@ -66,6 +98,7 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
           page,
           options.publicBucketUrl,
         )
+        allowInlineScripts(reply, (await currentIndex()).hashes)
         return reply
           .header('cache-control', 'no-cache')
           .header('vary', 'accept, cookie')
@@ -74,18 +107,18 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
       }
     }
     const file = pathname === '/' ? '/index.html' : await existingFile(root, pathname)
-    if (file === '/index.html') return sendIndex(reply, indexFile)
+    if (file === '/index.html') return sendIndex(reply, pathname)
     if (file) {
       return file.startsWith(HASHED_ASSETS)
         ? reply.sendFile(file, { maxAge: ONE_YEAR_MS, immutable: true })
         : reply.header('cache-control', 'no-cache').sendFile(file, { cacheControl: false })
     }
     if (pathname.startsWith(HASHED_ASSETS) || !acceptsHtml(request)) return reply.callNotFound()
-    return sendIndex(reply, indexFile)
+    return sendIndex(reply, pathname)
   })
 }
 
-async function sendIndex(reply: FastifyReply, indexFile: string) {
+async function sendIndexFile(reply: FastifyReply, indexFile: string) {
   // Every deploy changes index.html; browsers must revalidate it to pick up new asset names.
   // What / holds depends on the session cookie (routes/first-feed-page): caches keep both.
   reply.header('cache-control', 'no-cache').header('vary', 'accept, cookie')

@@ -52,10 +52,15 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
   const [notice, setNotice] = useState<string | null>(null)
 
   if (isLoading) {
+    // The page's title shows at once, with the first render, not after the account's data:
+    // it is what a phone paints largest on this page (issue 22, largest contentful paint).
     return (
-      <p className="page-loading" role="status">
-        Loading...
-      </p>
+      <div className="settings-page account-page">
+        <h1>Account</h1>
+        <p className="page-loading" role="status">
+          Loading...
+        </p>
+      </div>
     )
   }
   if (isError || !profile) {

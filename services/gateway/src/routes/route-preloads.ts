@@ -1,0 +1,67 @@
+import { readFile, stat } from 'node:fs/promises'
+import path from 'node:path'
+
+/** Written by the web app's build (apps/web build/route-preloads.ts); the static files skip dot folders. */
+const ROUTE_PRELOADS_FILE = path.join('.vite', 'route-preloads.json')
+
+type RoutePreloads = Record<string, { scripts?: string[]; styles?: string[] }>
+
+/**
+ * Per address, the `<link>`s that fetch its page's chunks, their imports and stylesheets with
+ * its HTML (issue 22, largest contentful paint): without them the web app asks for them only
+ * once its own scripts have loaded and run, one round trip more before the page renders. The
+ * web app's build says which files each address needs; the gateway only adds them, at low
+ * priority as index.html's own preloads (the outline's stylesheets go first), leaving out
+ * what index.html already names and what is not in the build. No list, no links.
+ */
+export async function routePreloadLinks(
+  webDistDir: string,
+  indexHtml: string,
+): Promise<Map<string, string>> {
+  let preloads: RoutePreloads
+  try {
+    const file = path.join(webDistDir, ROUTE_PRELOADS_FILE)
+    preloads = JSON.parse(await readFile(file, 'utf8')) as RoutePreloads
+  } catch {
+    return new Map()
+  }
+  // A file the build did not write would be a 404 and an error in the browser's console.
+  const onDisk = new Set<string>()
+  const named = new Set(
+    Object.values(preloads).flatMap((p) => [...(p.scripts ?? []), ...(p.styles ?? [])]),
+  )
+  for (const file of named) {
+    if (typeof file !== 'string' || !/^assets\/[\w.-]+$/.test(file)) continue
+    const found = await stat(path.join(webDistDir, file)).then(
+      (s) => s.isFile(),
+      () => false,
+    )
+    if (found) onDisk.add(file)
+  }
+  const fresh = (file: unknown): file is string =>
+    typeof file === 'string' && onDisk.has(file) && !indexHtml.includes(`/${file}"`)
+  const links = new Map<string, string>()
+  for (const [address, { scripts = [], styles = [] }] of Object.entries(preloads)) {
+    const tags = [
+      ...styles
+        .filter(fresh)
+        .map(
+          (file) =>
+            `<link rel="preload" as="style" crossorigin href="/${file}" fetchpriority="low">`,
+        ),
+      ...scripts
+        .filter(fresh)
+        .map(
+          (file) => `<link rel="modulepreload" crossorigin href="/${file}" fetchpriority="low">`,
+        ),
+    ]
+    if (tags.length > 0) links.set(address, tags.join('\n'))
+  }
+  return links
+}
+
+/** index.html with those links at the end of its head. */
+export function withPreloads(indexHtml: string, links: string): string {
+  const end = indexHtml.indexOf('</head>')
+  return end < 0 ? indexHtml : `${indexHtml.slice(0, end)}${links}\n${indexHtml.slice(end)}`
+}
