@@ -10,7 +10,8 @@ import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { repoRoot as root } from './infra-env.mjs'
-import { feedBenchOptions, log, runFeedBenchmark, seededRandom } from './feed-bench-lib.mjs'
+import { feedBenchOptions, log, runFeedBenchmark } from './feed-bench-lib.mjs'
+import { generateWorkers } from './worker-generator.mjs'
 
 const peopleDir = join(root, 'services', 'people')
 const requireFromPeople = createRequire(join(peopleDir, 'package.json'))
@@ -24,58 +25,19 @@ const { values: args } = parseArgs({
 })
 const WORKERS = Number(args.workers)
 
-// ---- data: believable workers from a small vocabulary, deterministic (seeded) ----
-const FIRST = ['Ana', 'Ben', 'Chloe', 'David', 'Emma', 'Felix', 'Grace', 'Hugo', 'Iris', 'Jonas', 'Kira', 'Liam', 'Maya', 'Noah', 'Olivia', 'Paul', 'Rosa', 'Sam', 'Tara', 'Victor']
-const LAST = ['Adams', 'Baker', 'Clark', 'Diaz', 'Evans', 'Garcia', 'Hughes', 'Ito', 'Jensen', 'Khan', 'Lopez', 'Moreau', 'Nguyen', 'Okafor', 'Patel', 'Quinn', 'Rossi', 'Silva', 'Tanaka', 'Walsh']
-const TITLES = [
-  ['House mover', ['Lifting', 'Packing', 'Driving']], ['Cleaner', ['Deep cleaning', 'Laundry']],
-  ['Handyman', ['Plumbing', 'Painting', 'Furniture assembly']], ['IT helper', ['Wifi', 'Laptops', 'Printers']],
-  ['Math tutor', ['Algebra', 'Geometry']], ['Dog walker', ['Dogs', 'Cats']], ['Courier', ['Bike', 'Parcels']],
-  ['Event staff', ['Bartending', 'Photography']], ['Gardener', ['Lawn', 'Hedges']], ['Assistant', ['Errands', 'Queueing']],
-]
-const LOCATIONS = ['Remote', 'New York NY', 'Los Angeles CA', 'Chicago IL', 'San Francisco CA', 'Boston MA', 'Seattle WA', 'Austin TX', 'Atlanta GA', 'Miami FL', 'Denver CO']
-const PAYMENTS = ['Cash', 'Zelle', 'Venmo or cash', 'PayPal', 'Bank transfer', 'Cash App']
-
+// ---- data: believable workers (worker-generator.mjs, the same generator the snapshot bench uses) ----
 async function generate(db) {
   const { workerCategory, workerSearchWords } = requireFromPeople('./dist/profiles/worker-fields.js')
-  const next = seededRandom(7)
-  const pick = (list) => list[Math.floor(next() * list.length)]
   const profiles = db.collection('profiles')
-  const start = Date.now() - WORKERS * 60_000
   const started = Date.now()
-  for (let done = 0; done < WORKERS; ) {
-    const batch = []
-    for (let i = 0; i < 1000 && done < WORKERS; i += 1, done += 1) {
-      const names = { firstName: pick(FIRST), lastName: `${pick(LAST)}${done % 7 === 0 ? '-' + pick(LAST) : ''}` }
-      const [title, skills] = pick(TITLES)
-      const at = new Date(start + done * 60_000)
-      const worker = {
-        title,
-        skills,
-        availability: 'Weekends',
-        paymentType: pick(PAYMENTS),
-        location: pick(LOCATIONS),
-        infos: 'Reliable and on time.',
-        contacts: [{ value: `worker${done}@example.com`, visibility: next() > 0.5 ? 'public' : 'hidden' }],
-        profilePicture: null,
-        isOnline: next() > 0.05,
-      }
-      batch.push({
-        _id: new ObjectId().toHexString(),
-        ...names,
-        email: `worker${done}@example.com`,
-        phoneNumber: '(212) 555-0100',
-        dateOfBirth: `${1960 + Math.floor(next() * 40)}-0${1 + Math.floor(next() * 9)}-15`,
-        interest: 'Both',
-        emailPreferences: false,
-        isWorker: true,
-        worker: { ...worker, category: workerCategory(title, skills), searchWords: workerSearchWords(names, worker) },
-        createdAt: at,
-        updatedAt: at,
-        registeredAt: at,
-      })
-    }
+  let batch = []
+  let done = 0
+  for (const profile of generateWorkers({ count: WORKERS, ObjectId, workerCategory, workerSearchWords })) {
+    batch.push(profile)
+    done += 1
+    if (batch.length < 1000 && done < WORKERS) continue
     await profiles.insertMany(batch, { ordered: false })
+    batch = []
     if (done % 20_000 === 0 || done === WORKERS) log(`generated ${done}/${WORKERS} workers (${((Date.now() - started) / 1000).toFixed(0)} s)`)
   }
 }
