@@ -1,8 +1,8 @@
 import type { Plugin } from 'vite'
 
 /**
- * `<link rel="modulepreload">` in index.html for a dynamically imported module and the
- * chunks it imports statically (issue 22): main.tsx imports boot.tsx, the app, dynamically
+ * `<link rel="modulepreload">` in index.html for a dynamically imported module, the chunks
+ * it imports statically, and its own dynamic imports with theirs (issue 22): main.tsx imports boot.tsx, the app, dynamically
  * (after the first paint when the gateway put posts into the page, which then drops these
  * links); for every other page these fetch it with the HTML, as if it were the entry's own,
  * so the dynamic import costs no round trip. (Vite preloads a dynamic import's chunks only
@@ -30,6 +30,9 @@ export function preloadBootChunks(moduleSuffix = '/src/boot.tsx'): Plugin {
           for (const imported of byFile.get(file)?.imports ?? []) visit(imported)
         }
         visit(boot.fileName)
+        // boot.tsx imports its steps (the store, the router, React DOM, the app) dynamically,
+        // one task each: they are part of the start, preloaded as its static imports are.
+        for (const step of boot.dynamicImports) visit(step)
         const missing = (file: string) => !html.includes(`/${file}"`)
         // Its styles (the shell's, the components') block the first paint as the entry's do:
         // the page never paints unstyled, and the import finds them loaded.

@@ -1,8 +1,4 @@
 import { StrictMode, startTransition } from 'react'
-import { createRoot } from 'react-dom/client'
-import { App } from '@/app/App'
-import { beforeFirstRender } from '@/app/before-first-render'
-import { createStore } from '@/app/store'
 import { startAnalytics } from '@/lib/analytics'
 import { installErrorReporting } from '@/lib/client-errors'
 
@@ -11,12 +7,36 @@ import { installErrorReporting } from '@/lib/client-errors'
 startAnalytics()
 installErrorReporting()
 
-const store = createStore()
+/**
+ * A new task. The app's start is a few steps (issue 22, total blocking time): evaluating the
+ * store's code, the router's, React DOM's and the app's, then the first render. Run in one
+ * task they blocked a phone's main thread for about half a second; between tasks the browser
+ * paints and answers input. Each step's code is preloaded with the HTML
+ * (build/preload-boot-chunks), so the steps wait for no download.
+ */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
-// The first render as a transition: React then renders in slices of a few milliseconds and
-// lets the browser answer input between them, instead of one long task (issue 22, total
-// blocking time); the shell stays on screen until the render is done.
-void beforeFirstRender(store, window.location.pathname).then(() => {
+async function start() {
+  // Redux, RTK Query and the API's endpoints.
+  const { createStore } = await import('@/app/store')
+  await nextTask()
+  const store = createStore()
+  await nextTask()
+  // The router's routes, then what the first render waits for (the configuration, the
+  // session, the route's page chunks, the first feed page): network, mostly.
+  const { beforeFirstRender } = await import('@/app/before-first-render')
+  await nextTask()
+  const ready = beforeFirstRender(store, window.location.pathname)
+  await nextTask()
+  const { createRoot } = await import('react-dom/client')
+  await nextTask()
+  const { App } = await import('@/app/App')
+  await ready
+  await nextTask()
+
+  // The first render as a transition: React then renders in slices of a few milliseconds and
+  // lets the browser answer input between them, instead of one long task (issue 22, total
+  // blocking time); the shell stays on screen until the render is done.
   const root = createRoot(document.getElementById('root')!)
   startTransition(() => {
     root.render(
@@ -25,4 +45,6 @@ void beforeFirstRender(store, window.location.pathname).then(() => {
       </StrictMode>,
     )
   })
-})
+}
+
+void start()

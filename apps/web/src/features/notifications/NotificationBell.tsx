@@ -1,6 +1,7 @@
 import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react'
 import { useNavigate } from 'react-router-dom'
 import type { NotificationView } from '@marketplace/contracts/api'
+import { useAfterFirstPaint } from '@/hooks/use-after-first-paint'
 import { useClickOutside } from '@/hooks/use-click-outside'
 import {
   flattenNotifications,
@@ -32,10 +33,14 @@ export default function NotificationBell() {
   const dropdownId = useId()
   const navigate = useNavigate()
 
-  const { notice, dismissNotice } = useLiveNotifications()
+  // The counts and the live connection start once the first screen has painted: on a phone
+  // their requests would otherwise lengthen the first render's task (issue 22).
+  const started = useAfterFirstPaint()
+  const { notice, dismissNotice } = useLiveNotifications({ enabled: started })
   // Fresh on every mount: the bell mounts at sign-in, and nothing of another session shows.
-  const countQuery = useGetUnreadCountQuery(undefined, { refetchOnMountOrArgChange: true })
-  const list = useGetNotificationsInfiniteQuery(undefined, { refetchOnMountOrArgChange: true })
+  const fresh = { refetchOnMountOrArgChange: true, skip: !started }
+  const countQuery = useGetUnreadCountQuery(undefined, fresh)
+  const list = useGetNotificationsInfiniteQuery(undefined, fresh)
   const [markAllRead] = useMarkAllNotificationsReadMutation()
   const [markRead] = useMarkNotificationReadMutation()
   const [clearRead, { isLoading: clearing }] = useClearReadNotificationsMutation()

@@ -22,7 +22,7 @@ export const LIVE_NOTICE_MS = 4000
  * LIVE_NOTICE_MS or when dismissed. The same connection carries the conversations' pushes (issue 17): their handlers load with
  * socket.io-client, on demand, and also keep the unread messages total the shell shows.
  */
-export function useLiveNotifications() {
+export function useLiveNotifications({ enabled = true }: { enabled?: boolean } = {}) {
   const dispatch = useAppDispatch()
   const token = useAppSelector(selectAccessToken)
   const userId = useAppSelector(selectCurrentUser)?._id
@@ -35,7 +35,8 @@ export function useLiveNotifications() {
   /** The token of the moment, read when a connection opens (renewals reach it by renewToken). */
   const latestToken = useRef(token)
   latestToken.current = token
-  const signedIn = !!token
+  // Not before the caller says so (the bell: after the first paint, issue 22).
+  const signedIn = !!token && enabled
 
   const dismissNotice = useCallback(() => {
     clearTimeout(timer.current)
