@@ -105,7 +105,7 @@ const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && 
 const keyOf = (report: ClosedReport): OrderKey => ({ at: report.createdAt, id: report._id })
 
 /** Queue order, oldest first: filing time, then id (the old query's sort). */
-export const byOrderKey = (a: OrderKey, b: OrderKey) =>
+const byOrderKey = (a: OrderKey, b: OrderKey) =>
   a.at.getTime() - b.at.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
 
 export function createClosedQueue(db: Db, options: { now?: () => Date; bucketSize?: number } = {}) {
@@ -378,8 +378,9 @@ export function createClosedQueue(db: Db, options: { now?: () => Date; bucketSiz
     /**
      * Lists every report closed before this read model existed, oldest first, once; the
      * first instance to start takes a lease so two do not fill at once. `closedReports(after)`
-     * lists them in queue order after the key given (the last batch listed by a stopped
-     * fill); `stopped` ends it between batches and frees the lease (the next start goes on).
+     * lists them from the last one a stopped fill listed (null: from the first; listing one
+     * again adds nothing); `stopped` ends it between batches and frees the lease (the next
+     * start goes on).
      */
     async fill(
       closedReports: (after: OrderKey | null) => AsyncIterable<ClosedReport>,
@@ -403,6 +404,7 @@ export function createClosedQueue(db: Db, options: { now?: () => Date; bucketSiz
         if (batch.length === 0) return
         await list(batch)
         // Where a stopped fill resumes: listing a report again would add nothing, only cost.
+        // The batch is in the order read, so its last report is the furthest read.
         await heads.updateOne({ _id: HEAD }, { $set: { filledTo: keyOf(batch.at(-1)!) } })
         listed += batch.length
         batch = []

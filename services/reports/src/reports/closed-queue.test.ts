@@ -224,6 +224,44 @@ it('fills once from reports closed before the closed queue, resuming a stopped f
   expect(totals).toEqual([12])
 })
 
+it('fills through the repository from reports closed before, stopped and resumed at an instant many share', async () => {
+  const scoped = client.db(`${db.databaseName}_fill_repository`)
+  const repository = createReportsRepository(scoped, { notifyOutbox: () => {} })
+  const reports = scoped.collection<ReportDocument>(REPORTS_COLLECTION)
+  // 250 closed reports, ten to an instant: the stop after a batch of 100 falls inside one.
+  const old = Array.from({ length: 250 }, (_, i) =>
+    report(Math.floor(i / 10), { status: 'closed' }),
+  )
+  await reports.insertMany([...old, report(3)])
+  let seen = 0
+  expect(await repository.fillClosedQueue(() => ++seen > 130)).toBe(100)
+  expect(await repository.page('closed', 1, 20)).toEqual({
+    items: await reports
+      .find({ status: 'closed' }, { projection: { outbox: 0, outboxPending: 0 } })
+      .sort({ createdAt: -1, _id: -1 })
+      .limit(20)
+      .toArray(),
+    total: 250,
+  })
+  // Resumed from the instant of the last report listed: that instant's reports again, then the rest.
+  expect(await repository.fillClosedQueue(() => false)).toBeGreaterThanOrEqual(150)
+  const truth = await reports
+    .find({ status: 'closed' }, { projection: { outbox: 0, outboxPending: 0 } })
+    .sort({ createdAt: -1, _id: -1 })
+    .toArray()
+  for (const page of [1, 2, 7, 13]) {
+    expect(await repository.page('closed', page, 20)).toEqual({
+      items: truth.slice((page - 1) * 20, page * 20),
+      total: 250,
+    })
+  }
+  const head = await scoped
+    .collection<{ _id: string; order: unknown[] }>(REPORT_QUEUE_COLLECTION)
+    .findOne({ _id: `${CLOSED_QUEUE_PREFIX}head` })
+  // Listed oldest first: buckets filled up, not split in halves.
+  expect(head?.order).toHaveLength(3)
+})
+
 it('answers as the old query through the repository, for a random mix of opens, closes, take-downs, deleted posts and deleted users', async () => {
   const scoped = client.db(`${db.databaseName}_mix`)
   const repository = createReportsRepository(scoped, { notifyOutbox: () => {} })

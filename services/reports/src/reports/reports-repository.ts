@@ -8,7 +8,7 @@ import {
   type OutboxTarget,
 } from '@marketplace/service-kit'
 import { REPORTS_COLLECTION, type ReportDocument, type ReportTargetType } from './report-document'
-import { byOrderKey, createClosedQueue } from './closed-queue-repository'
+import { createClosedQueue } from './closed-queue-repository'
 import { createReportQueue, type QueuedReport } from './report-queue-repository'
 
 /** Indexes, equality then sort (docs/reports.md lists the query each serves). */
@@ -155,21 +155,22 @@ export function createReportsRepository(
 
     /**
      * Start-up: the reports closed before the closed queue existed are listed in it, oldest
-     * first, from after the last one a stopped fill listed.
+     * first, from the filing time of the last one a stopped fill listed. Sorted by filing
+     * time alone, which the `queue` index holds in order on MongoDB (with `_id` too it would
+     * sort every closed report in memory); the reports of that one instant are listed again,
+     * which adds nothing.
      */
     fillClosedQueue: (stopped: () => boolean) =>
-      closedQueue.fill(async function* (after) {
-        const closed = reports
-          .find(
-            { status: 'closed', ...(after ? { createdAt: { $gte: after.at } } : {}) },
-            { projection: { _id: 1, createdAt: 1 } },
-          )
-          .sort({ createdAt: 1, _id: 1 })
-        for await (const report of closed) {
-          if (after && byOrderKey({ at: report.createdAt, id: report._id }, after) <= 0) continue
-          yield report
-        }
-      }, stopped),
+      closedQueue.fill(
+        (after) =>
+          reports
+            .find(
+              { status: 'closed', ...(after ? { createdAt: { $gte: after.at } } : {}) },
+              { projection: { _id: 1, createdAt: 1 } },
+            )
+            .sort({ createdAt: 1 }),
+        stopped,
+      ),
 
     /** One page of the queue: open reports oldest first, closed ones most recent first. */
     async page(status: 'open' | 'closed', page: number, pageSize: number) {
