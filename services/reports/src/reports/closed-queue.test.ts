@@ -1,4 +1,4 @@
-import { MongoClient, ObjectId, type Db } from 'mongodb'
+import { BSON, MongoClient, ObjectId, type CommandSucceededEvent, type Db } from 'mongodb'
 import { testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
 import { ADMIN_ROLES, startReportsTestApp } from '../test/reports-test-app'
 import { REPORTS_COLLECTION, type ReportAction, type ReportDocument } from './report-document'
@@ -261,6 +261,52 @@ it('fills through the repository from reports closed before, stopped and resumed
   // Listed oldest first: buckets filled up, not split in halves.
   expect(head?.order).toHaveLength(3)
 })
+
+it('reads as many documents and bytes for a page at ten times the closed reports', async () => {
+  // What a page costs, counted rather than timed (the machine is shared): the commands it
+  // sends and the bytes they bring back, with 300 and with 3,000 closed reports.
+  const url = testMongoUrl('reports_closed_queue')
+  const watched = await new MongoClient(`${url}&monitorCommands=true`).connect()
+  try {
+    const costOfPages = async (size: number) => {
+      const scoped = watched.db(`${db.databaseName}_cost_${size}`)
+      const reports = scoped.collection<ReportDocument>(REPORTS_COLLECTION)
+      await reports.insertMany(
+        Array.from({ length: size }, (_, i) =>
+          report(i, { status: 'closed', description: 'x'.repeat(200) }),
+        ),
+      )
+      const queue = createClosedQueue(scoped)
+      await queue.fill(() => reports.find({ status: 'closed' }).sort({ createdAt: 1 }))
+      const load = (ids: string[]) => Promise.all(ids.map((_id) => reports.findOne({ _id })))
+      const costs: Array<{ commands: number; bytes: number }> = []
+      for (const page of [1, 2, 7]) {
+        const cost = { commands: 0, bytes: 0 }
+        const count = (event: CommandSucceededEvent) => {
+          if (event.databaseName !== scoped.databaseName) return
+          cost.commands += 1
+          cost.bytes += BSON.calculateObjectSize(event.reply as BSON.Document)
+        }
+        watched.on('commandSucceeded', count)
+        const answer = await queue.page(page, 20, load)
+        watched.off('commandSucceeded', count)
+        expect(answer?.items).toHaveLength(20)
+        expect(answer?.total).toBe(size)
+        costs.push(cost)
+      }
+      return costs
+    }
+    const small = await costOfPages(300)
+    const large = await costOfPages(3000)
+    for (const [i, cost] of large.entries()) {
+      expect(cost.commands).toBe(small[i]!.commands)
+      // Only the head grows: one short entry per bucket.
+      expect(cost.bytes / small[i]!.bytes).toBeLessThan(1.25)
+    }
+  } finally {
+    await watched.close()
+  }
+}, 60_000)
 
 it('answers as the old query through the repository, for a random mix of opens, closes, take-downs, deleted posts and deleted users', async () => {
   const scoped = client.db(`${db.databaseName}_mix`)
