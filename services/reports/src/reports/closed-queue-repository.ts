@@ -100,6 +100,17 @@ interface ClosedHead {
   filledTo?: OrderKey
 }
 
+/**
+ * Rounds in a row a write may lose to other writers before it gives up: each lost round is
+ * another writer's progress, so only a head naming a bucket that is not there (which no
+ * sequence of these writes leaves) could use them all; the request then fails, not spins.
+ */
+const MAX_ROUNDS = 1000
+
+function noProgress(what: string): never {
+  throw new Error(`closed queue: ${what} made no progress in ${MAX_ROUNDS} rounds`)
+}
+
 const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000
 
 const keyOf = (report: ClosedReport): OrderKey => ({ at: report.createdAt, id: report._id })
@@ -171,7 +182,8 @@ export function createClosedQueue(db: Db, options: { now?: () => Date; bucketSiz
         if (!isDuplicateKey(error)) throw error
       }
     }
-    for (;;) {
+    for (let round = 1; ; round += 1) {
+      if (round > MAX_ROUNDS) noProgress('a split')
       const found = await head()
       const i = found.order.findIndex((bucket) => bucket.key === frozen.key)
       if (i < 0) break // swapped in already
@@ -235,7 +247,8 @@ export function createClosedQueue(db: Db, options: { now?: () => Date; bucketSiz
     let pending = [...new Map(reports.map((report) => [report._id, keyOf(report)])).values()].sort(
       byOrderKey,
     )
-    while (pending.length > 0) {
+    for (let round = 1; pending.length > 0; round += 1) {
+      if (round > MAX_ROUNDS) noProgress('a listing')
       const found = await head()
       const i = bucketFor(found, pending[0]!)
       const next = found.order[i + 1]?.low
@@ -246,6 +259,7 @@ export function createClosedQueue(db: Db, options: { now?: () => Date; bucketSiz
       const fresh = mine.filter((key) => !bucket.entries[entryKey(key.id)])
       if (fresh.length === 0) {
         pending = pending.slice(mine.length)
+        round = 0 // progress: the rounds count again
         continue
       }
       const room = bucketSize - Object.keys(bucket.entries).length
@@ -271,6 +285,7 @@ export function createClosedQueue(db: Db, options: { now?: () => Date; bucketSiz
       await heads.updateOne({ _id: HEAD }, { $inc: { [`counts.${bucket.key}`]: chunk.length } })
       const listed = new Set(chunk.map((key) => key.id))
       pending = pending.filter((key) => !listed.has(key.id))
+      round = 0
     }
   }
 
@@ -278,7 +293,8 @@ export function createClosedQueue(db: Db, options: { now?: () => Date; bucketSiz
   async function unlist(reports: readonly ClosedReport[]): Promise<void> {
     for (const report of reports) {
       const key = keyOf(report)
-      for (;;) {
+      for (let round = 1; ; round += 1) {
+        if (round > MAX_ROUNDS) noProgress('an unlisting')
         const found = await head()
         const bucket = await current(found.order[bucketFor(found, key)]!.key)
         if (!bucket) continue
