@@ -23,8 +23,9 @@ import { REPORT_QUEUE_COLLECTION } from './report-queue-repository'
  *   what keeps two writers of one bucket from losing one's entry).
  * - the head `closed:head`: the buckets in queue order, each with the lowest key it holds
  *   (`order`, changed by compare-and-set on the head's `version`), and each bucket's count
- *   (`counts.<key>`, `$inc` after each bucket write). The total and the buckets a page covers
- *   are worked out from it.
+ *   (`counts.<key>`, `$inc` after each bucket write; one a crash left off is set right by
+ *   the first page that reads its bucket a minute after its last write). The total and the
+ *   buckets a page covers are worked out from it.
  *
  * A split: the full bucket is frozen (`split` set by compare-and-set: nothing is added to
  * or removed from it after), its two halves are inserted under new keys, the head swaps them
@@ -39,8 +40,8 @@ import { REPORT_QUEUE_COLLECTION } from './report-queue-repository'
  * the report is gone. No moderator's id is kept here: items are read from the reports.
  *
  * Reports closed before this read model existed: `fill` lists every closed report once,
- * oldest first, resuming after the last batch listed; until it is done the caller answers
- * from the old query.
+ * oldest first, resuming where the last batch listed ended; until it is done the caller
+ * answers from the old query.
  */
 export const CLOSED_QUEUE_PREFIX = 'closed:'
 
