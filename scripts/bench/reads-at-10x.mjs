@@ -16,8 +16,8 @@
 // a read model loaded at start (the feeds) is not what is measured.
 //
 // Documents of a redesigned read kept beside the data (issue 19 §2): the address document of
-// each account (auth), each post's list of requests (jobs), the open moderation queue
-// (reports). Data stored before the services start gets them from the service's own fill at
+// each account (auth), each post's list of requests (jobs), the open and the closed
+// moderation queues (reports). Data stored before the services start gets them from the service's own fill at
 // start (waited for); what is added while they run is written as the service writes it.
 //
 //   MARKETPLACE_PORT_OFFSET=20000 bash infra/local/infra.sh up
@@ -229,25 +229,33 @@ const SERVICES = {
   reports: {
     port: 4995,
     async own() {},
-    // The small size is stored before the service starts, as reports from before the queue:
-    // the service's fill at start joins them (waited for below). What is added while it runs
-    // is stored as the service stores a new report: joined to the queue (by the service's own
-    // code) and marked queued.
+    // The small size is stored before the service starts, as reports from before the queues:
+    // the service's fills at start join the open ones and list the closed ones (waited for
+    // below). What is added while it runs is stored as the service stores it, by the
+    // service's own code: an open report joined to the queue and marked queued, a closed
+    // one listed in the closed queue (half the reports are closed, the other half open).
     async fill(db, from, to) {
       const docs = []
       for (let i = from; i < to; i += 1) docs.push({ ...report(i), ...(reportsStarted ? { queued: true } : {}) })
       if (reportsStarted) {
         const { createReportQueue } = fromReports('./dist/reports/report-queue-repository.js')
+        const { createClosedQueue } = fromReports('./dist/reports/closed-queue-repository.js')
         await createReportQueue(db).join(docs.filter((r) => r.status === 'open'))
+        await insert(db, 'reports', docs)
+        // Listed once stored: the reader drops an entry whose report is gone.
+        await createClosedQueue(db).list(docs.filter((r) => r.status === 'closed'))
+      } else {
+        await insert(db, 'reports', docs)
       }
-      await insert(db, 'reports', docs)
     },
     async started(db) {
       reportsStarted = true
       const started = Date.now()
-      while (!(await db.collection('report_queue').findOne({ _id: 'head', filledAt: { $exists: true } }))) {
-        if (Date.now() - started > MAX_SECONDS * 1000) throw new Error('the moderation queue was not filled at start')
-        await new Promise((resolve) => setTimeout(resolve, 200))
+      for (const [head, what] of [['head', 'moderation queue'], ['closed:head', 'closed moderation queue']]) {
+        while (!(await db.collection('report_queue').findOne({ _id: head, filledAt: { $exists: true } }))) {
+          if (Date.now() - started > MAX_SECONDS * 1000) throw new Error(`the ${what} was not filled at start`)
+          await new Promise((resolve) => setTimeout(resolve, 200))
+        }
       }
     },
   },
@@ -342,6 +350,7 @@ const READS = [
   ['favorite people', 'favorites', { path: () => `/api/favorites/people/${me.userId}` }],
   ['favorites stats', 'favorites', { path: () => `/api/favorites/stats/${me.userId}` }],
   ['moderation queue', 'reports', { path: '/api/reports?status=open&page=1', admin: true }],
+  ['closed moderation queue', 'reports', { path: '/api/reports?status=closed&page=1', admin: true }],
   ['conversation list', 'conversations', { path: '/api/conversations' }],
   ['messages of a conversation', 'conversations', { path: () => `/api/conversations/${myConversations[0]}/messages` }],
 ]

@@ -33,21 +33,37 @@ export function buildReportsApp(config: ReportsConfig) {
         people,
         reviewHours: config.REPORT_REVIEW_HOURS,
       })
-      // Reports stored open before the queue existed join it in the background; until then
-      // the queue is answered from the reports themselves (report-queue-repository.ts).
+      // Reports stored open before the queue existed join it in the background, and those
+      // closed before the closed queue existed are listed in it; until each is done, its
+      // queue is answered from the reports themselves (report-queue-repository.ts,
+      // closed-queue-repository.ts).
       let closing = false
-      const filling = reports
-        .fillQueue(() => closing)
-        .then(
-          (joined) => {
-            if (joined > 0) app.log.info({ joined }, 'open reports joined the moderation queue')
-          },
-          (error: unknown) =>
-            app.log.warn(
-              { err: error },
-              'filling the moderation queue failed; the next start goes on',
-            ),
-        )
+      const filling = Promise.all([
+        reports
+          .fillQueue(() => closing)
+          .then(
+            (joined) => {
+              if (joined > 0) app.log.info({ joined }, 'open reports joined the moderation queue')
+            },
+            (error: unknown) =>
+              app.log.warn(
+                { err: error },
+                'filling the moderation queue failed; the next start goes on',
+              ),
+          ),
+        reports
+          .fillClosedQueue(() => closing)
+          .then(
+            (listed) => {
+              if (listed > 0) app.log.info({ listed }, 'closed reports listed in the closed queue')
+            },
+            (error: unknown) =>
+              app.log.warn(
+                { err: error },
+                'filling the closed moderation queue failed; the next start goes on',
+              ),
+          ),
+      ])
       return {
         async close() {
           closing = true

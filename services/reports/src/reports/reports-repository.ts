@@ -8,6 +8,7 @@ import {
   type OutboxTarget,
 } from '@marketplace/service-kit'
 import { REPORTS_COLLECTION, type ReportDocument, type ReportTargetType } from './report-document'
+import { createClosedQueue } from './closed-queue-repository'
 import { createReportQueue, type QueuedReport } from './report-queue-repository'
 
 /** Indexes, equality then sort (docs/reports.md lists the query each serves). */
@@ -19,9 +20,9 @@ export const reportIndexes: IndexDefinition[] = [
     keys: { reporterId: 1, targetType: 1, targetId: 1 },
     options: { name: 'one_report_per_target', unique: true },
   },
-  // The queue: status = ?, oldest first (open) or newest first (closed). The open queue is
-  // read from report_queue (report-queue-repository.ts); this serves the closed one and the
-  // open queue's one-time fill.
+  // The queue: status = ?, oldest first (open) or newest first (closed). Both are read from
+  // report_queue (report-queue-repository.ts, closed-queue-repository.ts); this serves their
+  // one-time fills (and the pages until those are done).
   {
     collection: REPORTS_COLLECTION,
     keys: { status: 1, createdAt: 1 },
@@ -74,6 +75,8 @@ export function createReportsRepository(
   }
   // The open queue, kept beside each write that opens, closes or deletes a report.
   const queue = createReportQueue(db)
+  // The closed queue, kept beside each write that closes or deletes a report.
+  const closedQueue = createClosedQueue(db)
   const byId = (ids: string[]) =>
     Promise.all(ids.map((id) => reports.findOne({ _id: id }, withoutOutbox)))
   const stillOpen = (found: Array<QueuedReport & Pick<ReportDocument, 'status'>>) =>
@@ -150,12 +153,34 @@ export function createReportsRepository(
         stopped,
       ),
 
+    /**
+     * Start-up: the reports closed before the closed queue existed are listed in it, oldest
+     * first, from the filing time of the last one a stopped fill listed. Sorted by filing
+     * time alone, which the `queue` index holds in order on MongoDB (with `_id` too it would
+     * sort every closed report in memory); the reports of that one instant are listed again,
+     * which adds nothing.
+     */
+    fillClosedQueue: (stopped: () => boolean) =>
+      closedQueue.fill(
+        (after) =>
+          reports
+            .find(
+              { status: 'closed', ...(after ? { createdAt: { $gte: after.at } } : {}) },
+              { projection: { _id: 1, createdAt: 1 } },
+            )
+            .sort({ createdAt: 1 }),
+        stopped,
+      ),
+
     /** One page of the queue: open reports oldest first, closed ones most recent first. */
     async page(status: 'open' | 'closed', page: number, pageSize: number) {
-      if (status === 'open') {
-        const fromQueue = await queue.page(page, pageSize, byId)
-        if (fromQueue) return fromQueue
-      }
+      const fromReadModel = await (status === 'open' ? queue : closedQueue).page(
+        page,
+        pageSize,
+        byId,
+      )
+      if (fromReadModel) return fromReadModel
+      // Until the read model's fill is done (the first start after an upgrade).
       const order = status === 'open' ? 1 : -1
       const [items, total] = await Promise.all([
         reports
@@ -196,12 +221,18 @@ export function createReportsRepository(
       return counts
     },
 
-    /** Applies `update` while the report is still open; the closed report, or null. */
+    /**
+     * Applies `update` while the report is still open; the closed report, or null. Listed in
+     * the closed queue first: a crash in between leaves an entry the reader drops, and a
+     * report closed by someone else meanwhile is closed all the same.
+     */
     async closeIfOpen(
-      id: string,
+      report: QueuedReport,
       update: UpdateFilter<ReportDocument>,
       events: DomainEvent[],
     ): Promise<ReportDocument | null> {
+      const id = report._id
+      await closedQueue.list([report])
       const result = await findOneAndUpdateWithEvents(
         reports,
         { _id: id, status: 'open' } as Filter<ReportDocument>,
@@ -216,15 +247,22 @@ export function createReportsRepository(
 
     /**
      * post.deleted: its open reports have nothing left to review. One opened between the
-     * read and the update is closed too; the queue's reader drops its entry.
+     * read and the update is closed too; the open queue's reader drops its entry, and it is
+     * listed in the closed queue after (as is every report the deletion closed, so a
+     * replayed event mends what a crash left).
      */
     closeOfDeletedPost: async (targetId: string, at: Date) => {
       const filter = { targetId, targetType: 'post' as const, status: 'open' as const }
       const open = await reports.find(filter, queued).toArray()
+      await closedQueue.list(open)
       await reports.updateMany(filter, {
         $set: { status: 'closed', closedAt: at, closedBy: null, action: 'target-deleted' },
       })
       await queue.leave(open)
+      const closedByDeletion = await reports
+        .find({ ...filter, status: 'closed' }, { projection: { ...queued.projection, action: 1 } })
+        .toArray()
+      await closedQueue.list(closedByDeletion.filter((r) => r.action === 'target-deleted'))
     },
 
     /** user.deleted: reports the user made, and reports about them or their posts. */
@@ -236,7 +274,9 @@ export function createReportsRepository(
       await reports.deleteMany({ reporterId: userId })
       await reports.deleteMany({ targetOwnerId: userId })
       await queue.leave(stillOpen(theirs))
-      // A moderator who is purged leaves the reports they closed, without their id.
+      await closedQueue.unlist(theirs.filter((report) => report.status === 'closed'))
+      // A moderator who is purged leaves the reports they closed, without their id (the
+      // closed queue keeps no moderator's id: it is read from here).
       await reports.updateMany({ closedBy: userId }, { $set: { closedBy: null } })
     },
   }

@@ -251,7 +251,7 @@ export function createReportsService(deps: {
       const at = now()
       const close = (target: ReportDocument) =>
         deps.reports.closeIfOpen(
-          target._id,
+          target,
           { $set: { status: 'closed', closedAt: at, closedBy: context.callerId, action } },
           [
             newEvent('report.resolved', {
