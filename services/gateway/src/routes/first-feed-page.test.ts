@@ -103,10 +103,29 @@ describe('the home route with the first feed page (issue 22)', () => {
     expect(jobsRequests[0]!.authorization).toBeUndefined()
   })
 
-  it('sends the plain shell to a browser that may be signed in (it holds the refresh cookie)', async () => {
-    const html = await (await home({ cookie: 'refresh_token=abc; xsrf=1' })).text()
-    expect(html).toBe(INDEX_HTML)
-    expect(jobsRequests).toHaveLength(0)
+  it('gives a browser that may be signed in the public cards, without the answer, its preloads kept', async () => {
+    const response = await home({ cookie: 'refresh_token=abc; xsrf=1' })
+    expect(response.headers.get('vary')).toMatch(/cookie/i)
+    const html = await response.text()
+    // The same public cards as signed out: they paint with the HTML.
+    expect(html).not.toContain('skeleton-card')
+    expect(html).toContain(
+      '<h3 class="post-card-title">Paint the fence &#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;trim&#34;</h3>',
+    )
+    expect(html).toContain('src="https://pictures.example/bucket/jobImages/u1/3f6c.w480.jpg"')
+    // Not the anonymous answer: the app shows the user's own first page, asked for with the
+    // renewed session; and the app starts at once, so its chunks stay preloaded.
+    expect(html).not.toContain('id="first-feed-page"')
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/boot-1a2b3c4d.js">')
+    // Asked for as anyone: not with the visitor's cookie.
+    expect(jobsRequests).toHaveLength(1)
+    expect(jobsRequests[0]!.cookie).toBeUndefined()
+    expect(jobsRequests[0]!.authorization).toBeUndefined()
+  })
+
+  it('sends a browser that may be signed in the plain shell when the feed fails', async () => {
+    jobsAnswer = { status: 503, body: { message: 'down' } }
+    expect(await (await home({ cookie: 'refresh_token=abc' })).text()).toBe(INDEX_HTML)
   })
 
   it('sends the plain shell when the feed fails or has no posts', async () => {

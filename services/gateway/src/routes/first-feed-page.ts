@@ -81,18 +81,42 @@ export async function fetchFirstFeedPage(
   }
 }
 
+/**
+ * index.html with the first page's public cards in place of its outline cards, for a browser
+ * that may be signed in (it holds the refresh cookie): the newest posts paint with the HTML
+ * as they do signed out (issue 22, largest contentful paint), and the app, started at once
+ * (its preloads stay), replaces them with the user's own first page (index.html's script
+ * asks for it with the renewed session) as soon as it renders. What only the user's page can
+ * show (a location their accepted request reveals, no request button on their own post)
+ * comes with it; the cards keep their size. The anonymous answer is not put in the page: the
+ * app must not take it for the user's.
+ */
+export function withPublicCards(html: string, page: JobsFeedAnswer, publicBucketUrl: string) {
+  return replaceOutlineCards(html, page, publicBucketUrl, '')
+}
+
+function replaceOutlineCards(
+  html: string,
+  page: JobsFeedAnswer,
+  publicBucketUrl: string,
+  after: string,
+): string {
+  const start = html.indexOf(START_MARK)
+  const end = html.indexOf(END_MARK, start)
+  if (start < 0 || end < 0) return html
+  const cards = page.jobs.map((post, index) => postCard(post, index, publicBucketUrl)).join('')
+  return html.slice(0, start) + cards + after + html.slice(end + END_MARK.length)
+}
+
 /** index.html with the first page's cards and answer in place of its outline cards. */
 export function withFirstFeedPage(
   html: string,
   page: JobsFeedAnswer,
   publicBucketUrl: string,
 ): string {
-  const start = html.indexOf(START_MARK)
-  const end = html.indexOf(END_MARK, start)
-  if (start < 0 || end < 0) return html
-  const cards = page.jobs.map((post, index) => postCard(post, index, publicBucketUrl)).join('')
   const data = `<script type="application/json" id="${FIRST_FEED_PAGE_ID}">${scriptJson(page)}</script>`
-  const withPosts = html.slice(0, start) + cards + data + html.slice(end + END_MARK.length)
+  const withPosts = replaceOutlineCards(html, page, publicBucketUrl, data)
+  if (withPosts === html) return html
   // The posts are on screen with the HTML: the app's scripts wait for that first paint (apps/web
   // main.tsx) and are fetched then, instead of beside the stylesheet, where a phone's slow
   // link would share its bandwidth between them and what paints.

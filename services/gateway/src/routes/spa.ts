@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import fastifyStatic from '@fastify/static'
 import { allowInlineScripts, inlineScriptHashes } from '../lib/inline-script-hashes'
 import { REFRESH_COOKIE } from '../upstreams'
-import { fetchFirstFeedPage, withFirstFeedPage } from './first-feed-page'
+import { fetchFirstFeedPage, withFirstFeedPage, withPublicCards } from './first-feed-page'
 import { routePreloadLinks, withPreloads } from './route-preloads'
 
 export interface SpaRoutesOptions {
@@ -88,8 +88,23 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     const pathname = request.url.split('?', 1)[0] ?? '/'
     if (isServerPath(pathname)) return reply.callNotFound()
 
-    // The home route for a visitor who is signed out: the shell with the feed's first page
-    // in it (routes/first-feed-page), or, when the feed does not answer in time, as it is.
+    // The home route: the shell with the feed's first page in it (routes/first-feed-page),
+    // or, when the feed does not answer in time, as it is. Signed out, with the answer the
+    // app then shows; maybe signed in, the public cards only, until the app shows the user's.
+    if (pathname === '/' && mayBeSignedIn(request) && (await isFile(indexFile))) {
+      const page = await fetchFirstFeedPage(app, request.ip)
+      const { html, hashes, links } = await currentIndex()
+      if (page && html) {
+        allowInlineScripts(reply, hashes)
+        const withCards = withPublicCards(html, page, options.publicBucketUrl)
+        const preloads = links.get(pathname)
+        return reply
+          .header('cache-control', 'no-cache')
+          .header('vary', 'accept, cookie')
+          .type('text/html; charset=utf-8')
+          .send(preloads ? withPreloads(withCards, preloads) : withCards)
+      }
+    }
     if (pathname === '/' && !mayBeSignedIn(request) && (await isFile(indexFile))) {
       const page = await fetchFirstFeedPage(app, request.ip)
       if (page) {
