@@ -333,7 +333,10 @@ try {
 
   const port = 4905 + OFFSET
   const first = await (await fetch(`http://127.0.0.1:${port}${subject.route}?page=1`)).json()
-  log(`feed: ${first.pagination.total} live`)
+  const cards = first.jobs ?? first.people
+  log(
+    `feed: ${first.pagination.total} live; a card is ~${Math.round(JSON.stringify(cards).length / cards.length)} bytes of JSON`,
+  )
   const filtered = await (
     await fetch(`http://127.0.0.1:${port}${subject.route}?page=1&${subject.filtered}`)
   ).json()
