@@ -93,6 +93,13 @@ for entry in "${SERVICES[@]}"; do
     # and follows on from the topic positions it covers, instead of scanning the database.
     only_here=(SNAPSHOT_S3_ENDPOINT="$S3_ENDPOINT" SNAPSHOT_S3_REGION="$S3_REGION"
       SNAPSHOT_S3_ACCESS_KEY="$S3_ACCESS_KEY" SNAPSHOT_S3_SECRET_KEY="$S3_SECRET_KEY")
+    # The V8 heap and glibc's malloc as the Kubernetes base sets them (infra/k8s/base/<name>.yaml):
+    # the young generation capped at 8 MB a semi-space, large buffers given back when freed,
+    # two malloc arenas; what keeps the feed's memory down under requests (docs/scale.md).
+    heap=512
+    [[ $name == people ]] && heap=320
+    only_here+=(NODE_OPTIONS="--max-old-space-size=$heap --max-semi-space-size=8"
+      MALLOC_MMAP_THRESHOLD_=131072 MALLOC_ARENA_MAX=2)
   fi
   urls=()
   for ((n = 1; n <= REPLICAS; n++)); do

@@ -21,10 +21,14 @@
 // An empty instance gives the resident memory without posts: (B - empty) / posts is the
 // memory per post. Ports follow MARKETPLACE_PORT_OFFSET (default 0): 4903 + offset onwards.
 // --baseline DIR starts DIR's build of the service on the same database in the same run.
+// The instances run with the service's Deployment's NODE_OPTIONS and MALLOC_* settings
+// (infra/k8s/base/<service>.yaml); --node-options=... and --malloc glibc change them. Beside
+// each RSS the report gives where the memory is: resident by kind of mapping (/proc smaps)
+// and the V8 heap's spaces (heap-report.cjs, preloaded into the instances).
 import { randomBytes, generateKeyPairSync } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { loadavg } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { infraEnv, repoRoot } from './infra-env.mjs'
@@ -43,6 +47,12 @@ const { values: args } = parseArgs({
     // in the same run: the load and the memory before this change.
     baseline: { type: 'string' },
     settle: { type: 'string', default: '5' },
+    // The instances' NODE_OPTIONS (default: what the service's Deployment gives it,
+    // infra/k8s/base/<service>.yaml; --node-options= for V8's defaults).
+    'node-options': { type: 'string' },
+    // The instances' glibc malloc settings (MALLOC_*): 'deployed' (the Deployment's, default)
+    // or 'glibc' (its defaults).
+    malloc: { type: 'string', default: 'deployed' },
   },
 })
 const PEOPLE = args.workers !== undefined
@@ -106,6 +116,65 @@ const { Kafka, logLevel } = fromReadModels('kafkajs')
 const autocannon = createRequire(join(repoRoot, 'package.json'))('autocannon')
 
 const infra = infraEnv()
+/**
+ * The environment values of the service's Deployment (infra/k8s/base/<service>.yaml) that
+ * shape its memory: NODE_OPTIONS and glibc's MALLOC_* (`- { name: X, value: Y }` lines).
+ */
+const deployedEnv = (() => {
+  const yaml = readFileSync(join(repoRoot, 'infra', 'k8s', 'base', `${SERVICE}.yaml`), 'utf8')
+  const env = {}
+  for (const [, name, value] of yaml.matchAll(
+    /name: (NODE_OPTIONS|MALLOC_[A-Z_]+), value: "?([^"}]*?)"? }/g,
+  ))
+    env[name] = value.trim()
+  return env
+})()
+const nodeOptions = args['node-options'] ?? deployedEnv.NODE_OPTIONS ?? ''
+const mallocEnv = Object.fromEntries(
+  Object.entries(args.malloc === 'glibc' ? {} : deployedEnv).filter(([name]) =>
+    name.startsWith('MALLOC_'),
+  ),
+)
+/** glibc's malloc settings the instances get, if any. */
+const mallocSettings = () =>
+  Object.entries({ ...process.env, ...mallocEnv })
+    .filter(([name]) => name.startsWith('MALLOC_'))
+    .map(([name, value]) => `, ${name}=${value}`)
+    .join('')
+const heapReportFile = join(tmpdir(), `feed-snapshot-load-${process.pid}.json`)
+/**
+ * Where an instance's memory is (scripts/bench/heap-report.cjs, preloaded): its heap used and
+ * total, the young generation (new space), the card texts and the buffers outside the heap.
+ */
+async function heapReport(pid) {
+  rmSync(heapReportFile, { force: true })
+  process.kill(pid, 'SIGUSR2')
+  for (let i = 0; i < 50; i += 1) {
+    await sleep(100)
+    try {
+      return JSON.parse(readFileSync(heapReportFile, 'utf8'))
+    } catch {}
+  }
+  return null
+}
+/** Resident memory by kind of mapping (/proc/<pid>/smaps): file-backed, malloc's, other anonymous. */
+function residentByKind(pid) {
+  const kinds = { file: 0, brk: 0, anonymous: 0 }
+  let kind = 'anonymous'
+  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+    const mapping = line.match(/^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ (\d+)\s*(.*)$/)
+    if (mapping)
+      kind = mapping[2] === '[heap]' ? 'brk' : mapping[2].startsWith('/') ? 'file' : 'anonymous'
+    const rss = line.match(/^Rss:\s+(\d+) kB/)
+    if (rss) kinds[kind] += Number(rss[1]) / 1024
+  }
+  return `file-backed ${kinds.file.toFixed(0)} MB, brk heap ${kinds.brk.toFixed(0)} MB, other anonymous ${kinds.anonymous.toFixed(0)} MB`
+}
+const MB = (bytes) => (bytes / 1024 / 1024).toFixed(0)
+const describeHeap = (report) =>
+  report
+    ? `heap used ${MB(report.memory.heapUsed)} MB of ${MB(report.memory.heapTotal)} MB (new space ${MB(report.spaces.new_space?.size ?? 0)} MB, old ${MB(report.spaces.old_space?.size ?? 0)} MB, code ${MB(report.spaces.code_space?.size ?? 0)} MB, large objects ${MB(report.spaces.large_object_space?.size ?? 0)} MB), external ${MB(report.memory.external)} MB (array buffers ${MB(report.memory.arrayBuffers)} MB), heap limit ${MB(report.heapLimit)} MB`
+    : 'no heap report'
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const rssMb = (pid) =>
   Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024
@@ -147,9 +216,13 @@ async function startInstance(label, database, port, { snapshots = true, dir = se
       KAFKA_BROKERS: infra.KAFKA_BROKERS,
       KAFKA_GROUP_PREFIX: `bench-${run}-${label}-`,
       JWT_PUBLIC_KEY: publicKey,
+      NODE_OPTIONS: nodeOptions,
+      ...mallocEnv,
+      HEAP_REPORT_FILE: heapReportFile,
       ...(snapshots ? snapshotEnv : {}),
     },
     port,
+    { nodeArgs: ['-r', join(repoRoot, 'scripts', 'bench', 'heap-report.cjs')] },
   )
   await service.ready(3_600_000)
   const readyS = (Date.now() - started) / 1000
@@ -159,8 +232,11 @@ async function startInstance(label, database, port, { snapshots = true, dir = se
   log(`${label}: ready in ${readyS.toFixed(1)} s (${cpuS.toFixed(1)} CPU s)`)
   await sleep(Number(args.settle) * 1000)
   const rss = rssMb(service.child.pid)
-  log(`${label}: ${rss.toFixed(0)} MB resident`)
-  return { service, readyS, cpuS, rss }
+  const heap = await heapReport(service.child.pid)
+  log(
+    `${label}: ${rss.toFixed(0)} MB resident (${residentByKind(service.child.pid)}); ${describeHeap(heap)}`,
+  )
+  return { service, readyS, cpuS, rss, heap }
 }
 
 function cannon(url) {
@@ -206,6 +282,7 @@ try {
       .map((value) => value.toFixed(1))
       .join(' ')
   log(`load average before: ${load()}`)
+  log(`instances' NODE_OPTIONS: ${nodeOptions || '(none)'}${mallocSettings()}`)
   const empty = await startInstance('empty', emptyDatabase, 4903 + OFFSET, { snapshots: false })
   children.push(empty.service.child)
   empty.service.child.kill('SIGTERM')
@@ -256,7 +333,10 @@ try {
 
   const port = 4905 + OFFSET
   const first = await (await fetch(`http://127.0.0.1:${port}${subject.route}?page=1`)).json()
-  log(`feed: ${first.pagination.total} live`)
+  const cards = first.jobs ?? first.people
+  log(
+    `feed: ${first.pagination.total} live; a card is ~${Math.round(JSON.stringify(cards).length / cards.length)} bytes of JSON`,
+  )
   const filtered = await (
     await fetch(`http://127.0.0.1:${port}${subject.route}?page=1&${subject.filtered}`)
   ).json()
@@ -286,7 +366,10 @@ try {
   // Resident memory again once the four runs are over (a minute and more after the load): the
   // first reading, 5 s after ready, may still hold the load's garbage.
   const rssAfterRuns = rssMb(fromSnapshot.service.child.pid)
-  log(`from snapshot, after the runs: ${rssAfterRuns.toFixed(0)} MB resident`)
+  const heapAfterRuns = await heapReport(fromSnapshot.service.child.pid)
+  log(
+    `from snapshot, after the runs: ${rssAfterRuns.toFixed(0)} MB resident (${residentByKind(fromSnapshot.service.child.pid)})`,
+  )
   const perPost = (rss) => (((rss - empty.rss) * 1024 * 1024) / POSTS).toFixed(0)
   console.log(
     `\n${new Date().toISOString()}, ${SERVICE}, ${POSTS.toLocaleString('en')} ${PEOPLE ? 'workers' : 'posts'} (${first.pagination.total.toLocaleString('en')} live), load average ${load()}\n`,
@@ -305,6 +388,10 @@ try {
   console.log(
     `| from the snapshot, after the runs below | | | ${rssAfterRuns.toFixed(0)} MB | ${perPost(rssAfterRuns)} |`,
   )
+  console.log(`\ninstances' NODE_OPTIONS: ${nodeOptions || '(none)'}${mallocSettings()}`)
+  console.log(`empty instance: ${describeHeap(empty.heap)}`)
+  console.log(`from the snapshot, 5 s after ready: ${describeHeap(fromSnapshot.heap)}`)
+  console.log(`from the snapshot, after the runs: ${describeHeap(heapAfterRuns)}`)
   console.log(
     `\nfrom the snapshot, over empty: ${(((fromSnapshot.rss - empty.rss) * 1024 * 1024) / first.pagination.total).toFixed(0)} bytes per live ${PEOPLE ? 'worker' : 'post'}`,
   )
@@ -337,5 +424,6 @@ try {
     .dropDatabase()
     .catch(() => {})
   await client.close()
+  rmSync(heapReportFile, { force: true })
 }
 process.exit(0)
