@@ -2,8 +2,8 @@ import { FIRST_FEED_PAGE_ID } from '@/lib/first-feed-page'
 import '@/styles/global.css'
 
 /**
- * The entry: the stylesheet, then the app (boot.tsx). On / for a visitor who is signed out,
- * the gateway puts the feed's first page into the HTML (issue 22): the posts paint with the
+ * The entry: the stylesheet, then the app (boot.tsx). On / the gateway puts the feed's first
+ * page into the HTML (issue 22; its public cards only for a browser that may be signed in): the posts paint with the
  * HTML and the stylesheet, and the app's scripts are fetched and run after that first paint.
  * Left to itself, a browser that has the scripts by then runs them first, and on a phone
  * their evaluation and React's first render hold the paint back by a second or more; on a
@@ -20,5 +20,9 @@ function afterFirstPaint(): Promise<void> {
   })
 }
 
-const postsInTheHtml = document.getElementById(FIRST_FEED_PAGE_ID) !== null
+// Signed out the page holds the answer too; maybe signed in, only the public cards (the app
+// shows the user's own page once the session is renewed).
+const postsInTheHtml =
+  document.getElementById(FIRST_FEED_PAGE_ID) !== null ||
+  document.querySelector('#root article.card') !== null
 void (postsInTheHtml ? afterFirstPaint() : Promise.resolve()).then(() => import('@/boot'))

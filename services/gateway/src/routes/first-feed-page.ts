@@ -84,15 +84,17 @@ export async function fetchFirstFeedPage(
 /**
  * index.html with the first page's public cards in place of its outline cards, for a browser
  * that may be signed in (it holds the refresh cookie): the newest posts paint with the HTML
- * as they do signed out (issue 22, largest contentful paint), and the app, started at once
- * (its preloads stay), replaces them with the user's own first page (index.html's script
- * asks for it with the renewed session) as soon as it renders. What only the user's page can
- * show (a location their accepted request reveals, no request button on their own post)
- * comes with it; the cards keep their size. The anonymous answer is not put in the page: the
- * app must not take it for the user's.
+ * as they do signed out (issue 22, largest contentful paint), and the app replaces them with
+ * the user's own first page (index.html's script asks for it with the renewed session) as
+ * soon as it renders. What only the user's page can show (a location their accepted request
+ * reveals, no request button on their own post) comes with it; the cards keep their size.
+ * The anonymous answer is not put in the page: the app must not take it for the user's. As
+ * signed out, the app's scripts are fetched after the first paint (main.tsx finds the cards),
+ * not beside the pictures on a phone's slow link.
  */
 export function withPublicCards(html: string, page: JobsFeedAnswer, publicBucketUrl: string) {
-  return replaceOutlineCards(html, page, publicBucketUrl, '')
+  const withCards = replaceOutlineCards(html, page, publicBucketUrl, '')
+  return withCards === html ? html : withCards.replace(MODULE_PRELOADS, '')
 }
 
 function replaceOutlineCards(

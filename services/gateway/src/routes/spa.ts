@@ -93,16 +93,14 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     // app then shows; maybe signed in, the public cards only, until the app shows the user's.
     if (pathname === '/' && mayBeSignedIn(request) && (await isFile(indexFile))) {
       const page = await fetchFirstFeedPage(app, request.ip)
-      const { html, hashes, links } = await currentIndex()
+      const { html, hashes } = await currentIndex()
       if (page && html) {
         allowInlineScripts(reply, hashes)
-        const withCards = withPublicCards(html, page, options.publicBucketUrl)
-        const preloads = links.get(pathname)
         return reply
           .header('cache-control', 'no-cache')
           .header('vary', 'accept, cookie')
           .type('text/html; charset=utf-8')
-          .send(preloads ? withPreloads(withCards, preloads) : withCards)
+          .send(withPublicCards(html, page, options.publicBucketUrl))
       }
     }
     if (pathname === '/' && !mayBeSignedIn(request) && (await isFile(indexFile))) {
