@@ -103,17 +103,30 @@ export const securityHeadersPlugin = fp(
     if (policyBefore === undefined || policyAfter === undefined || rest.length > 0)
       throw new Error('security headers: the host part of the policy was not found')
     withoutHost.delete(CSP)
-    const fixed = [...withoutHost]
+    const names = [...withoutHost.keys()]
+    const values = [...withoutHost.values()]
+
+    // The policy of the last few Hosts seen: a gateway answers under one or two names, so the
+    // policy string is built (and the Host checked) once per name, not once per request. A
+    // Host not seen before is checked with SAFE_HOST as always; the map is emptied when full,
+    // so a client sending many Hosts costs it nothing but the check.
+    const policies = new Map<string, string>()
+    const policyFor = (host: string | undefined): string => {
+      if (!host) return policyWithoutHost
+      let policy = policies.get(host)
+      if (policy === undefined) {
+        policy = SAFE_HOST.test(host)
+          ? `${policyBefore}ws://${host} wss://${host}${policyAfter}`
+          : policyWithoutHost
+        if (policies.size >= 64) policies.clear()
+        policies.set(host, policy)
+      }
+      return policy
+    }
 
     app.addHook('onRequest', (request, reply, done) => {
-      for (const [name, value] of fixed) reply.header(name, value)
-      const host = request.headers.host
-      reply.header(
-        CSP,
-        host && SAFE_HOST.test(host)
-          ? `${policyBefore}ws://${host} wss://${host}${policyAfter}`
-          : policyWithoutHost,
-      )
+      for (let i = 0; i < names.length; i += 1) reply.header(names[i]!, values[i])
+      reply.header(CSP, policyFor(request.headers.host))
       done()
     })
   },
