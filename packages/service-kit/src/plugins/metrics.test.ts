@@ -22,7 +22,9 @@ const LABEL_SETS = [
   { method: 'POST', route: 'unmatched', status: '404' },
 ]
 // Every bound exactly, between bounds, above the last, and zero.
-const VALUES = [0, 0.001, 0.005, 0.0051, 0.01, 0.02, 0.025, 0.05, 0.07, 0.1, 0.25, 0.4, 0.5, 1, 2, 2.5, 3, 60]
+const VALUES = [
+  0, 0.001, 0.005, 0.0051, 0.01, 0.02, 0.025, 0.05, 0.07, 0.1, 0.25, 0.4, 0.5, 1, 2, 2.5, 3, 60,
+]
 
 describe('the request duration histogram, updated without prom-client’s observe', () => {
   it('exposes what prom-client’s own observe would, across a reset', async () => {

@@ -38,8 +38,8 @@ export const metricsPlugin = fp(
     // One series per method, route and status, looked up by a plain string; routes are
     // patterns, not URLs, so the map holds exactly the label sets the histogram holds. A
     // child's `observe` allocates, re-validates the labels and rebuilds prom-client's key of
-    // the series on every call (with the gateway's headers and hooks, a tenth of what the
-    // gateway adds to a proxied request: docs/gateway-performance.md), so after the first
+    // the series on every call (1.9 % of the gateway's CPU under load, about a tenth of what
+    // it adds to the bare proxy: docs/gateway-performance.md), so after the first
     // observation of a series its record in the histogram (sum, count, one count per bucket:
     // what `observe` updates) is updated here. While the histogram keeps that record (a
     // reset gives it new ones) the result is the same; otherwise `observe` runs again and the

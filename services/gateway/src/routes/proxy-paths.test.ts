@@ -23,7 +23,9 @@ function rawGet(port: number, target: string): Promise<{ status: number; body: s
       const head = text.indexOf('\r\n\r\n')
       const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, head))?.[1]
       if (head === -1) return
-      if (length !== undefined ? text.length - head - 4 >= Number(length) : text.endsWith('0\r\n\r\n'))
+      if (
+        length !== undefined ? text.length - head - 4 >= Number(length) : text.endsWith('0\r\n\r\n')
+      )
         done()
     })
     socket.on('error', reject)
