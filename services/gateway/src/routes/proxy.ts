@@ -56,7 +56,7 @@ async function upstreamProxy(
     instances.length > 1 ? createInstancePool(route.upstream, instances, scope.log) : null
   if (pool) scope.addHook('onClose', async () => pool.close())
 
-  // http-proxy passes bodies through as raw streams, which Fastify does not measure. Reading
+  // A proxy that leaves bodies unparsed streams them through, unmeasured by Fastify. Reading
   // them here (this scope only) applies the body limit, with its 413, before anything is sent;
   // the bytes are then forwarded as they came, and can be sent again to another instance.
   scope.removeAllContentTypeParsers()
