@@ -11,7 +11,10 @@
 // the proxy itself used. --log-level sets LOG_LEVEL of the service and the gateway (warn by
 // default; info is production's: one access line per request), their stdout going to
 // /dev/null or, with --log-dir, to a file each. --rounds repeats the measurement; the report
-// gives the median of the rounds and their spread.
+// gives the median of the rounds and their spread. --baseline-gateway DIR also starts the
+// gateway of another checkout (DIR/services/gateway/dist/server.js, built there, with that
+// checkout's own dependencies) on the proxy's core and measures it in the same rounds as
+// `baseline`, so a change to the gateway is compared with what it replaces in one session.
 import { execFileSync, spawn } from 'node:child_process'
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { createRequire } from 'node:module'
@@ -33,6 +36,7 @@ export const feedBenchOptions = {
   'log-level': { type: 'string', default: 'warn' },
   'log-dir': { type: 'string' },
   rounds: { type: 'string', default: '1' },
+  'baseline-gateway': { type: 'string' },
 }
 
 /** With --pin: the proxy's core (the last) and the others', as taskset lists. */
@@ -300,6 +304,18 @@ export function report({ serviceName, rounds, scenarios, databaseMs, loads }) {
       (find) => find('gateway').proxyCpuMsPerRequest / find('gateway').serviceCpuMsPerRequest,
     ],
   ]
+  if (vias.includes('baseline')) {
+    rows.push(
+      [
+        'gateway CPU ÷ baseline gateway CPU per proxied request',
+        (find) => find('gateway').proxyCpuMsPerRequest / find('baseline').proxyCpuMsPerRequest,
+      ],
+      [
+        'baseline gateway CPU ÷ floor CPU per proxied request',
+        (find) => find('baseline').proxyCpuMsPerRequest / find('floor').proxyCpuMsPerRequest,
+      ],
+    )
+  }
   console.log(`\n| ratio, same round (${names.join(' / ')}) | value |\n|---|---|`)
   const computed = {}
   for (const [label, value] of rows) {
@@ -360,6 +376,7 @@ export async function runFeedBenchmark({
   const restoreAffinity = []
   const gatewayPort = 4980 + offset
   const floorPort = 4981 + offset
+  const baselinePort = 4982 + offset
   const cores = args.pin ? coreLists() : null
   const logLevel = args['log-level']
   const stdoutOf = (name) => {
@@ -437,6 +454,25 @@ export async function runFeedBenchmark({
     )
     processes.push(floor.child)
     await floor.ready()
+    // Another checkout's gateway (--baseline-gateway DIR), same environment, same core.
+    let baseline = null
+    if (args['baseline-gateway']) {
+      const dir = join(args['baseline-gateway'], 'services', 'gateway')
+      baseline = startProcess(
+        'baseline gateway',
+        dir,
+        {
+          SERVICE_NAME: 'gateway',
+          [`${serviceName.toUpperCase()}_URL`]: `http://127.0.0.1:${port}`,
+          RATE_LIMIT_MAX: '100000000',
+        },
+        baselinePort,
+        { cpus: cores?.proxy, logLevel, stdout: stdoutOf('baseline-gateway') },
+      )
+      processes.push(baseline.child)
+      await baseline.ready()
+      log(`baseline gateway: ${dir}`)
+    }
 
     const firstPage = await (await fetch(`http://127.0.0.1:${port}${firstPagePath}`)).json()
     log(`feed: ${firstPage.pagination.total} listed, ${firstPage.pagination.totalPages} pages`)
@@ -457,6 +493,7 @@ export async function runFeedBenchmark({
           proxies: [
             { via: 'gateway', port: gatewayPort, process: gateway },
             { via: 'floor', port: floorPort, process: floor },
+            ...(baseline ? [{ via: 'baseline', port: baselinePort, process: baseline }] : []),
           ],
           scenarios,
           connections: Number(args.connections),

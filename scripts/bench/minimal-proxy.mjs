@@ -12,10 +12,9 @@ import { join } from 'node:path'
 import { pipeline } from 'node:stream'
 import { repoRoot } from './infra-env.mjs'
 
-// undici as the gateway resolves it: @fastify/http-proxy -> @fastify/reply-from -> undici.
+// undici as the gateway's proxy resolves it: @fastify/reply-from -> undici.
 const fromGateway = createRequire(join(repoRoot, 'services', 'gateway', 'package.json'))
-const fromReplyFrom = createRequire(fromGateway.resolve('@fastify/http-proxy'))
-const { Pool } = createRequire(fromReplyFrom.resolve('@fastify/reply-from'))('undici')
+const { Pool } = createRequire(fromGateway.resolve('@fastify/reply-from'))('undici')
 
 const upstream = process.env.UPSTREAM ?? 'http://127.0.0.1:4903'
 const port = Number(process.env.PORT ?? 4981)

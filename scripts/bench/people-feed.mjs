@@ -5,7 +5,7 @@
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/people... --filter=@marketplace/gateway...
 //   node scripts/bench/people-feed.mjs [--workers 100000] [--duration 10] [--connections 50] [--keep]
-//     [--pin] [--log-level warn|info] [--log-dir DIR] [--rounds 1]   (feed-bench-lib.mjs)
+//     [--pin] [--log-level warn|info] [--log-dir DIR] [--rounds 1] [--baseline-gateway DIR]   (feed-bench-lib.mjs)
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'

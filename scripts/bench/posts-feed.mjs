@@ -6,7 +6,7 @@
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/jobs... --filter=@marketplace/gateway...
 //   node scripts/bench/posts-feed.mjs [--posts 100000] [--duration 10] [--connections 50] [--keep]
-//     [--pin] [--log-level warn|info] [--log-dir DIR] [--rounds 1]   (feed-bench-lib.mjs)
+//     [--pin] [--log-level warn|info] [--log-dir DIR] [--rounds 1] [--baseline-gateway DIR]   (feed-bench-lib.mjs)
 //
 // Absolute times drift on a shared machine, so the results are also given as ratios taken
 // in the same run: gateway ÷ direct throughput, and page 50 or search ÷ page 1 latency.

@@ -23,7 +23,7 @@ export interface ProxyRoute {
   upstream: UpstreamName
   /** Path prefix; forwarded unchanged, so the service sees the same path as the browser. */
   prefix: string
-  /** Only these methods; the default is every method @fastify/http-proxy proxies. */
+  /** Only these methods; the default is every method routes/proxy.ts proxies (PROXIED_METHODS). */
   methods?: string[]
   /** Socket.IO: WebSocket upgrades as well as HTTP long-polling. */
   websocket?: boolean

@@ -23,13 +23,22 @@ function isParsedJson(value: unknown): value is Record<string, unknown> | unknow
 export function operatorKeyIn(value: unknown, path: string, depth = 0): string | null {
   if (!isParsedJson(value)) return null
   if (depth > MAX_DEPTH) return path
-  for (const [key, inner] of Object.entries(value)) {
-    const at = Array.isArray(value) ? `${path}[${key}]` : `${path}.${key}`
-    if (key.startsWith('$') || key.includes('[$')) return at
-    const found = operatorKeyIn(inner, at, depth + 1)
+  const isArray = Array.isArray(value)
+  const object = value as Record<string, unknown>
+  // Every request's query passes here (the gateway's too): a key's path is only written out
+  // when it is returned or searched further, not for each plain value.
+  for (const key of Object.keys(object)) {
+    if (key.startsWith('$') || key.includes('[$')) return pathOf(path, key, isArray)
+    const inner = object[key]
+    if (inner === null || typeof inner !== 'object') continue
+    const found = operatorKeyIn(inner, pathOf(path, key, isArray), depth + 1)
     if (found) return found
   }
   return null
+}
+
+function pathOf(path: string, key: string, inArray: boolean): string {
+  return inArray ? `${path}[${key}]` : `${path}.${key}`
 }
 
 /**

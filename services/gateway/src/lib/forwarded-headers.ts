@@ -51,13 +51,17 @@ export function isIdentityHeader(name: string): boolean {
   return IDENTITY_PREFIXES.some((prefix) => lower.startsWith(prefix))
 }
 
+// isDropped looks at the prefixes only for names starting with `x-`.
+if (![...IDENTITY_PREFIXES, ...GATEWAY_OWNED_PREFIXES].every((prefix) => prefix.startsWith('x-')))
+  throw new Error('forwarded headers: every dropped prefix must start with x-')
+
+/** `name` lower-cased. Every prefix of the two families starts with `x-`, most names do not. */
 function isDropped(name: string): boolean {
-  return (
-    isIdentityHeader(name) ||
-    HOP_BY_HOP.has(name) ||
-    GATEWAY_OWNED.has(name) ||
-    GATEWAY_OWNED_PREFIXES.some((prefix) => name.startsWith(prefix))
-  )
+  if (HOP_BY_HOP.has(name) || GATEWAY_OWNED.has(name)) return true
+  if (name.charCodeAt(0) !== 120 /* x */ || name.charCodeAt(1) !== 45 /* - */) return false
+  for (const prefix of IDENTITY_PREFIXES) if (name.startsWith(prefix)) return true
+  for (const prefix of GATEWAY_OWNED_PREFIXES) if (name.startsWith(prefix)) return true
+  return false
 }
 
 /**
@@ -91,9 +95,12 @@ export function upstreamRequestHeaders(
   upstream: UpstreamName,
 ): IncomingHttpHeaders {
   const result: IncomingHttpHeaders = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || isDropped(name.toLowerCase())) continue
-    if (name.toLowerCase() === 'cookie' && upstream !== REFRESH_COOKIE_UPSTREAM) {
+  for (const name in headers) {
+    const value = headers[name]
+    if (value === undefined) continue
+    const lower = name.toLowerCase()
+    if (isDropped(lower)) continue
+    if (lower === 'cookie' && upstream !== REFRESH_COOKIE_UPSTREAM) {
       // Defence in depth: a service that logs or echoes headers, or is compromised, must not
       // get the one credential that mints new access tokens.
       const rest = withoutCookie(value, REFRESH_COOKIE)

@@ -27,14 +27,23 @@ export const compressionPlugin = fp(
 
     // A proxied answer or a file is a stream, and @fastify/compress applies its threshold
     // only to bodies held in memory: a small stream whose length is declared is read into
-    // memory first, so the threshold covers it too.
-    app.addHook('onSend', async (_request, reply, payload) => {
-      if (!(payload instanceof Readable)) return payload
+    // memory first, so the threshold covers it too. Only when the client accepts an encoding:
+    // without Accept-Encoding nothing is compressed and the stream goes out as it is. A
+    // callback hook, not an async one: no promise for the answers it leaves alone, nearly all.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (!(payload instanceof Readable) || request.headers['accept-encoding'] === undefined) {
+        done(null, payload)
+        return
+      }
       const length = Number(reply.getHeader('content-length'))
-      if (!Number.isInteger(length) || length >= COMPRESSION_THRESHOLD_BYTES) return payload
-      const chunks: Buffer[] = []
-      for await (const chunk of payload) chunks.push(Buffer.from(chunk as Buffer))
-      return Buffer.concat(chunks)
+      if (!Number.isInteger(length) || length >= COMPRESSION_THRESHOLD_BYTES) {
+        done(null, payload)
+        return
+      }
+      readAll(payload).then(
+        (body) => done(null, body),
+        (error: Error) => done(error),
+      )
     })
 
     await app.register(fastifyCompress, {
@@ -44,3 +53,9 @@ export const compressionPlugin = fp(
   },
   { name: 'compression' },
 )
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = []
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer))
+  return Buffer.concat(chunks)
+}

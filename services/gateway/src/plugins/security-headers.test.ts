@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { rawRequest, startGateway, type RunningGateway } from '../test/helpers'
+import {
+  rawRequest,
+  startGateway,
+  startRecordingUpstream,
+  type RecordingUpstream,
+  type RunningGateway,
+} from '../test/helpers'
 
 // The web app's index.html starts the session's renewal from an inline script (issue 22).
 const INLINE_SCRIPT = "\n  window.__earlySession = { renewal: fetch('/api/auth/refresh') }\n"
@@ -21,23 +27,63 @@ function directives(policy: string | null): Map<string, string[]> {
   )
 }
 
+// Every header helmet gives, with the value it gives (the policy is checked on its own below).
+const HELMET_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+}
+
 describe('security headers', () => {
   let gateway: RunningGateway
+  let people: RecordingUpstream
   let dist: string
 
   beforeAll(async () => {
     dist = await mkdtemp(path.join(tmpdir(), 'gateway-csp-'))
     await writeFile(path.join(dist, 'index.html'), INDEX_HTML)
+    people = await startRecordingUpstream('people')
     gateway = await startGateway({
       PUBLIC_BUCKET_URL: 'https://media.example.com/marketplace-media',
       S3_ENDPOINT: 'https://s3.example.com',
       WEB_DIST_DIR: dist,
+      PEOPLE_URL: people.url,
     })
   })
 
   afterAll(async () => {
     await gateway.app.close()
+    await people.close()
     await rm(dist, { recursive: true, force: true })
+  })
+
+  it.each([
+    ['GET', '/'],
+    ['GET', '/api/people?page=1'],
+    ['HEAD', '/api/people?page=1'],
+    ['GET', '/api/reports/posts'],
+    ['GET', '/api/nothing'],
+    ['GET', '/healthz'],
+  ])('%s %s carries every header helmet gives, and the API policy', async (method, path) => {
+    const response = await fetch(`${gateway.url}${path}`, { method })
+    const host = `127.0.0.1:${gateway.port}`
+
+    for (const [name, value] of Object.entries(HELMET_HEADERS)) {
+      expect([name, response.headers.get(name)]).toEqual([name, value])
+    }
+    const policy = directives(response.headers.get('content-security-policy'))
+    expect(policy.get('connect-src')).toEqual(
+      expect.arrayContaining(["'self'", `ws://${host}`, `wss://${host}`]),
+    )
+    if (path !== '/') expect(policy.get('script-src')).toEqual(["'self'"])
   })
 
   it.each(['/', '/api/reports/posts', '/api/nothing'])(

@@ -43,14 +43,19 @@ export const webSocketUpgradesPlugin = fp(
     }
     app.server.on('upgrade', onUpgrade)
 
-    app.addHook('onRequest', async (request) => {
+    // Synchronous: it runs on every request and refuses almost none (no promise per request).
+    app.addHook('onRequest', (request, _reply, done) => {
       if (upgradeOf(request.raw) && !underPrefix(request.url, options.prefixes)) {
-        throw new AppError(
-          400,
-          'WEBSOCKET_NOT_SUPPORTED',
-          'WebSocket connections are served under /socket.io only',
+        done(
+          new AppError(
+            400,
+            'WEBSOCKET_NOT_SUPPORTED',
+            'WebSocket connections are served under /socket.io only',
+          ),
         )
+        return
       }
+      done()
     })
 
     app.addHook('preClose', async () => {

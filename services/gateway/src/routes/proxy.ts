@@ -1,9 +1,10 @@
-import type { FastifyInstance } from 'fastify'
-import httpProxy from '@fastify/http-proxy'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import replyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from'
 import { AppError } from '@marketplace/service-kit'
 import { PROXY_ROUTES, type ProxyRoute, type UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
 import { createInstancePool } from '../lib/instance-pool'
+import { proxiedPath } from '../lib/proxy-path'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
 
 export interface ProxyRoutesOptions {
@@ -23,6 +24,13 @@ const CONNECTION_FAILURES = new Set([
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',
 ])
+
+/** What a prefix proxies when its route names no methods (@fastify/http-proxy's list). */
+const PROXIED_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS']
+
+// A header value with a character Node refuses to send (outside HTAB, SP-~ and obs-text).
+const INVALID_HEADER_VALUE = /[^\t\x20-\x7E\x80-\xFF]/
+const INVALID_HEADER_VALUE_ALL = /[^\t\x20-\x7E\x80-\xFF]/g
 
 /** Every prefix of ARCHITECTURE.md "Gateway routes": proxied when configured, 503 when not. */
 export async function proxyRoutes(app: FastifyInstance, options: ProxyRoutesOptions) {
@@ -48,67 +56,93 @@ async function upstreamProxy(
     instances.length > 1 ? createInstancePool(route.upstream, instances, scope.log) : null
   if (pool) scope.addHook('onClose', async () => pool.close())
 
-  // http-proxy passes bodies through as raw streams, which Fastify does not measure. Reading
+  // A proxy that leaves bodies unparsed streams them through, unmeasured by Fastify. Reading
   // them here (this scope only) applies the body limit, with its 413, before anything is sent;
   // the bytes are then forwarded as they came, and can be sent again to another instance.
   scope.removeAllContentTypeParsers()
   scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body))
 
-  await scope.register(httpProxy, {
-    upstream,
+  // @fastify/reply-from under routes of our own, as @fastify/http-proxy declared them (the
+  // prefix and everything under it, '/' and '/*' in a scope with the prefix: the same routes,
+  // the same metrics labels). http-proxy's per-request work is replaced by proxiedPath (the
+  // same refusals, cheaper: lib/proxy-path) and the header clean-up in rewriteHeaders below;
+  // its Location rewriting was the identity, each prefix being forwarded unchanged.
+  await scope.register(replyFrom, {
+    base: upstream,
     ...(pool ? { undici: pool.dispatcher } : {}),
-    prefix: route.prefix,
-    rewritePrefix: route.prefix,
-    proxyPayloads: false,
     // reply-from's "fetching from remote server" and "response received" lines, two more per
     // request at info; the access line of service-kit and the error lines below remain.
     disableRequestLogging: true,
-    ...(route.methods ? { httpMethods: route.methods } : {}),
-    replyOptions: {
-      timeout: options.upstreamTimeoutMs,
-      // An answer is never retried on the browser's behalf: a 503 from a service is its answer,
-      // and the web client has its own retry with renewal. Only a request that reached no
-      // instance goes to another (lib/instance-pool).
-      retryDelay: pool ? pool.retryDelay : () => null,
-      rewriteRequestHeaders: (request, headers) => {
-        const rewritten = upstreamRequestHeaders(request, headers, route.upstream)
-        if (Buffer.isBuffer(request.body)) rewritten['content-length'] = String(request.body.length)
-        return rewritten
-      },
-      // Services run Fastify and send none, but nothing should advertise a stack to the internet.
-      rewriteHeaders: (headers) => {
-        delete headers['x-powered-by']
-        return headers
-      },
-      onError: (reply, { error }) => {
-        const failure = upstreamFailure(route.upstream, error)
-        if (failure.code === 'BAD_GATEWAY')
-          reply.log.error({ err: error, upstream: route.upstream }, 'proxy failed')
-        reply.send(failure)
-      },
-    },
-    handler: (request, reply, dest, replyOptions) => {
-      // Handshakes reach this handler through the router (plugins/websocket-upgrades) and are
-      // tunnelled; http-proxy's own `websocket` mode is not used, see lib/websocket-tunnel.
-      if (route.websocket && upgradeOf(request.raw)) {
-        return tunnelWebSocket(request, reply, {
-          upstreamName: route.upstream,
-          target: new URL(`${dest}${searchOf(request.url)}`, upstream),
-          timeoutMs: options.upstreamTimeoutMs,
-        })
-      }
-      // The body as bytes with its own content type (reply-from would re-encode a JSON one).
-      const body = request.body
-      if (!Buffer.isBuffer(body) || request.method === 'GET' || request.method === 'HEAD') {
-        return reply.from(dest, replyOptions)
-      }
-      return reply.from(dest, {
-        ...replyOptions,
-        body,
-        contentType: request.headers['content-type'] ?? 'application/octet-stream',
-      })
-    },
   })
+
+  const replyOptions: FastifyReplyFromHooks = {
+    timeout: options.upstreamTimeoutMs,
+    // An answer is never retried on the browser's behalf: a 503 from a service is its answer,
+    // and the web client has its own retry with renewal. Only a request that reached no
+    // instance goes to another (lib/instance-pool).
+    retryDelay: pool ? pool.retryDelay : () => null,
+    rewriteRequestHeaders: (request, headers) => {
+      const rewritten = upstreamRequestHeaders(request, headers, route.upstream)
+      if (Buffer.isBuffer(request.body)) rewritten['content-length'] = String(request.body.length)
+      return rewritten
+    },
+    // Services run Fastify and send none, but nothing should advertise a stack to the internet.
+    // A value Node would refuse to send loses the offending characters (as http-proxy did), so
+    // one bad header from a service does not fail the whole answer.
+    rewriteHeaders: (headers) => {
+      delete headers['x-powered-by']
+      for (const name in headers) {
+        const value: unknown = headers[name]
+        if (typeof value === 'string') {
+          if (INVALID_HEADER_VALUE.test(value))
+            headers[name] = value.replace(INVALID_HEADER_VALUE_ALL, '')
+        } else if (Array.isArray(value)) {
+          headers[name] = value.map((item: unknown) =>
+            typeof item === 'string' ? item.replace(INVALID_HEADER_VALUE_ALL, '') : item,
+          ) as string[]
+        }
+      }
+      return headers
+    },
+    onError: (reply, { error }) => {
+      const failure = upstreamFailure(route.upstream, error)
+      if (failure.code === 'BAD_GATEWAY')
+        reply.log.error({ err: error, upstream: route.upstream }, 'proxy failed')
+      reply.send(failure)
+    },
+  }
+
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
+    // The path as the browser sent it, refused with 400 if it could leave the prefix.
+    const dest = proxiedPath(request.url, route.prefix, upstream)
+    // Handshakes reach this handler through the router (plugins/websocket-upgrades) and are
+    // tunnelled, see lib/websocket-tunnel.
+    if (route.websocket && upgradeOf(request.raw)) {
+      return tunnelWebSocket(request, reply, {
+        upstreamName: route.upstream,
+        target: new URL(`${dest}${searchOf(request.url)}`, upstream),
+        timeoutMs: options.upstreamTimeoutMs,
+      })
+    }
+    // The body as bytes with its own content type (reply-from would re-encode a JSON one).
+    const body = request.body
+    if (!Buffer.isBuffer(body) || request.method === 'GET' || request.method === 'HEAD') {
+      return reply.from(dest, replyOptions)
+    }
+    return reply.from(dest, {
+      ...replyOptions,
+      body,
+      contentType: request.headers['content-type'] ?? 'application/octet-stream',
+    })
+  }
+  const method = route.methods ?? PROXIED_METHODS
+  await scope.register(
+    async (prefixed) => {
+      prefixed.route({ method, url: '/', handler })
+      prefixed.route({ method, url: '/*', handler })
+    },
+    { prefix: route.prefix },
+  )
 }
 
 function searchOf(url: string): string {
@@ -141,7 +175,7 @@ async function unavailableUpstream(scope: FastifyInstance, { route }: { route: P
       `The ${route.upstream} service is not available`,
     )
   }
-  const method = route.methods ?? ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS']
+  const method = route.methods ?? PROXIED_METHODS
   scope.route({ method, url: route.prefix, handler })
   scope.route({ method, url: `${route.prefix}/*`, handler })
 }
