@@ -1,4 +1,5 @@
 import type { Plugin } from 'vite'
+import { HEADING_BY_ADDRESS } from '../src/config/page-headings'
 
 /**
  * What the page at each address loads before its first render besides the app's own
@@ -44,8 +45,15 @@ export const ROUTE_MODULES: Record<string, string[]> = {
 /** The file the gateway reads (never served: the static files skip dot folders). */
 export const ROUTE_PRELOADS_FILE = '.vite/route-preloads.json'
 
-/** Per address, the files to fetch with its HTML: scripts and stylesheets. */
-export type RoutePreloads = Record<string, { scripts: string[]; styles: string[] }>
+/**
+ * Per address, the files to fetch with its HTML (scripts and stylesheets), and the page's
+ * heading where it is fixed text (src/config/page-headings.ts), for the gateway to put in the
+ * HTML's outline.
+ */
+export type RoutePreloads = Record<
+  string,
+  { scripts: string[]; styles: string[]; heading?: string }
+>
 
 /**
  * Writes ROUTE_PRELOADS_FILE: for each address of ROUTE_MODULES, the chunks of its modules,
@@ -86,7 +94,8 @@ export function routePreloads(root: string): Plugin {
             if (!chunk) throw new Error(`route-preloads: no chunk for ${module} (${address})`)
             visit(chunk.fileName)
           }
-          preloads[address] = { scripts, styles }
+          const heading = HEADING_BY_ADDRESS[address]
+          preloads[address] = heading ? { scripts, styles, heading } : { scripts, styles }
         }
         this.emitFile({
           type: 'asset',

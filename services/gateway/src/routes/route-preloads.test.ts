@@ -7,7 +7,7 @@ import { startGateway, type RunningGateway } from '../test/helpers'
 const INDEX_HTML = `<!doctype html><html><head>
 <script type="module" crossorigin src="/assets/index-1.js"></script>
 <link rel="modulepreload" crossorigin href="/assets/boot-1.js" fetchpriority="low">
-</head><body><div id="root"></div></body></html>`
+</head><body><div id="root"><main><!--page-outline--><div class="feed-outline"></div><!--/page-outline--></main></div></body></html>`
 const ROUTE_PRELOADS = {
   '/': {
     scripts: ['assets/HomePage-1.js', 'assets/boot-1.js', 'assets/Picture-1.js'],
@@ -22,7 +22,10 @@ const ROUTE_PRELOADS = {
       'assets/AccountPage-1.js',
     ],
     styles: [],
+    heading: 'Account',
   },
+  '/settings-help-support': { scripts: [], styles: [], heading: 'Help & <Support>' },
+  '/settings-others': { scripts: [], styles: [], heading: 42 },
 }
 
 describe('each address preloads its page chunks with its HTML (issue 22)', () => {
@@ -79,6 +82,26 @@ describe('each address preloads its page chunks with its HTML (issue 22)', () =>
       '<link rel="modulepreload" crossorigin href="/assets/SettingsLayout-1.js" fetchpriority="low">',
       '<link rel="modulepreload" crossorigin href="/assets/AccountPage-1.js" fetchpriority="low">',
     ])
+  })
+
+  it("puts a page's fixed heading in place of the feed's outline, escaped", async () => {
+    await startOn(true)
+    const account = await page('/settings-account')
+    expect(account.html).toContain(
+      '<main><h1 class="shell-heading">Account</h1><div class="card" aria-hidden="true">',
+    )
+    expect(account.html).not.toContain('feed-outline')
+    expect(account.html).not.toContain('page-outline')
+    // Still with its preloads.
+    expect(account.html).toContain('/assets/AccountPage-1.js')
+
+    const help = await page('/settings-help-support')
+    expect(help.answer.status).toBe(200)
+    expect(help.html).toContain('<h1 class="shell-heading">Help &#38; &#60;Support&#62;</h1>')
+    // Not text: no heading, the outline as built.
+    expect((await page('/settings-others')).html).toBe(INDEX_HTML)
+    // The feed keeps its outline.
+    expect((await page('/')).html).toContain('<div class="feed-outline"></div>')
   })
 
   it('an address the build names nothing for gets index.html as built; the list is not served', async () => {

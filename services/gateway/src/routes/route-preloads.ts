@@ -4,7 +4,7 @@ import path from 'node:path'
 /** Written by the web app's build (apps/web build/route-preloads.ts); the static files skip dot folders. */
 const ROUTE_PRELOADS_FILE = path.join('.vite', 'route-preloads.json')
 
-type RoutePreloads = Record<string, { scripts?: string[]; styles?: string[] }>
+type RoutePreloads = Record<string, { scripts?: string[]; styles?: string[]; heading?: unknown }>
 
 /**
  * Per address, the `<link>`s that fetch its page's chunks, their imports and stylesheets with
@@ -64,4 +64,51 @@ export async function routePreloadLinks(
 export function withPreloads(indexHtml: string, links: string): string {
   const end = indexHtml.indexOf('</head>')
   return end < 0 ? indexHtml : `${indexHtml.slice(0, end)}${links}\n${indexHtml.slice(end)}`
+}
+
+/** index.html's page outline, the feed's by default (apps/web index.html). */
+const OUTLINE_START = '<!--page-outline-->'
+const OUTLINE_END = '<!--/page-outline-->'
+/** The heading's longest sensible text: the build writes it, but it goes into HTML. */
+const MAX_HEADING = 120
+
+/**
+ * Per address, the page's heading where it is fixed text (apps/web src/config/page-headings,
+ * listed by its build beside the preloads): the gateway puts it in the page's HTML, so the
+ * page's largest text paints with the HTML rather than after the app's scripts have loaded
+ * and run (issue 22, largest contentful paint on a phone). No list, no headings.
+ */
+export async function routeHeadings(webDistDir: string): Promise<Map<string, string>> {
+  let preloads: RoutePreloads
+  try {
+    const file = path.join(webDistDir, ROUTE_PRELOADS_FILE)
+    preloads = JSON.parse(await readFile(file, 'utf8')) as RoutePreloads
+  } catch {
+    return new Map()
+  }
+  const headings = new Map<string, string>()
+  for (const [address, { heading }] of Object.entries(preloads)) {
+    if (typeof heading === 'string' && heading.length > 0 && heading.length <= MAX_HEADING) {
+      headings.set(address, heading)
+    }
+  }
+  return headings
+}
+
+/**
+ * index.html with the page's heading in place of the feed's outline: an h1 as the page has it
+ * (the app replaces it with the page itself on its first render) and a line of outline under
+ * it. The text is escaped: the build wrote it, but nothing goes into HTML unescaped.
+ */
+export function withPageHeading(indexHtml: string, heading: string): string {
+  const start = indexHtml.indexOf(OUTLINE_START)
+  const end = indexHtml.indexOf(OUTLINE_END, start)
+  if (start < 0 || end < 0) return indexHtml
+  const text = heading.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+  const outline =
+    `<h1 class="shell-heading">${text}</h1>` +
+    '<div class="card" aria-hidden="true"><div class="card-body">' +
+    '<span class="skeleton-line skeleton-title"></span><span class="skeleton-line skeleton-meta"></span>' +
+    '</div></div>'
+  return indexHtml.slice(0, start) + outline + indexHtml.slice(end + OUTLINE_END.length)
 }

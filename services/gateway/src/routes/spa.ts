@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static'
 import { allowInlineScripts, inlineScriptHashes } from '../lib/inline-script-hashes'
 import { REFRESH_COOKIE } from '../upstreams'
 import { fetchFirstFeedPage, withFirstFeedPage, withPublicCards } from './first-feed-page'
-import { routePreloadLinks, withPreloads } from './route-preloads'
+import { routeHeadings, routePreloadLinks, withPageHeading, withPreloads } from './route-preloads'
 
 export interface SpaRoutesOptions {
   /** Absolute path of the web app's build (`apps/web/dist`). */
@@ -58,30 +58,41 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
   // hashes of its inline script (the session's renewal, started with the HTML: apps/web
   // index.html), allowed by the policy on these answers only; and, per address, the page
   // with its page chunks preloaded (routes/route-preloads).
-  let index = { mtimeMs: -1, html: '', hashes: [] as string[], links: new Map<string, string>() }
+  // And per address, the page's heading where it is fixed text (routes/route-preloads).
+  const noIndex = () => ({
+    mtimeMs: -1,
+    html: '',
+    hashes: [] as string[],
+    links: new Map<string, string>(),
+    headings: new Map<string, string>(),
+  })
+  let index = noIndex()
   async function currentIndex(): Promise<typeof index> {
     try {
       const { mtimeMs } = await stat(indexFile)
       if (mtimeMs !== index.mtimeMs) {
         const html = await readFile(indexFile, 'utf8')
         const links = await routePreloadLinks(root, html)
-        index = { mtimeMs, html, hashes: inlineScriptHashes(html), links }
+        const headings = await routeHeadings(root)
+        index = { mtimeMs, html, hashes: inlineScriptHashes(html), links, headings }
       }
     } catch {
-      index = { mtimeMs: -1, html: '', hashes: [], links: new Map() }
+      index = noIndex()
     }
     return index
   }
   const sendIndex = async (reply: FastifyReply, pathname: string) => {
-    const { html, hashes, links } = await currentIndex()
+    const { html, hashes, links, headings } = await currentIndex()
     allowInlineScripts(reply, hashes)
     const preloads = links.get(pathname)
-    if (!preloads) return sendIndexFile(reply, indexFile)
+    const heading = headings.get(pathname)
+    if (!preloads && !heading) return sendIndexFile(reply, indexFile)
+    const page = heading ? withPageHeading(html, heading) : html
     return reply
       .header('cache-control', 'no-cache')
       .header('vary', 'accept, cookie')
       .type('text/html; charset=utf-8')
-      .send(withPreloads(html, preloads))
+      .send(preloads ? withPreloads(page, preloads) : page)
   }
 
   app.get('/*', async (request, reply) => {

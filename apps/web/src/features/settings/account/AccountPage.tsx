@@ -18,6 +18,7 @@ import type { PersonSelfView } from '@marketplace/contracts/api'
 import { FormField } from '@/components/ui/FormField'
 import '@/features/settings/settings.css'
 import '@/features/settings/account/account.css'
+import { PAGE_HEADINGS } from '@/config/page-headings'
 
 const ACCOUNT_SAVED = 'Your account has been updated.'
 
@@ -56,7 +57,7 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
     // it is what a phone paints largest on this page (issue 22, largest contentful paint).
     return (
       <div className="settings-page account-page">
-        <h1>Account</h1>
+        <h1>{PAGE_HEADINGS.account}</h1>
         <p className="page-loading" role="status">
           Loading...
         </p>
@@ -129,7 +130,7 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
 
   return (
     <div className="settings-page account-page">
-      <h1>Account</h1>
+      <h1>{PAGE_HEADINGS.account}</h1>
       <form className="card card-body account-form" onSubmit={save} noValidate>
         <FormField id="account-name" label="Name">
           <input

@@ -11,6 +11,7 @@ import { useTrackOnMount } from '@/lib/use-analytics'
 import { FormField, hintIdOf } from '@/components/ui/FormField'
 import '@/features/settings/settings.css'
 import '@/features/settings/help-support/help-support.css'
+import { PAGE_HEADINGS } from '@/config/page-headings'
 
 /** spec 2 §2.6: a message to support, sent from the signed-in user's address. */
 export default function HelpSupportPage() {
@@ -43,7 +44,7 @@ export default function HelpSupportPage() {
 
   return (
     <div className="settings-page help-support-page">
-      <h1>Help &amp; Support</h1>
+      <h1>{PAGE_HEADINGS.helpSupport}</h1>
       <form className="card card-body" onSubmit={submit}>
         <FormField
           id="support-message"

@@ -18,6 +18,7 @@ import {
 import { Toast, type ToastMessage } from '@/components/ui/Toast'
 import '@/features/settings/settings.css'
 import '@/features/settings/notification-preferences/notification-preferences.css'
+import { PAGE_HEADINGS } from '@/config/page-headings'
 
 type Flag = keyof NotificationPreferences
 
@@ -175,7 +176,7 @@ export default function NotificationPreferencesPage() {
 
   return (
     <div className="settings-page">
-      <h1>Notifications</h1>
+      <h1>{PAGE_HEADINGS.notifications}</h1>
       {isLoading && (
         <p className="page-loading" role="status">
           Loading...

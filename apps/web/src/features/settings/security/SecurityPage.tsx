@@ -12,6 +12,7 @@ import {
 } from '@/features/settings/security/security-api'
 import '@/features/settings/settings.css'
 import '@/features/settings/security/security.css'
+import { PAGE_HEADINGS } from '@/config/page-headings'
 
 /** What the password prompt is about to do. */
 type PendingChange = 'email-on' | 'email-off' | 'authenticator-setup' | 'authenticator-off'
@@ -122,7 +123,7 @@ export default function SecurityPage() {
 
   return (
     <div className="settings-page">
-      <h1>Security</h1>
+      <h1>{PAGE_HEADINGS.security}</h1>
       <section className="card card-body security-card" aria-labelledby="two-step-title">
         <h2 id="two-step-title">Two-step verification</h2>
         <p>After your password, sign-in asks for a second proof that it is you.</p>
