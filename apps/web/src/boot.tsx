@@ -9,7 +9,7 @@ installErrorReporting()
 
 /**
  * A new task. The app's start is a few steps (issue 22, total blocking time): evaluating the
- * store's code, the router's, React DOM's and the app's, then the first render. Run in one
+ * store's code, the frame's, the router's, React DOM's and the app's, then the first render. Run in one
  * task they blocked a phone's main thread for about half a second; between tasks the browser
  * paints and answers input. Each step's code is preloaded with the HTML
  * (build/preload-boot-chunks), so the steps wait for no download.
@@ -22,8 +22,11 @@ async function start() {
   await nextTask()
   const store = createStore()
   await nextTask()
-  // The router's routes, then what the first render waits for (the configuration, the
-  // session, the route's page chunks, the first feed page): network, mostly.
+  // The frame of every page (top bar, bell, search, menus), then the router's routes, then
+  // what the first render waits for (the configuration, the session, the route's page
+  // chunks, the first feed page): network, mostly.
+  await import('@/app/shell/Layout')
+  await nextTask()
   const { beforeFirstRender } = await import('@/app/before-first-render')
   await nextTask()
   const ready = beforeFirstRender(store, window.location.pathname)
