@@ -72,7 +72,8 @@ describe('TopBar', () => {
     const user = userEvent.setup()
     renderShell('/about', ['2000'])
     const bar = within(topBar())
-    expect(bar.getByText('notification bell')).toBeInTheDocument()
+    // The bell's chunk loads after the first render (TopBar): it shows once loaded.
+    expect(await bar.findByText('notification bell')).toBeInTheDocument()
     expect(bar.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument()
     expect(bar.queryByRole('link', { name: 'Sign up' })).not.toBeInTheDocument()
     await user.click(bar.getByRole('button', { name: /Hello Ava/ }))

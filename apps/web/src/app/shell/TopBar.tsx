@@ -1,5 +1,6 @@
-import { useCallback, useId, useRef, useState } from 'react'
+import { lazy, Suspense, useCallback, useId, useRef, useState } from 'react'
 import { Link, useLocation } from 'react-router-dom'
+import { BellIcon } from '@/components/icons/BellIcon'
 import { CloseIcon } from '@/components/icons/CloseIcon'
 import { MenuIcon } from '@/components/icons/NavIcons'
 import { MobileMenu } from '@/app/shell/MobileMenu'
@@ -7,11 +8,29 @@ import { useShellActions } from '@/app/shell/use-shell-actions'
 import { UserMenu } from '@/app/shell/UserMenu'
 import { useClickOutside } from '@/hooks/use-click-outside'
 import { paths } from '@/config/paths'
+import { importWithRetry } from '@/lib/retry-import'
 import FeedToolbar from '@/features/feed/FeedToolbar'
-import NotificationBell from '@/features/notifications/NotificationBell'
 import SearchBar from '@/features/feed/search/SearchBar'
 
 export const BRAND_NAME = 'Marketplace'
+
+/**
+ * The bell with its notifications (their API, the live connection: a third of the frame's
+ * code) loads after the first render, in a chunk and a task of its own (issue 22, total
+ * blocking time on a phone); its counts start after the first paint anyway. Until then the
+ * same icon holds its place, not yet a control.
+ */
+const NotificationBell = lazy(() =>
+  importWithRetry(() => import('@/features/notifications/NotificationBell')),
+)
+
+function BellPlaceholder() {
+  return (
+    <span className="icon-btn notif-bell" aria-hidden="true">
+      <BellIcon />
+    </span>
+  )
+}
 
 /**
  * spec 1 §2 "Top bar": Find posts, Find people and the search box for everyone; Login and
@@ -62,7 +81,9 @@ export function TopBar() {
             <div className="topbar-actions">
               {loggedIn ? (
                 <>
-                  <NotificationBell />
+                  <Suspense fallback={<BellPlaceholder />}>
+                    <NotificationBell />
+                  </Suspense>
                   <div className="desktop-only">
                     <UserMenu />
                   </div>
