@@ -80,6 +80,12 @@ describe('the home route with the first feed page (issue 22)', () => {
     expect(html).not.toContain('skeleton-card')
     expect(html).not.toContain('modulepreload')
     expect(html).toContain('<script type="module" src="/assets/index-4f2a9c1b.js">')
+    // A preview for the eyes: hidden from assistive technology and role queries, which find
+    // the app's own cards once it renders.
+    expect(html.match(/<article [^>]*>/g)).toEqual([
+      '<article class="card post-card post-card-grid" aria-hidden="true">',
+      '<article class="card post-card post-card-grid" aria-hidden="true">',
+    ])
     // The title is text, never markup; the masked location keeps its hint.
     expect(html).toContain(
       '<h3 class="post-card-title">Paint the fence &#60;script&#62;alert(1)&#60;/script&#62; &#38; &#34;trim&#34;</h3>',
