@@ -58,6 +58,29 @@ describe('one Kafka principal per service, with ACLs', () => {
     } finally {
       await admin.disconnect()
     }
+    // The broker applies new ACLs a moment after the controller has stored them (KRaft's
+    // metadata log): on a loaded machine the first send could still be refused. Each
+    // principal describes its own topic (its ACLs imply Describe) once they are in force.
+    for (const [principal, topic] of [
+      ['jobs', Topics.jobsPosts],
+      ['auth', Topics.authUsers],
+    ] as const) {
+      await waitFor(
+        async () => {
+          const probe = as(principal).admin()
+          try {
+            await probe.connect()
+            await probe.fetchTopicMetadata({ topics: [topic] })
+            return true
+          } catch {
+            return false
+          } finally {
+            await probe.disconnect().catch(() => undefined)
+          }
+        },
+        { timeoutMs: 30_000, intervalMs: 250, what: `${principal}'s ACLs in force` },
+      )
+    }
     jobs = await startService('jobs-kafka-principals', 'services/jobs', {
       PORT: String(await freePort()),
       MONGO_URL: database,
