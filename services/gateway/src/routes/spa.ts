@@ -88,11 +88,7 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     const heading = headings.get(pathname)
     if (!preloads && !heading) return sendIndexFile(reply, indexFile)
     const page = heading ? withPageHeading(html, heading) : html
-    return reply
-      .header('cache-control', 'no-cache')
-      .header('vary', 'accept, cookie')
-      .type('text/html; charset=utf-8')
-      .send(preloads ? withPreloads(page, preloads) : page)
+    return sendHtml(reply, preloads ? withPreloads(page, preloads) : page)
   }
 
   app.get('/*', async (request, reply) => {
@@ -102,32 +98,13 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     // The home route: the shell with the feed's first page in it (routes/first-feed-page),
     // or, when the feed does not answer in time, as it is. Signed out, with the answer the
     // app then shows; maybe signed in, the public cards only, until the app shows the user's.
-    if (pathname === '/' && mayBeSignedIn(request) && (await isFile(indexFile))) {
+    if (pathname === '/' && (await isFile(indexFile))) {
       const page = await fetchFirstFeedPage(app, request.ip)
       const { html, hashes } = await currentIndex()
       if (page && html) {
         allowInlineScripts(reply, hashes)
-        return reply
-          .header('cache-control', 'no-cache')
-          .header('vary', 'accept, cookie')
-          .type('text/html; charset=utf-8')
-          .send(withPublicCards(html, page, options.publicBucketUrl))
-      }
-    }
-    if (pathname === '/' && !mayBeSignedIn(request) && (await isFile(indexFile))) {
-      const page = await fetchFirstFeedPage(app, request.ip)
-      if (page) {
-        const html = withFirstFeedPage(
-          await readFile(indexFile, 'utf8'),
-          page,
-          options.publicBucketUrl,
-        )
-        allowInlineScripts(reply, (await currentIndex()).hashes)
-        return reply
-          .header('cache-control', 'no-cache')
-          .header('vary', 'accept, cookie')
-          .type('text/html; charset=utf-8')
-          .send(html)
+        const withPage = mayBeSignedIn(request) ? withPublicCards : withFirstFeedPage
+        return sendHtml(reply, withPage(html, page, options.publicBucketUrl))
       }
     }
     const file = pathname === '/' ? '/index.html' : await existingFile(root, pathname)
@@ -140,6 +117,15 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     if (pathname.startsWith(HASHED_ASSETS) || !acceptsHtml(request)) return reply.callNotFound()
     return sendIndex(reply, pathname)
   })
+}
+
+/** index.html as built for this request: every deploy changes it, and / depends on the cookie. */
+function sendHtml(reply: FastifyReply, html: string) {
+  return reply
+    .header('cache-control', 'no-cache')
+    .header('vary', 'accept, cookie')
+    .type('text/html; charset=utf-8')
+    .send(html)
 }
 
 async function sendIndexFile(reply: FastifyReply, indexFile: string) {
