@@ -2,6 +2,7 @@
 # Real MongoDB-protocol, Kafka, S3 and SMTP servers without Docker (../shared/LOCAL-INFRA.md).
 #   infra.sh install            provision binaries into the cache (idempotent, prints progress)
 #   infra.sh install-servers    the servers' binaries only (CI runs it beside `pnpm install`)
+#   infra.sh binary-path NAME   where the minio or ferretdb binary is (infra/images uses it)
 #   infra.sh up                 install if needed, start everything, wait until really ready
 #   infra.sh down               stop what `up` started (pid files only)
 #   infra.sh status             what runs
@@ -282,6 +283,8 @@ cmd_status() {
 case ${1:-} in
   install) cmd_install ;;
   install-servers) install_servers ;;
+  # Where a server's binary is (built or not): infra/images puts the same binaries in images.
+  binary-path) case ${2:-} in minio) echo "$MINIO_BIN" ;; ferretdb) echo "$FERRETDB_BIN" ;; *) die "binary-path minio|ferretdb" ;; esac ;;
   up) cmd_up ;;
   down) cmd_down ;;
   status) cmd_status ;;

@@ -1,0 +1,2 @@
+#!/bin/bash
+KAFKA_HEAP_OPTS=-Xmx128m exec /opt/kafka/bin/kafka-run-class.sh kafka.admin.AclCommand "$@"
