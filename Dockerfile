@@ -1,5 +1,8 @@
 # Every service's image, from the repository root (the workspace is the build context):
 #   docker build --build-arg SERVICE=jobs --build-arg PORT=4003 -t marketplace/jobs .
+# NODE_IMAGE is the Node.js 24 image to build on: the official node:24-bookworm-slim where
+# Docker Hub is reachable, marketplace/node:local (infra/images/build.sh, from package
+# registries only) where it is not.
 # SERVICE is a folder of services/ (package @marketplace/<SERVICE>); PORT is the port it
 # listens on (docker-compose.yml's build args hold the table). The gateway's image also
 # carries the web app it serves. Needs BuildKit (the default builder since Docker Engine 23)
@@ -18,17 +21,14 @@ WORKDIR /repo
 COPY . .
 RUN --mount=type=cache,id=marketplace-pnpm-store,target=/pnpm/store \
     pnpm install --frozen-lockfile --store-dir /pnpm/store
-# Declared only now: a build argument is in every later RUN's cache key, so the steps above
-# are one cached layer shared by all the services' builds.
+# Every service and the web app, built once: the steps up to here take no build argument, so
+# BuildKit shares them between all the services' builds, and each image only deploys its own.
+RUN pnpm turbo run build --filter='./services/*' --filter=@marketplace/web --output-logs=errors-only
+# Declared only now: a build argument is in every later RUN's cache key.
 ARG SERVICE
 ARG PORT
 RUN test -n "${PORT}" && test -f "services/${SERVICE}/package.json" \
  || { echo "build with --build-arg SERVICE=<a folder of services/> --build-arg PORT=<its port>" >&2; exit 1; }
-# contracts and service-kit compile to dist/ first (turbo's ^build), then the service; the
-# gateway serves the web app, so its image builds apps/web (@marketplace/web) as well.
-RUN set -- "--filter=@marketplace/${SERVICE}..."; \
-    if [ "${SERVICE}" = gateway ]; then set -- "$@" "--filter=@marketplace/web..."; fi; \
-    pnpm turbo run build "$@"
 # A self-contained copy: production dependencies only, workspace packages copied in (their
 # package.json "files" is dist/). pnpm 10 deploys only "injected" workspaces; the setting is
 # given here, for this command, so the shared lockfile stays as it is. /image keeps the
@@ -54,7 +54,9 @@ ENV NODE_ENV=production \
 # Owned by root and only readable by the process: it never writes to its own code.
 COPY --from=build /image /app
 WORKDIR /app/services/${SERVICE}
-USER node
+# A numeric user (the base images' `node`, 1000): Kubernetes' runAsNonRoot can check it
+# without reading /etc/passwd.
+USER 1000:1000
 EXPOSE ${PORT}
 # /healthz is liveness only (no I/O); readiness (/readyz) is for orchestrators' routing.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 \

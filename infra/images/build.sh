@@ -34,7 +34,11 @@ have_image() { "$DOCKER" image inspect "$1" >/dev/null 2>&1; }
 image_key() { "$DOCKER" image inspect --format '{{index .Config.Labels "org.marketplace.key"}}' "marketplace/$1:local" 2>/dev/null || true; }
 
 # ---- the base: Debian's packages made into a root file system, imported as an image ----
-BASE_KEY=$(key_of base "$DEBIAN_SUITE" "$DEBIAN_MIRROR" "$HERE/base")
+# The machine's own extra certificate authorities (Debian keeps them in
+# /usr/local/share/ca-certificates): where a TLS-inspecting proxy stands between this machine
+# and the registries, builds inside the images must trust what the machine trusts.
+LOCAL_CAS=/usr/local/share/ca-certificates
+BASE_KEY=$(key_of base "$DEBIAN_SUITE" "$DEBIAN_MIRROR" "$HERE/base" "$LOCAL_CAS")
 build_base() {
   local ref=marketplace/base:$BASE_KEY
   if have_image "$ref"; then say "base $DEBIAN_SUITE cached ($ref)"; "$DOCKER" tag "$ref" marketplace/base:local; return; fi
@@ -50,6 +54,10 @@ build_base() {
     "$DEBIAN_SUITE" "$tmp/rootfs" "$DEBIAN_MIRROR" >"$tmp/debootstrap.log" 2>&1 ||
     { tail -20 "$tmp/debootstrap.log" >&2; rm -rf "$tmp"; die "debootstrap failed"; }
   cp "$HERE/base/sources.list" "$tmp/rootfs/etc/apt/sources.list"
+  if compgen -G "$LOCAL_CAS/*.crt" >/dev/null; then
+    cp "$LOCAL_CAS"/*.crt "$tmp/rootfs/usr/local/share/ca-certificates/"
+    chroot "$tmp/rootfs" update-ca-certificates >/dev/null || die "update-ca-certificates failed in the base"
+  fi
   # What a container never needs: the downloaded packages, the package lists (an image that
   # installs more runs apt-get update first), documentation.
   rm -rf "$tmp"/rootfs/var/cache/apt/archives/*.deb "$tmp"/rootfs/var/lib/apt/lists/* \
