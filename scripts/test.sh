@@ -86,6 +86,11 @@ if [[ -f scripts/check-compose.sh ]]; then
   bash scripts/check-compose.sh || status=1
 fi
 
+# Last, on its own: the product as operators run it, in containers (docker compose up from
+# nothing, the journey, a killed container, down -v); starts the Docker engine if needed.
+say "the compose journey (tests/compose/run.sh: images built here, docker compose)..."
+bash tests/compose/run.sh || status=1
+
 node -e '
   const fs = require("fs"), dir = process.argv[1]
   const rows = fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => JSON.parse(fs.readFileSync(`${dir}/${f}`, "utf8"))) : []

@@ -158,15 +158,25 @@ build_mailpit() {
 SERVICES=(auth:4001 people:4002 jobs:4003 favorites:4004 reports:4005 notifications:4006
   media:4007 conversations:4008 analytics:4009 gateway:8080)
 build_services() {
-  local entry started=$SECONDS
+  local entry started=$SECONDS context=$ROOT snapshot=''
   have_image marketplace/node:local || build_node
+  # One copy of the sources for all ten builds: the files git knows (tracked, and new ones
+  # not ignored), so an edit made while they run cannot give two services different code, or
+  # make each build compile the workspace again (a changed context misses the shared layer).
+  if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+    snapshot=$(mktemp -d)
+    (cd "$ROOT" && git ls-files -z --cached --others --exclude-standard |
+      tar --null --ignore-failed-read -T - -cf - 2>/dev/null) | tar -xf - -C "$snapshot"
+    context=$snapshot
+  fi
   for entry in "${SERVICES[@]}"; do
     say "service ${entry%%:*} (root Dockerfile)..."
     "$DOCKER" build --progress=plain --build-arg NODE_IMAGE=marketplace/node:local \
       --build-arg "SERVICE=${entry%%:*}" --build-arg "PORT=${entry#*:}" \
-      -t "marketplace/${entry%%:*}:local" "$ROOT" >"$BUILD_LOGS/${entry%%:*}.log" 2>&1 ||
-      { tail -30 "$BUILD_LOGS/${entry%%:*}.log" >&2; die "building the ${entry%%:*} image failed (log: $BUILD_LOGS/${entry%%:*}.log)"; }
+      -t "marketplace/${entry%%:*}:local" "$context" >"$BUILD_LOGS/${entry%%:*}.log" 2>&1 ||
+      { [[ -z $snapshot ]] || rm -rf "$snapshot"; tail -30 "$BUILD_LOGS/${entry%%:*}.log" >&2; die "building the ${entry%%:*} image failed (log: $BUILD_LOGS/${entry%%:*}.log)"; }
   done
+  [[ -z $snapshot ]] || rm -rf "$snapshot"
   say "service images ready in $((SECONDS - started)) s"
 }
 

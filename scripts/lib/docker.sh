@@ -1,8 +1,8 @@
 # The Docker engine and Docker Compose v2 for the container tests and the compose stack.
 # Sourced after scripts/lib/common.sh (uses CACHE, say, die).
 #   ensure_docker         a running engine: starts Debian's docker.io (installing it first when
-#                         missing) and remembers that it did, so stop_docker stops only that one
-#   stop_docker           stops the engine ensure_docker started, nothing else
+#                         missing); DOCKER_STARTED_HERE=1 when this shell started it
+#   stop_docker           stops the engine this shell's ensure_docker started, nothing else
 #   ensure_compose        Docker Compose v2 as `docker compose` (a CLI plugin under the cache)
 # Also sets DOCKER, the client to build with: one whose BuildKit works without the buildx
 # plugin (Debian's docker.io 20.10 client has it built in; newer clients need buildx).
@@ -46,6 +46,7 @@ ensure_docker() {
   $sudo setsid dockerd --storage-driver=overlay2 --log-level=warn \
     >>"$DOCKER_STATE/dockerd.log" 2>&1 </dev/null &
   echo $! >"$DOCKER_STATE/started-by-us.pid"
+  DOCKER_STARTED_HERE=1
   local i
   for ((i = 0; i < 120; i++)); do
     docker_answers && { say "Docker engine ready ($("$DOCKER" version --format '{{.Server.Version}}'))"; return 0; }
@@ -58,7 +59,7 @@ ensure_docker() {
 
 stop_docker() {
   local file=$DOCKER_STATE/started-by-us.pid pid i
-  [[ -f $file ]] || return 0
+  [[ ${DOCKER_STARTED_HERE:-0} == 1 && -f $file ]] || return 0
   pid=$(cat "$file")
   rm -f "$file"
   kill -0 "$pid" 2>/dev/null || return 0

@@ -16,6 +16,8 @@ source "$ROOT/scripts/lib/docker.sh"
 cd "$ROOT"
 ensure_node
 ensure_docker
+# An engine this script started is stopped again at the end (one already running is left).
+trap stop_docker EXIT
 ensure_compose
 
 offset=${MARKETPLACE_PORT_OFFSET:-20000}
@@ -37,4 +39,17 @@ export JOURNEY_IMAGES_SECONDS=$((SECONDS - started))
 say "images ready in $JOURNEY_IMAGES_SECONDS s"
 # Leftovers of an interrupted run would make this one not "from nothing".
 docker compose down -v --remove-orphans >/dev/null 2>&1 || true
-node --test --test-concurrency=1 --test-timeout=1500000 tests/compose/journey.test.mjs
+status=0
+node --test --test-reporter=spec --test-concurrency=1 --test-timeout=1500000 tests/compose/journey.test.mjs |
+  tee "$DATA/compose-journey.log" || status=1
+# One row for scripts/test.sh's closing summary, from the runner's own counts.
+if [[ -n ${TEST_SUMMARY_DIR:-} ]]; then
+  count() { sed -n "s/^ℹ $1 \([0-9]*\)$/\1/p" "$DATA/compose-journey.log" | tail -1; }
+  passed=$(count pass) failed=$(count fail) skipped=$(count skipped)
+  # A run that failed before its tests (images, engine) counts as one failure.
+  ((status == 0 || ${failed:-0} > 0)) || failed=1
+  mkdir -p "$TEST_SUMMARY_DIR"
+  printf '{"package":"compose journey","passed":%d,"failed":%d,"skipped":%d}\n' \
+    "${passed:-0}" "${failed:-0}" "${skipped:-0}" >"$TEST_SUMMARY_DIR/compose-journey.json"
+fi
+exit $status
