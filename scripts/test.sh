@@ -76,8 +76,6 @@ say "system tests that stop and restart the shared Kafka, one at a time..."
 system_tests exclusive || status=1
 say "the other system tests (services as separate processes), two files at a time..."
 system_tests shared || status=1
-say "the local mail sink (node --test)..."
-node --test "infra/local/node/*.test.js" || status=1
 say "the local MongoDB-protocol server's write serializer (go test, run in the background)..."
 wait "$go_test" || status=1
 cat "$LOGS/go-test.log"

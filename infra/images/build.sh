@@ -124,7 +124,7 @@ build_kafka() {
   build_from kafka "$KAFKA_KEY" "$KAFKA_IMAGE_LIBS=libs"
 }
 
-# MinIO and FerretDB: the binaries infra/local builds (same versions, same patches).
+# MinIO, FerretDB and Mailpit: the binaries infra/local builds (same versions, same patches).
 server_binary() { # name -> path in the cache, building it when missing
   local path
   path=$(bash "$ROOT/infra/local/infra.sh" binary-path "$1")
@@ -141,17 +141,10 @@ build_ferretdb() {
   build_from ferretdb "$(key_of ferretdb "$BASE_KEY" "$(basename "$bin")" "$HERE/ferretdb")" "$bin=ferretdb"
 }
 
-# Mailpit from the Go module proxy (its web UI is in the module), built once into the cache.
-MAILPIT_BIN=$CACHE/bin/mailpit-$MAILPIT_VERSION
+# Mailpit: the binary infra/local builds from its Go module (web UI included).
 build_mailpit() {
-  if [[ ! -x $MAILPIT_BIN ]]; then
-    say "building Mailpit $MAILPIT_VERSION from the Go module proxy..."
-    local tmp; tmp=$(mktemp -d)
-    (cd "$tmp" && CGO_ENABLED=0 GOBIN=$tmp go install -trimpath "github.com/axllent/mailpit@$MAILPIT_VERSION") ||
-      die "Mailpit build failed"
-    mkdir -p "$(dirname "$MAILPIT_BIN")" && mv "$tmp/mailpit" "$MAILPIT_BIN" && rm -rf "$tmp"
-  fi
-  build_from mailpit "$(key_of mailpit "$BASE_KEY" "$MAILPIT_VERSION" "$HERE/mailpit")" "$MAILPIT_BIN=mailpit"
+  local bin; bin=$(server_binary mailpit)
+  build_from mailpit "$(key_of mailpit "$BASE_KEY" "$(basename "$bin")" "$HERE/mailpit")" "$bin=mailpit"
 }
 
 # ---- the product: every service from the root Dockerfile on the Node.js image above ----

@@ -2,7 +2,7 @@
 # Real MongoDB-protocol, Kafka, S3 and SMTP servers without Docker (../shared/LOCAL-INFRA.md).
 #   infra.sh install            provision binaries into the cache (idempotent, prints progress)
 #   infra.sh install-servers    the servers' binaries only (CI runs it beside `pnpm install`)
-#   infra.sh binary-path NAME   where the minio or ferretdb binary is (infra/images uses it)
+#   infra.sh binary-path NAME   where the minio, ferretdb or mailpit binary is (infra/images uses it)
 #   infra.sh up                 install if needed, start everything, wait until really ready
 #   infra.sh down               stop what `up` started (pid files only)
 #   infra.sh status             what runs
@@ -26,6 +26,7 @@ FERRETDB_PATCH=id-lookups-use-the-id-index-v2
 FERRETDB_WRAPPER_REV=$( (cat "$HERE"/ferretdb-sqlite/*.go "$HERE"/ferretdb-sqlite/go.mod; echo "$FERRETDB_PATCH") | sha1sum | cut -c1-10)
 FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION-$FERRETDB_WRAPPER_REV
 MINIO_BIN=$BIN/minio-$MINIO_VERSION
+MAILPIT_BIN=$BIN/mailpit-$MAILPIT_VERSION
 NODE_TOOLS=$HERE/node
 
 # MARKETPLACE_PORT_OFFSET moves every port (with its own MARKETPLACE_DATA), so a second set
@@ -36,7 +37,7 @@ S3_PORT=$((9000 + OFFSET)) S3_CONSOLE_PORT=$((9001 + OFFSET))
 SMTP_PORT=$((1025 + OFFSET)) MAIL_API_PORT=$((8025 + OFFSET))
 S3_USER=marketplace S3_PASSWORD=marketplace-local-secret
 
-# The node helpers (mail sink, readiness probes) run on the project's Node.js 24, fetched
+# The node helpers (readiness probes) run on the project's Node.js 24, fetched
 # into the cache on a machine with an older one (scripts/lib/common.sh).
 # shellcheck source=../../scripts/lib/common.sh
 PATH=$(source "$ROOT/scripts/lib/common.sh" && ensure_node >&2 && echo "$PATH")
@@ -89,6 +90,16 @@ install_minio() {
   mkdir -p "$BIN" && mv "$tmp/minio" "$MINIO_BIN" && rm -rf "$tmp"
 }
 
+# Mailpit, the SMTP sink with a web UI and a REST API that compose runs too: built from its Go
+# module (its web UI is part of the module), so tests read mail the same way everywhere.
+install_mailpit() {
+  [[ -x $MAILPIT_BIN ]] && { say "Mailpit $MAILPIT_VERSION cached"; return; }
+  say "building Mailpit $MAILPIT_VERSION from the Go module proxy (about 2 min on 2 cores)..."
+  local tmp; tmp=$(mktemp -d)
+  (cd "$tmp" && CGO_ENABLED=0 GOBIN=$tmp go install -trimpath "github.com/axllent/mailpit@$MAILPIT_VERSION") || die "Mailpit build failed"
+  mkdir -p "$BIN" && mv "$tmp/mailpit" "$MAILPIT_BIN" && rm -rf "$tmp"
+}
+
 install_kafka() {
   [[ -f $KAFKA_LIBS/.complete ]] && { say "Kafka $KAFKA_VERSION jars cached"; return; }
   say "fetching Kafka $KAFKA_VERSION jars from Maven Central..."
@@ -99,14 +110,14 @@ install_kafka() {
 }
 
 install_node_tools() {
-  [[ -d $NODE_TOOLS/node_modules/smtp-server ]] && return
+  [[ -d $NODE_TOOLS/node_modules/kafkajs ]] && return
   say "installing the node helpers (pnpm install)..."
   # shellcheck source=../../scripts/lib/common.sh
   PATH=$(source "$ROOT/scripts/lib/common.sh" && ensure_pnpm >&2 && echo "$PATH")
   (cd "$ROOT" && pnpm install --frozen-lockfile --filter @marketplace/local-infra >/dev/null)
 }
 
-# The three downloads-then-builds run at once: a cold machine spends much of each waiting on
+# The four downloads-then-builds run at once: a cold machine spends much of each waiting on
 # the Go module proxy or Maven Central, and one's download overlaps another's compile (the
 # Go module cache is safe for concurrent use; it locks). About 7 min one after another cold.
 install_servers() {
@@ -117,6 +128,7 @@ install_servers() {
   install_ferretdb & pids+=($!)
   install_minio & pids+=($!)
   install_kafka & pids+=($!)
+  install_mailpit & pids+=($!)
   for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
   ((failed == 0)) || die "provisioning failed (see the messages above)"
 }
@@ -202,9 +214,12 @@ start_s3() {
 }
 
 start_mail() {
-  SMTP_PORT=$SMTP_PORT MAIL_API_PORT=$MAIL_API_PORT launch mail node "$NODE_TOOLS/mail-sink.js" || return 0
+  # Every address accepted, any login or none (the services send as compose's do); up to
+  # 5000 messages kept in a database in the temp directory (the test suites send thousands).
+  launch mail "$MAILPIT_BIN" --smtp "127.0.0.1:$SMTP_PORT" --listen "127.0.0.1:$MAIL_API_PORT" \
+    --smtp-auth-accept-any --smtp-auth-allow-insecure --max 5000 --disable-version-check --quiet || return 0
   wait_port mail $MAIL_API_PORT 20
-  say "mail ready: SMTP 127.0.0.1:$SMTP_PORT, API http://127.0.0.1:$MAIL_API_PORT"
+  say "mail ready: SMTP 127.0.0.1:$SMTP_PORT, Mailpit http://127.0.0.1:$MAIL_API_PORT"
 }
 
 write_env() {
@@ -284,7 +299,7 @@ case ${1:-} in
   install) cmd_install ;;
   install-servers) install_servers ;;
   # Where a server's binary is (built or not): infra/images puts the same binaries in images.
-  binary-path) case ${2:-} in minio) echo "$MINIO_BIN" ;; ferretdb) echo "$FERRETDB_BIN" ;; *) die "binary-path minio|ferretdb" ;; esac ;;
+  binary-path) case ${2:-} in minio) echo "$MINIO_BIN" ;; ferretdb) echo "$FERRETDB_BIN" ;; mailpit) echo "$MAILPIT_BIN" ;; *) die "binary-path minio|ferretdb|mailpit" ;; esac ;;
   up) cmd_up ;;
   down) cmd_down ;;
   status) cmd_status ;;

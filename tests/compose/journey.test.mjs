@@ -23,7 +23,7 @@ const PNG = Buffer.from(
 const times = {}
 
 function compose(...args) {
-  return execFileSync('docker', ['compose', ...args], {
+  return execFileSync('docker', ['compose', '--progress', 'quiet', ...args], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -32,7 +32,14 @@ function compose(...args) {
 /** `docker compose up` until every container is healthy (or its one-shot job done). */
 function upAndTime(label) {
   const started = Date.now()
-  compose('up', '--detach', '--wait', '--wait-timeout', '600', '--quiet-pull')
+  try {
+    compose('up', '--detach', '--wait', '--wait-timeout', '600')
+  } catch (error) {
+    // Say which container did not come up, and why, before failing.
+    console.log(compose('ps', '--all', '--format', 'table {{.Name}}\t{{.Status}}'))
+    console.log(compose('logs', '--no-color', '--tail', '15'))
+    throw error
+  }
   times[label] = (Date.now() - started) / 1000
   console.log(`[compose journey] ${label}: the whole stack up and healthy in ${times[label]} s`)
 }

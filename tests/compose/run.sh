@@ -5,8 +5,8 @@
 #    Docker Compose v2; 2. the images, built here from package registries (cached by their
 #    inputs); 3. journey.test.mjs: docker compose up, the journey, a killed container,
 #    down and up again, docker compose down -v. Fails loudly when any step cannot run.
-# Ports: the published ones are MARKETPLACE_PORT_OFFSET (default 20000) above the usual
-# 8080, 9000 and 8025, so the journey runs beside infra/local's servers.
+# Ports: the published ones are 20000 + MARKETPLACE_PORT_OFFSET above the usual 8080, 9000 and
+# 8025, so the journey runs beside infra/local's servers of the same offset.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=../../scripts/lib/common.sh
@@ -20,8 +20,7 @@ ensure_docker
 trap stop_docker EXIT
 ensure_compose
 
-offset=${MARKETPLACE_PORT_OFFSET:-20000}
-((offset > 0)) || offset=20000
+offset=$((${MARKETPLACE_PORT_OFFSET:-0} + 20000))
 export JOURNEY_GATEWAY_PORT=$((8080 + offset)) JOURNEY_S3_PORT=$((9000 + offset)) JOURNEY_MAIL_API_PORT=$((8025 + offset))
 export COMPOSE_PROJECT_NAME=marketplace-journey
 export COMPOSE_FILE=docker-compose.yml:docker-compose.built-here.yml:tests/compose/ports.yml
