@@ -9,24 +9,16 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from checks import cluster_checks, compose_checks, dockerfile_checks, kubernetes_checks
-from checks.kustomize import KustomizeError, build
-from checks.dockerignore import DockerIgnore
-from checks.interpolation import interpolate
-from checks.model import K8S_DIR, OVERLAYS_DIR, SECRETS_TEMPLATE, load, render_kustomization
+from checks import cluster_checks, kubernetes_checks
+from checks.model import K8S_DIR, SECRETS_TEMPLATE, load, render_kustomization
 
 ROOT = Path(__file__).resolve().parents[2]
-PRISTINE = load(ROOT, render=False)
-
-
-def references(ops):
-    return compose_checks.check_references(ops, dockerfile_checks.has_image_healthcheck(ops))
+PRISTINE = load(ROOT)
 
 
 class BreakageTest(unittest.TestCase):
     def setUp(self):
         self.ops = copy.copy(PRISTINE)
-        self.ops.ignores = {}
         # deep-copied together, so the rendered objects stay the documents of their files
         self.ops.compose, self.ops.kustomization, self.ops.k8s_files, self.ops.k8s_objects, self.ops.overlays = (
             copy.deepcopy((PRISTINE.compose, PRISTINE.kustomization, PRISTINE.k8s_files, PRISTINE.k8s_objects, PRISTINE.overlays))
@@ -44,19 +36,6 @@ class BreakageTest(unittest.TestCase):
             f"no problem mentions {words}: {problems}",
         )
 
-    def dockerfile(self, replace: str, by: str) -> None:
-        text = (ROOT / "Dockerfile").read_text()
-        self.assertIn(replace, text)
-        path = Path(self.temporary.name, "Dockerfile")
-        path.write_text(text.replace(replace, by))
-        for service in self.stack.values():
-            if "build" in service:
-                service["build"]["dockerfile"] = str(path)
-
-    def dockerignore(self, extra: str) -> None:
-        ignore = DockerIgnore((ROOT / ".dockerignore").read_text() + extra)
-        self.ops.dockerignore = lambda context: ignore
-
     def k8s(self, name: str, kind: str | None = None) -> dict:
         return next(
             doc for doc in self.ops.k8s_objects if doc["metadata"]["name"] == name and kind in (None, doc["kind"])
@@ -67,13 +46,8 @@ class BreakageTest(unittest.TestCase):
 
     # ---- the repository as it is passes every check
     def test_the_repository_passes(self):
+        self.assertEqual(self.ops.read_problems, [])
         for check in (
-            compose_checks.check_schema,
-            references,
-            compose_checks.check_addresses,
-            compose_checks.check_every_service_is_built,
-            dockerfile_checks.check_builds,
-            dockerfile_checks.check_node_images,
             kubernetes_checks.check_kustomization,
             kubernetes_checks.check_references,
             kubernetes_checks.check_same_services_as_compose,
@@ -81,115 +55,6 @@ class BreakageTest(unittest.TestCase):
             cluster_checks.check_engines,
         ):
             self.assertEqual(check(self.ops), [], check.__name__)
-
-    # ---- compose
-    def test_a_misspelt_key(self):
-        self.stack["auth"]["restrat"] = "always"
-        self.assertCaught(compose_checks.check_schema, "services.auth", "restrat")
-
-    def test_a_wrong_type(self):
-        self.stack["kafka"]["healthcheck"]["test"] = {"CMD": "kafka-topics.sh"}
-        self.assertCaught(compose_checks.check_schema, "services.kafka.healthcheck.test")
-
-    def test_bad_variable_syntax_and_a_required_variable(self):
-        problems: list[str] = []
-        interpolate({"a": "${LOG_LEVEL:-info", "b": "${NOT_SET_HERE:?set it}"}, {}, problems)
-        self.assertEqual(len(problems), 2, problems)
-
-    def test_depends_on_a_missing_service(self):
-        self.stack["people"]["depends_on"]["mongodb"] = {"condition": "service_healthy"}
-        self.assertCaught(references, "people", "mongodb")
-
-    def test_waiting_for_health_without_a_healthcheck(self):
-        self.stack["people"]["depends_on"]["jwt-keys"] = {"condition": "service_healthy"}
-        self.assertCaught(references, "jwt-keys", "no healthcheck")
-
-    def test_waiting_for_a_service_that_restarts_to_finish(self):
-        self.stack["jwt-keys"]["restart"] = "always"
-        self.assertCaught(references, "jwt-keys", "restarts")
-
-    def test_an_undeclared_volume_and_a_missing_bind_source(self):
-        self.stack["people"]["volumes"].append("jwt-publik:/x:ro")
-        self.stack["jwt-keys"]["volumes"][0] = "./infra/compose/make-keys.js:/opt/k.js:ro"
-        self.assertCaught(references, "jwt-publik", "not declared")
-        self.assertCaught(references, "make-keys.js", "does not exist")
-
-    def test_a_restart_policy_docker_refuses(self):
-        self.stack["mongo"]["restart"] = "on_failure"
-        self.assertCaught(references, "mongo.restart")
-
-    def test_a_host_port_published_twice(self):
-        self.stack["mailpit"]["ports"].append("127.0.0.1:9000:9000")
-        self.assertCaught(references, "9000", "minio", "mailpit")
-
-    def test_an_upstream_url_on_the_wrong_port_or_host(self):
-        self.stack["gateway"]["environment"]["JOBS_URL"] = "http://jobs:4009"
-        self.stack["gateway"]["environment"]["PEOPLE_URL"] = "http://peopel:4002"
-        self.assertCaught(compose_checks.check_addresses, "JOBS_URL", "4003")
-        self.assertCaught(compose_checks.check_addresses, "PEOPLE_URL", "peopel")
-
-    def test_a_service_left_out_of_the_stack(self):
-        del self.stack["reports"]
-        self.assertCaught(compose_checks.check_every_service_is_built, "services/reports")
-
-    # ---- the images
-    def test_a_missing_or_misspelt_build_arg(self):
-        self.stack["jobs"]["build"]["args"] = {"SERIVCE": "jobs", "PORT": 4003}
-        self.assertCaught(dockerfile_checks.check_builds, "services jobs:", "needs SERVICE")
-        self.assertCaught(dockerfile_checks.check_builds, "services jobs:", "no ARG SERIVCE")
-
-    def test_a_build_arg_naming_no_service(self):
-        self.stack["jobs"]["build"]["args"]["SERVICE"] = "job"
-        self.assertCaught(dockerfile_checks.check_builds, "@marketplace/job", "not a package")
-
-    def test_a_missing_dockerfile(self):
-        self.stack["jobs"]["build"]["dockerfile"] = "services/jobs/Dockerfile"
-        self.assertCaught(dockerfile_checks.check_builds, "services/jobs/Dockerfile", "does not exist")
-
-    def test_copy_from_a_stage_that_does_not_exist(self):
-        self.dockerfile("--from=build /image", "--from=biuld /image")
-        self.assertCaught(dockerfile_checks.check_builds, "--from=biuld", "no earlier stage")
-
-    def test_copy_of_a_path_not_in_the_context(self):
-        self.dockerfile("COPY . .", "COPY . .\nCOPY tsconfig.base.json ./")
-        self.assertCaught(dockerfile_checks.check_builds, "tsconfig.base.json", "not in the build context")
-        self.dockerignore("\nturbo.json\n")
-        self.dockerfile("COPY . .", "COPY turbo.json ./")
-        self.assertCaught(dockerfile_checks.check_builds, "COPY turbo.json", "not in the build context")
-
-    def test_dockerignore_leaving_out_what_the_build_reads(self):
-        for pattern, left_out in (
-            ("tooling", "tooling/tsconfig ("),
-            ("**/src", "services/auth ("),
-            ("pnpm-lock.yaml", "pnpm-lock.yaml"),
-            ("tests", "tests/system (1 file)"),
-            ("apps/web/index.html", "apps/web (1 file)"),
-        ):
-            with self.subTest(pattern=pattern):
-                self.dockerignore(f"\n{pattern}\n")
-                self.assertCaught(dockerfile_checks.check_builds, left_out)
-
-    def test_dockerignore_may_leave_out_tests_and_prose(self):
-        self.dockerignore("\n**/*.test.ts\n**/*.test.tsx\n**/*.md\n**/src/test\n")
-        self.assertEqual(dockerfile_checks.check_builds(self.ops), [])
-
-    def test_a_pnpm_version_other_than_package_managers(self):
-        self.dockerfile("ARG PNPM_VERSION=10.34.9", "ARG PNPM_VERSION=10.1.0")
-        self.assertCaught(dockerfile_checks.check_builds, "PNPM_VERSION 10.1.0")
-
-    def test_a_node_image_other_than_the_engines_major(self):
-        self.stack["jwt-keys"]["image"] = "node:20-bookworm-slim"
-        self.assertCaught(dockerfile_checks.check_node_images, "jwt-keys", "node:20-bookworm-slim")
-        self.dockerfile("ARG NODE_IMAGE=node:24-bookworm-slim", "ARG NODE_IMAGE=node:22-bookworm-slim")
-        self.assertCaught(dockerfile_checks.check_node_images, "Dockerfile", "node:22-bookworm-slim")
-
-    def test_a_base_image_without_a_value(self):
-        self.dockerfile("ARG NODE_IMAGE=node:24-bookworm-slim", "ARG NODE_IMAGE")
-        self.assertCaught(dockerfile_checks.check_builds, "FROM ${NODE_IMAGE}", "no value")
-
-    def test_a_dockerfile_ending_inside_a_continued_line(self):
-        self.dockerfile('CMD ["node", "dist/server.js"]', 'CMD ["node", "dist/server.js"] \\')
-        self.assertCaught(dockerfile_checks.check_builds, "continued line")
 
     # ---- Kubernetes
     def test_a_manifest_left_out_or_the_template_applied(self):
@@ -310,36 +175,6 @@ class BreakageTest(unittest.TestCase):
         self.assertCaught(kubernetes_checks.check_references, "overlays/small", "reports", "marketplace-mongo-report")
 
 
-class KustomizeTest(unittest.TestCase):
-    """Our own renderer, for machines without kubectl (checks/kustomize.py)."""
-
-    def test_a_patch_for_a_resource_that_does_not_exist(self):
-        with tempfile.TemporaryDirectory() as root:
-            shutil.copytree(ROOT / "infra/k8s", Path(root, "infra/k8s"))
-            patch = Path(root, OVERLAYS_DIR, "large", "partitions.yaml")
-            patch.write_text(patch.read_text().replace("name: jobs.posts", "name: jobs.post"))
-            with self.assertRaisesRegex(KustomizeError, "jobs.post"):
-                build(Path(root, OVERLAYS_DIR, "large"))
-
-    @unittest.skipUnless(shutil.which("kubectl") or shutil.which("kustomize"), "no kustomize renderer installed")
-    def test_it_renders_the_overlays_as_kustomize_does(self):
-        def view(objects):
-            def norm(value):
-                if isinstance(value, dict):
-                    return {k: norm(v) for k, v in value.items() if k not in ("labels", "image")}
-                if isinstance(value, list) and all(isinstance(e, dict) and "name" in e for e in value):
-                    return sorted((norm(e) for e in value), key=lambda e: str(e.get("name")))
-                return [norm(e) for e in value] if isinstance(value, list) else value
-            return {(d["kind"], d["metadata"]["name"]): norm(d) for d in objects}
-
-        for overlay in sorted(path.name for path in (ROOT / OVERLAYS_DIR).iterdir()):
-            with self.subTest(overlay=overlay):
-                theirs, command, error = render_kustomization(ROOT, f"{OVERLAYS_DIR}/{overlay}")
-                self.assertEqual(error, "")
-                self.assertEqual(view(build(ROOT / OVERLAYS_DIR / overlay)), view(theirs))
-
-
-@unittest.skipUnless(shutil.which("kubectl") or shutil.which("kustomize"), "no kustomize renderer installed")
 class RenderTest(unittest.TestCase):
     def test_a_kustomization_that_does_not_render(self):
         with tempfile.TemporaryDirectory() as root:
@@ -349,21 +184,6 @@ class RenderTest(unittest.TestCase):
             objects, command, error = render_kustomization(Path(root))
             self.assertIsNone(objects)
             self.assertIn("job.yaml", error)
-
-
-class DockerIgnoreTest(unittest.TestCase):
-    def test_patterns_as_docker_reads_them(self):
-        ignore = DockerIgnore("**/node_modules\ndocs\n*.md\n!README.md\n**/*.pem\nsrc/**/fixtures\n")
-        self.assertTrue(ignore.excludes("services/auth/node_modules/fastify/index.js"))
-        self.assertTrue(ignore.excludes("node_modules/x"))
-        self.assertTrue(ignore.excludes("docs/architecture.md"))
-        self.assertFalse(ignore.excludes("services/docs/x.ts"))
-        self.assertTrue(ignore.excludes("CHANGES.md"))
-        self.assertFalse(ignore.excludes("README.md"))
-        self.assertFalse(ignore.excludes("services/CHANGES.md"))
-        self.assertTrue(ignore.excludes("a/b/key.pem"))
-        self.assertTrue(ignore.excludes("src/a/b/fixtures/one.json"))
-        self.assertTrue(ignore.excludes("src/fixtures/one.json"))
 
 
 if __name__ == "__main__":

@@ -4,10 +4,30 @@ Services behind the Ingress and behind the URLs the gateway is given."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
-from .compose_checks import build_args, peer_address, services
 from .model import K8S_DIR, SECRETS_TEMPLATE, Ops
+
+_URL = re.compile(r"^[a-z][a-z0-9+.-]*://(?:[^@/]*@)?([A-Za-z0-9_.-]+):(\d+)")
+
+
+def peer_address(value: str) -> tuple[str, str] | None:
+    """(host, port) of a URL to a bare host name: a Service in the cluster."""
+    match = _URL.match(value)
+    if not match or "." in match.group(1) or match.group(1) == "localhost":
+        return None
+    return match.group(1), match.group(2)
+
+
+def services(ops: Ops) -> dict[str, dict]:
+    """docker-compose.yml's services as `docker compose config` resolves them."""
+    return {name: service for name, service in (ops.compose.get("services") or {}).items() if isinstance(service, dict)}
+
+
+def build_args(service: dict) -> dict[str, str]:
+    args = (service.get("build") or {}).get("args") or {}
+    return {key: "" if value is None else str(value) for key, value in args.items()}
 
 
 def _of_kind(objects: list[dict], kind: str) -> dict[str, dict]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import re
+import os
 import shutil
 import subprocess
 from dataclasses import dataclass, field
@@ -11,19 +11,13 @@ from pathlib import Path
 
 import yaml
 
-from .dockerignore import DockerIgnore
-from .interpolation import interpolate
-from .kustomize import KustomizeError, build
-
-# `${VAR:?message}`: a secret compose requires from the operator's .env (no default).
-REQUIRED_VARIABLE = re.compile(r"\$\{([A-Za-z_]\w*):?\?")
-
 COMPOSE_FILE = "docker-compose.yml"
-COMPOSE_SCHEMA = "infra/compose/compose-spec.schema.json"
 K8S_DIR = "infra/k8s/base"  # the workloads every installation shares
 OVERLAYS_DIR = "infra/k8s/overlays"  # one per installation size, each rendered and checked whole
 SECRETS_TEMPLATE = "secrets.example.yaml"
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when PyYAML was built with it
+# The secrets compose requires from the operator's .env: placeholders, so the file resolves.
+PLACEHOLDER_SECRETS = {"ADMIN_PASSWORD": "<ADMIN_PASSWORD>", "MINIO_ROOT_PASSWORD": "<MINIO_ROOT_PASSWORD>"}
 
 
 @dataclass
@@ -36,23 +30,16 @@ class Package:
 @dataclass
 class Ops:
     root: Path
-    compose: dict
-    compose_problems: list[str]  # found while reading (YAML, interpolation)
+    compose: dict  # docker-compose.yml as `docker compose config` resolves it
     root_package: dict
     packages: dict[str, Package]  # by package name, every project of pnpm-workspace.yaml
     files: list[str]  # the repository's files (tracked and untracked, not git-ignored)
     kustomization: dict
     k8s_files: dict[str, list[dict]]  # file name -> documents
-    k8s_objects: list[dict]  # rendered by kustomize when it is installed, else the resources
+    k8s_objects: list[dict]  # rendered by kustomize
     renderer: str  # what produced k8s_objects
     read_problems: list[str] = field(default_factory=list)
     overlays: dict[str, list[dict]] = field(default_factory=dict)  # overlay name -> rendered objects
-    ignores: dict[str, DockerIgnore] = field(default_factory=dict)
-
-    def dockerignore(self, context: str) -> DockerIgnore:
-        if context not in self.ignores:
-            self.ignores[context] = DockerIgnore.of(self.root / context)
-        return self.ignores[context]
 
 
 def _yaml_documents(path: Path, problems: list[str]) -> list[dict]:
@@ -92,13 +79,13 @@ def _repository_files(root: Path, problems: list[str]) -> list[str]:
 
 
 def render_kustomization(root: Path, directory: str = K8S_DIR) -> tuple[list[dict] | None, str, str]:
-    """(objects, what rendered them, error) with kubectl's or kustomize's own renderer."""
-    if shutil.which("kubectl"):
-        command = ["kubectl", "kustomize", directory]
-    elif shutil.which("kustomize"):
+    """(objects, what rendered them, error) with kustomize itself (or kubectl's copy of it)."""
+    if shutil.which("kustomize"):
         command = ["kustomize", "build", directory]
+    elif shutil.which("kubectl"):
+        command = ["kubectl", "kustomize", directory]
     else:
-        return None, "", ""
+        return None, "kustomize", "neither kustomize nor kubectl is installed (scripts/check-compose.sh installs kustomize)"
     result = subprocess.run(command, cwd=root, capture_output=True, text=True)
     if result.returncode != 0:
         return None, " ".join(command), result.stderr.strip()
@@ -109,50 +96,50 @@ def render_kustomization(root: Path, directory: str = K8S_DIR) -> tuple[list[dic
     )
 
 
-def load(root: Path, render: bool = True) -> Ops:
-    problems: list[str] = []
-    compose_problems: list[str] = []
-    raw = None
+def resolved_compose(root: Path, problems: list[str]) -> dict:
+    """docker-compose.yml as Docker Compose itself reads it (`docker compose config`)."""
     try:
-        raw = yaml.load((root / COMPOSE_FILE).read_text(), LOADER)
-    except (OSError, yaml.YAMLError) as error:
-        compose_problems.append(f"{COMPOSE_FILE}: {error}")
-    # Secrets compose requires come from the operator's .env: read the file as `docker compose
-    # up` reads it once they are set. Defaults stay as committed.
-    required = {name: f"<{name}>" for name in REQUIRED_VARIABLE.findall((root / COMPOSE_FILE).read_text())}
-    compose = interpolate(raw, required, compose_problems) if isinstance(raw, dict) else {}
+        result = subprocess.run(
+            ["docker", "compose", "-f", COMPOSE_FILE, "config", "--format", "json"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            env={**os.environ, **PLACEHOLDER_SECRETS},
+        )
+    except OSError as error:
+        problems.append(f"docker compose config: {error}")
+        return {}
+    if result.returncode != 0:
+        problems.append(f"docker compose config failed: {result.stderr.strip()}")
+        return {}
+    return json.loads(result.stdout)
 
+
+def load(root: Path) -> Ops:
+    problems: list[str] = []
+    compose = resolved_compose(root, problems)
     k8s = root / K8S_DIR
     k8s_files = {path.name: _yaml_documents(path, problems) for path in sorted(k8s.glob("*.yaml"))}
     kustomization = (k8s_files.get("kustomization.yaml") or [{}])[0]
-    objects = [doc for name in kustomization.get("resources") or [] for doc in k8s_files.get(name, [])]
-    renderer = "read as listed: no kubectl or kustomize here"
-    if render:
-        rendered, command, error = render_kustomization(root)
-        if error:
-            problems.append(f"{command} failed: {error}")
-        elif rendered is not None:
-            objects, renderer = rendered, command
+    objects: list[dict] = []
+    rendered, renderer, error = render_kustomization(root)
+    if error:
+        problems.append(f"{renderer} failed: {error}")
+    elif rendered is not None:
+        objects = rendered
 
     overlays: dict[str, list[dict]] = {}
     for directory in sorted((root / OVERLAYS_DIR).glob("*/kustomization.yaml")):
         name, relative = directory.parent.name, f"{OVERLAYS_DIR}/{directory.parent.name}"
-        rendered, command, error = render_kustomization(root, relative) if render else (None, "", "")
+        rendered, command, error = render_kustomization(root, relative)
         if error:
             problems.append(f"{command} failed: {error}")
             continue
-        if rendered is None:  # no kubectl here: our own kustomize (checks/kustomize.py)
-            try:
-                rendered = build(root / relative)
-            except (KustomizeError, OSError, yaml.YAMLError) as failure:
-                problems.append(f"{relative} does not render: {failure}")
-                continue
-        overlays[name] = rendered
+        overlays[name] = rendered or []
 
     return Ops(
         root=root,
         compose=compose,
-        compose_problems=compose_problems,
         root_package=json.loads((root / "package.json").read_text()),
         packages=_workspace_packages(root),
         files=_repository_files(root, problems),
