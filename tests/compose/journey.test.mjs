@@ -158,6 +158,26 @@ describe('the compose stack, from nothing to down -v', () => {
 
   const state = {}
 
+  it("each service's container mounts its own Kafka secret and no one else's", () => {
+    const services = ['auth', 'people', 'jobs', 'favorites', 'reports', 'notifications']
+    services.push('media', 'conversations', 'analytics', 'gateway')
+    for (const service of services) {
+      const container = compose('ps', '--quiet', service).trim()
+      const mounts = JSON.parse(
+        execFileSync('docker', ['inspect', '--format', '{{json .Mounts}}', container], {
+          encoding: 'utf8',
+        }),
+      )
+      const volumes = mounts.map((mount) => String(mount.Name).replace(/^.*?_/, ''))
+      assert.ok(!volumes.includes('kafka-users'), `${service} mounts every Kafka password`)
+      assert.deepEqual(
+        volumes.filter((name) => name.startsWith('kafka-secret-')),
+        [`kafka-secret-${service}`],
+        `${service}'s Kafka secrets`,
+      )
+    }
+  })
+
   it('signs two people up with the mailed codes; the owner posts with a picture', async () => {
     state.owner = await signUp('Olive', 'Owner')
     state.worker = await signUp('Walt', 'Worker')
