@@ -152,12 +152,11 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
     const before = await worker.get(`/api/jobs/user/${workerId}/sent-requests`)
     expect(before.text).not.toContain(HIDDEN_PLACE)
     expect(before.text).not.toContain(HIDDEN_NUMBER)
-    // The method is public (issue 17 §1); the value waits for acceptance.
+    // A private contact (method and value) waits for acceptance, as the location does.
     expect((await sentEntry()).post).toMatchObject({
       location: null,
-      contact: 'Phone',
+      contact: null,
       contactValue: null,
-      contactValueMasked: '(•••) •••-••••',
       title: 'Privacy through acceptance',
     })
 
@@ -179,7 +178,6 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
       location: HIDDEN_PLACE,
       contact: 'Phone',
       contactValue: HIDDEN_NUMBER,
-      contactValueMasked: null,
       owner: { _id: owner.userId },
     })
     expect((await worker.get(`/api/jobs/${post._id}`)).body.location).toBe(HIDDEN_PLACE)
