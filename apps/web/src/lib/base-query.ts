@@ -50,14 +50,21 @@ function isRetriable(error: FetchBaseQueryError): boolean {
 const methodOf = (args: string | FetchArgs) =>
   (typeof args === 'string' ? 'GET' : (args.method ?? 'GET')).toUpperCase()
 
-/** GETs (safe, idempotent) are retried; writes are not, so nothing is done twice. */
+/**
+ * Methods whose repetition changes nothing more than one call did (HTTP's idempotent
+ * methods): a PUT sets the same fields again, a DELETE of what is gone answers as before.
+ * A POST may create a second thing, so it is never retried.
+ */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
+
+/** Idempotent calls are retried on network errors, 429 and 5xx; a POST is not, so nothing is done twice. */
 const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
   args,
   api,
   extra,
 ) => {
   let result = await rawBaseQuery(args, api, extra)
-  if (methodOf(args) !== 'GET') return result
+  if (!IDEMPOTENT_METHODS.has(methodOf(args))) return result
   for (let attempt = 0; attempt < RETRY.attempts; attempt += 1) {
     if (!result.error || !isRetriable(result.error) || api.signal.aborted) return result
     const delay = RETRY.baseMs * 2 ** attempt

@@ -130,8 +130,8 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
     ).toBe(Messages.requests.ownPost)
     await owner.put(`/api/jobs/${post._id}`, { isOnline: false })
     const offline = await worker.post('/api/jobs/requests', { postID: post._id })
-    expect(offline.status).toBe(409)
-    expect(offline.body.message).toBe(Messages.requests.postNotAccepting)
+    expect(offline.status).toBe(400)
+    expect(offline.body.message).toBe('This post is not taking requests right now')
     expect((await worker.post('/api/jobs/requests', { postID: 'f'.repeat(24) })).status).toBe(404)
     expect((await worker.post('/api/jobs/requests', { postID: 'nope' })).status).toBe(400)
     expect((await worker.post('/api/jobs/requests', {})).body.message).toBe(
