@@ -82,6 +82,15 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
         })
         expect(answer.status).toBe(201)
         expect(answer.body).toMatchObject({ contact, contactValue: null })
+        // Listed, and found by the contact filter, for a guest as for anyone.
+        const filtered = await guest.get(
+          `/api/jobs?contact=${encodeURIComponent(contact)}&page=1&limit=50`,
+        )
+        expect(filtered.status).toBe(200)
+        const listed = (filtered.body.jobs as Array<Record<string, unknown>>).find(
+          (post) => post._id === answer.body._id,
+        )
+        expect(listed).toMatchObject({ contact, contactValue: null })
         const blank = await owner.post('/api/jobs', {
           title: `Blank value for ${contact}`,
           location: 'Boston MA',
