@@ -1,7 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
 import { waitFor } from '@marketplace/service-kit/testing'
 import { siteClient } from './processes'
-import { DESKTOP, launchChromium, newPage, screenshot } from './web/browser'
+import { DESKTOP, SCREENSHOT_DIR, launchChromium, newPage, screenshot } from './web/browser'
 import { startFullStack, type FullStack } from './web/full-stack'
 import {
   chooseSettingsEntry,
@@ -67,6 +69,8 @@ describe('the documented posts API through the gateway, as a client written from
 
   it('creates a post with the documented body for every contact option, lists it and filters on it', async () => {
     const owner = await api.member('Opal', 'Contract')
+    // What each create answered, kept beside the screenshots as a record a reviewer can read.
+    const transcript: Array<{ contact: string; status: number; body: unknown }> = []
     for (const contact of CONTACT_OPTIONS) {
       const title = `Spec body ${contact} ${suffix}`
       const created = await api.call('POST', '/api/jobs', owner.token, {
@@ -82,6 +86,18 @@ describe('the documented posts API through the gateway, as a client written from
         displayContact: true,
         jobPicture: '',
       })
+      transcript.push({
+        contact,
+        status: created.status,
+        body: {
+          _id: created.body?._id,
+          title: created.body?.title,
+          location: created.body?.location,
+          paymentType: created.body?.paymentType,
+          contact: created.body?.contact,
+          contactValue: created.body?.contactValue,
+        },
+      })
       expect({ contact, status: created.status }).toEqual({ contact, status: 201 })
       expect(created.body).toMatchObject({ title, location: 'Austin TX', paymentType: ['Cash'] })
       expect(created.body._id).toMatch(/^[0-9a-f]{24}$/)
@@ -92,6 +108,11 @@ describe('the documented posts API through the gateway, as a client written from
       const listed = (await feedByContact(contact)).find((post) => post._id === created.body._id)
       expect(listed).toMatchObject({ contact, contactValue: null })
     }
+    mkdirSync(SCREENSHOT_DIR, { recursive: true })
+    writeFileSync(
+      join(SCREENSHOT_DIR, 'spec-contract-create-answers.json'),
+      `${JSON.stringify(transcript, null, 2)}\n`,
+    )
   })
 
   it("hides a private contact's method and value from a guest and a stranger, shows both to the owner and the accepted worker", async () => {
