@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
+import { CONTACT_OPTIONS } from '@marketplace/contracts/marketplace'
 import { waitFor } from '@marketplace/service-kit/testing'
 import { siteClient } from './processes'
 import { DESKTOP, SCREENSHOT_DIR, launchChromium, newPage, screenshot } from './web/browser'
@@ -19,17 +20,6 @@ import {
 // accepted worker, the contact filter included; a request on a post that is not live refused
 // with 400 and a message, not with the duplicate's 409. Then the same refusal in Chromium, as
 // the real server answers it: the worker's Send a request button stays usable.
-
-const CONTACT_OPTIONS = [
-  'Email',
-  'Phone',
-  'Discord',
-  'Instagram',
-  'WhatsApp',
-  'Telegram',
-  'X(Twitter)',
-  'Others',
-] as const
 
 interface FeedPost {
   _id: string

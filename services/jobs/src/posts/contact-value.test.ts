@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
+import { CONTACT_OPTIONS } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
 import { startEventProbe } from '@marketplace/service-kit/testing'
 import { announceWorker } from '../test/announce-worker'
@@ -55,16 +56,7 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
       expect(answer.body.message).toBe(message)
     })
 
-    it.each([
-      'Email',
-      'Phone',
-      'Discord',
-      'Instagram',
-      'WhatsApp',
-      'Telegram',
-      'X(Twitter)',
-      'Others',
-    ])(
+    it.each([...CONTACT_OPTIONS])(
       'takes the documented create body with the %s method and no value (the poster shares it in the conversation)',
       async (contact) => {
         const answer = await owner.post('/api/jobs', {
