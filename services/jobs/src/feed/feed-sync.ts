@@ -2,6 +2,7 @@ import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
+import { createReadYourWrites } from '@marketplace/read-models/consistency'
 import { createOrderedApply } from '@marketplace/read-models/feed'
 import {
   createFollowedModel,
@@ -63,8 +64,14 @@ export function createFeedSync(deps: {
   // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<PostDocument>((postId, post) => {
     deps.feed.apply(postId, post)
+    readYourWrites.noteApplied(postId, post ? post.updatedAt.getTime() : 'gone')
     for (const changed of changedDuringLoads) changed.add(postId)
   })
+  /**
+   * A read that names posts a write just left (another instance's, maybe not yet learned
+   * from Kafka) reads those from the database first (read-models' read-your-writes.ts).
+   */
+  const readYourWrites = createReadYourWrites({ kind: 'post', refresh: (id) => refresh(id) })
   /** A change this process made or learned of, applied at once. */
   const apply = ordered.apply
 
@@ -193,6 +200,8 @@ export function createFeedSync(deps: {
     apply,
     refresh,
     refreshAccess,
+    /** Before a read: the posts its X-Read-After header names, as they are now. */
+    catchUp: readYourWrites.catchUp,
     accessOf: (postId: string): readonly string[] => accessByPost.get(postId) ?? [],
     consumer,
     isLoaded: followed.isReady,

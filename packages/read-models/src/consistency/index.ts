@@ -1,0 +1,6 @@
+export {
+  createReadYourWrites,
+  type ReadYourWrites,
+  type ReadYourWritesOptions,
+  type CatchUpResult,
+} from './read-your-writes'
