@@ -1,5 +1,6 @@
 export {
   createReadYourWrites,
+  MAX_REFRESHES_PER_READ,
   type ReadYourWrites,
   type ReadYourWritesOptions,
   type CatchUpResult,

@@ -1,4 +1,4 @@
-import { createReadYourWrites } from './read-your-writes'
+import { MAX_REFRESHES_PER_READ, createReadYourWrites } from './read-your-writes'
 
 /** A model whose source is a map (the database), applying what its refresh reads. */
 function model() {
@@ -44,5 +44,13 @@ describe('read-your-writes for an in-memory model', () => {
     database.set('x', 1)
     await Promise.all([ryw.catchUp('post:x@1'), ryw.catchUp('post:x@1'), ryw.catchUp('post:x@1')])
     expect(reads).toEqual(['x'])
+  })
+
+  it('reads at most so many items from the database for one read; the rest on a later one', async () => {
+    const { reads, ryw } = model()
+    const many = Array.from({ length: 40 }, (_, i) => `post:made${i}@1`).join(',')
+    expect(await ryw.catchUp(many)).toEqual({ asked: 40, refreshed: MAX_REFRESHES_PER_READ })
+    expect((await ryw.catchUp(many)).refreshed).toBe(MAX_REFRESHES_PER_READ)
+    expect(reads).toHaveLength(2 * MAX_REFRESHES_PER_READ)
   })
 })

@@ -4,6 +4,12 @@ import { parsePositions, type WrittenPosition } from '@marketplace/service-kit'
 const RECENT_APPLIES = 20_000
 /** Positions already made good on this instance; each is read from the database once at most. */
 const SETTLED_POSITIONS = 20_000
+/**
+ * Items one read may read from the database: positions come from clients too, and a read
+ * naming a hundred made-up ids must not cost a hundred database reads. The rest stay
+ * unsettled, for the next read (or the events) to bring in.
+ */
+export const MAX_REFRESHES_PER_READ = 16
 
 export interface ReadYourWritesOptions {
   /** The kind of item this model holds, as positions name it (`post`, `user`). */
@@ -89,11 +95,16 @@ export function createReadYourWrites(options: ReadYourWritesOptions) {
         else missing.push(position)
       }
       if (missing.length === 0) return { asked: positions.length, refreshed: 0 }
-      const ids = [...new Set(missing.map((position) => position.id))]
+      const ids = [...new Set(missing.map((position) => position.id))].slice(
+        0,
+        MAX_REFRESHES_PER_READ,
+      )
       await Promise.all(ids.map(refreshOnce))
       // Read from the database after the write was answered: the model holds it now, whatever
       // version the position named (a client may name one that never existed).
+      const refreshedIds = new Set(ids)
       for (const position of missing) {
+        if (!refreshedIds.has(position.id)) continue
         const key = `${position.id}@${position.version}`
         remember(settled, key, true, SETTLED_POSITIONS)
       }
