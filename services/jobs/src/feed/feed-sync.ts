@@ -148,8 +148,13 @@ export function createFeedSync(deps: {
   }
 
   async function refresh(postId: string): Promise<void> {
-    await ordered.refresh(postId, () => deps.posts.findById(postId))
-    await refreshAccess(postId)
+    // The post and its grants are read side by side: a read that waits on this refresh (a
+    // caller's read after their write, docs/consistency.md) pays the slower of the two reads,
+    // not their sum.
+    await Promise.all([
+      ordered.refresh(postId, () => deps.posts.findById(postId)),
+      refreshAccess(postId),
+    ])
   }
 
   // Every event below carries the post's id; the post is read again rather than patched.
