@@ -50,7 +50,11 @@ export function positionsFor(url: string, now = Date.now()): string | null {
     return null
   }
   remembered.set(service, live)
-  return live.map((entry) => entry.position).join(', ')
+  // Newest first: a service reads a bounded number of them, and the newest matter most.
+  return live
+    .map((entry) => entry.position)
+    .reverse()
+    .join(', ')
 }
 
 /** Forgets everything (sign-out, tests). */

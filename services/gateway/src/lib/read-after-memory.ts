@@ -102,7 +102,11 @@ export class ReadAfterMemory {
     }
   }
 
-  /** The positions a read of `service` by this caller should be sent with (may be none). */
+  /**
+   * The positions a read of `service` by this caller should be sent with (may be none), the
+   * caller's newest first, then those for everyone newest first: a service reads a bounded
+   * number of them, and the newest are the ones an instance is likeliest not to hold yet.
+   */
   positionsFor(service: string, callerKeys: readonly string[]): string[] {
     const now = this.now()
     const positions = new Set<string>()
@@ -114,7 +118,7 @@ export class ReadAfterMemory {
         const live = unexpired(list, now - this.callerWindowMs)
         if (live.length === 0) this.byCaller.delete(id)
         else if (live !== list) this.byCaller.set(id, live)
-        for (const entry of live) positions.add(entry.position)
+        for (let i = live.length - 1; i >= 0; i -= 1) positions.add(live[i]!.position)
       }
     }
     const everyone = this.forEveryone.get(service)
@@ -122,7 +126,7 @@ export class ReadAfterMemory {
       const live = unexpired(everyone, now - this.everyoneWindowMs)
       if (live.length === 0) this.forEveryone.delete(service)
       else if (live !== everyone) this.forEveryone.set(service, live)
-      for (const entry of live) positions.add(entry.position)
+      for (let i = live.length - 1; i >= 0; i -= 1) positions.add(live[i]!.position)
     }
     return [...positions]
   }

@@ -118,9 +118,10 @@ describe('ReadAfterMemory', () => {
     expect(writer.join(' ')).not.toContain('Bearer')
 
     memory.remember('jobs', writer, ['post:a@1', 'post:b@2'], ['post:b@2'])
-    expect(memory.positionsFor('jobs', writer)).toEqual(['post:a@1', 'post:b@2'])
-    expect(memory.positionsFor('jobs', sameTokenElsewhere)).toEqual(['post:a@1', 'post:b@2'])
-    expect(memory.positionsFor('jobs', sameAddressAsGuest)).toEqual(['post:a@1', 'post:b@2'])
+    // Newest first: a service reads a bounded number of them.
+    expect(memory.positionsFor('jobs', writer)).toEqual(['post:b@2', 'post:a@1'])
+    expect(memory.positionsFor('jobs', sameTokenElsewhere)).toEqual(['post:b@2', 'post:a@1'])
+    expect(memory.positionsFor('jobs', sameAddressAsGuest)).toEqual(['post:b@2', 'post:a@1'])
     expect(memory.positionsFor('jobs', stranger)).toEqual(['post:b@2'])
     expect(memory.positionsFor('people', writer)).toEqual([])
 
@@ -136,7 +137,7 @@ describe('ReadAfterMemory', () => {
     const keys = ['ip:1']
     for (let i = 0; i < 10; i += 1)
       memory.remember('jobs', keys, [`post:p${i}@${i}`], [`post:p${i}@${i}`])
-    expect(memory.positionsFor('jobs', keys)).toEqual(['post:p7@7', 'post:p8@8', 'post:p9@9'])
-    expect(memory.positionsFor('jobs', ['ip:2'])).toEqual(['post:p8@8', 'post:p9@9'])
+    expect(memory.positionsFor('jobs', keys)).toEqual(['post:p9@9', 'post:p8@8', 'post:p7@7'])
+    expect(memory.positionsFor('jobs', ['ip:2'])).toEqual(['post:p9@9', 'post:p8@8'])
   })
 })
