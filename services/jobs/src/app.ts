@@ -9,7 +9,7 @@ import { snapshotStoreFrom } from '@marketplace/read-models/snapshot'
 import type { JobsConfig } from './config'
 import { jobsSubscriptions } from './events/subscriptions'
 import { FeedIndex } from './feed/feed-index'
-import { recordPostWrite } from './feed/post-write-position'
+import { recordGrantsWrite, recordPostWrite } from './feed/post-write-position'
 import { feedRoutes } from './feed/feed-routes'
 import { createFeedSync } from './feed/feed-sync'
 import { schedulePostDeletionSweep } from './posts/post-deletion-sweep'
@@ -67,6 +67,7 @@ export function buildJobsApp(config: JobsConfig) {
       const access = createPostAccess(db)
       // A grant changed here: this process's feed re-reads it at once (others learn by events).
       const onAccessChanged = (postId: string) => {
+        recordGrantsWrite(postId)
         feedSync
           .refreshAccess(postId)
           .catch((error: unknown) => app.log.error({ err: error }, 'feed access refresh failed'))

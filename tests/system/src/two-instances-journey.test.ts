@@ -233,6 +233,29 @@ describe('two instances of every service, one of each killed during a journey, i
       expect(answer.body.people).toHaveLength(1)
     }
 
+    // The owner accepts the worker's request on the private post: the worker, who did not
+    // write the decision, sees its location at once in the feed, on either instance.
+    const request = await waitFor(
+      async () => {
+        const sent = await site('POST', '/api/jobs/requests', {
+          token: worker.token,
+          body: { postID: hidden.body._id },
+        })
+        // 403 until jobs has learned from people's events that Wren is a worker.
+        return sent.status === 201 ? (sent.body._id as string) : undefined
+      },
+      { timeoutMs: 60_000, what: "the worker's request on the private post" },
+    )
+    const accepted = await site('PATCH', `/api/jobs/requests/${request}`, {
+      token: owner.token,
+      body: { status: 'accepted' },
+    })
+    expect(accepted.status).toBe(200)
+    for (let round = 0; round < 2; round += 1) {
+      const seen = await site('GET', `/api/jobs?search=hedge ${suffix}`, { token: worker.token })
+      expect(seen.body.jobs[0].location).toBe('Aurora CO')
+    }
+
     // Page 1 and page 2 of one reader, with a post created between them: by cursor, on
     // whichever instance each page lands, no post twice and none skipped.
     const first = await site('GET', `/api/jobs?limit=4&after=`)

@@ -2,7 +2,7 @@ import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
-import { createReadYourWrites } from '@marketplace/read-models/consistency'
+import { createReadYourWrites, type CatchUpResult } from '@marketplace/read-models/consistency'
 import { createOrderedApply } from '@marketplace/read-models/feed'
 import {
   createFollowedModel,
@@ -72,6 +72,16 @@ export function createFeedSync(deps: {
    * from Kafka) reads those from the database first (read-models' read-your-writes.ts).
    */
   const readYourWrites = createReadYourWrites({ kind: 'post', refresh: (id) => refresh(id) })
+  /**
+   * The same for who may see a post's hidden fields: a decision on a request changes no post,
+   * only its grants, and the requester reading the feed right after must see what they were
+   * just allowed to see. Grants have no version of their own: a position names when they
+   * changed (post-write-position.ts), and a read of them that started later holds the change.
+   */
+  const grantsReadYourWrites = createReadYourWrites({
+    kind: 'grants',
+    refresh: (id) => refreshAccess(id),
+  })
   /** A change this process made or learned of, applied at once. */
   const apply = ordered.apply
 
@@ -142,9 +152,11 @@ export function createFeedSync(deps: {
   }
 
   async function refreshAccess(postId: string): Promise<void> {
+    const startedAt = Date.now()
     const users = (await deps.readers.usersOf([postId])).get(postId)
     if (users) accessByPost.set(postId, users)
     else accessByPost.delete(postId)
+    grantsReadYourWrites.noteApplied(postId, startedAt)
   }
 
   async function refresh(postId: string): Promise<void> {
@@ -205,8 +217,14 @@ export function createFeedSync(deps: {
     apply,
     refresh,
     refreshAccess,
-    /** Before a read: the posts its X-Read-After header names, as they are now. */
-    catchUp: readYourWrites.catchUp,
+    /** Before a read: the posts and grants its X-Read-After header names, as they are now. */
+    async catchUp(header: string | string[] | undefined): Promise<CatchUpResult> {
+      const [posts, grants] = await Promise.all([
+        readYourWrites.catchUp(header),
+        grantsReadYourWrites.catchUp(header),
+      ])
+      return { asked: posts.asked + grants.asked, refreshed: posts.refreshed + grants.refreshed }
+    },
     accessOf: (postId: string): readonly string[] => accessByPost.get(postId) ?? [],
     consumer,
     isLoaded: followed.isReady,

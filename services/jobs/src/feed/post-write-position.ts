@@ -13,3 +13,15 @@ export function recordPostWrite(postId: string, post: PostDocument | null): void
   const hidesSomething = !post || !isLive(post) || !post.displayLocation || !post.displayContact
   recordWrittenPosition({ kind: 'post', id: postId, version }, hidesSomething)
 }
+
+/**
+ * Names a change of who may see a post's hidden fields (a request accepted or withdrawn, an
+ * invitation), for everyone: the person it concerns is not the one who wrote it (the owner
+ * decides, the requester reads). Grants carry no version, so the position names the moment
+ * after the change was stored; an instance whose last read of the post's grants started
+ * later holds it. One clock for all instances is assumed, as NTP keeps servers within
+ * milliseconds of each other; the extra millisecond covers a read started in the same one.
+ */
+export function recordGrantsWrite(postId: string): void {
+  recordWrittenPosition({ kind: 'grants', id: postId, version: Date.now() + 1 }, true)
+}

@@ -1,6 +1,8 @@
 import { ObjectId } from 'mongodb'
 import { POSTS_COLLECTION, type PostDocument } from '../posts/post-document'
 import { derivedFields } from '../posts/post-input'
+import { JOB_REQUESTS_COLLECTION } from '../requests/request-document'
+import { announceWorker } from '../test/announce-worker'
 import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 
 // Another instance's write, as this instance sees it before its event arrives: in the
@@ -104,8 +106,10 @@ describe('jobs feed: read-your-writes across instances (X-Read-After)', () => {
 
     const deleted = await call('DELETE', `/api/jobs/${id}`, { userId: ownerId })
     expect(deleted.status).toBe(204)
-    expect(deleted.headers.get('x-read-after')).toBe(`post:${id}@-`)
-    expect(deleted.headers.get('x-read-after-everyone')).toBe(`post:${id}@-`)
+    // The deletion also ends every grant on the post.
+    const gone = new RegExp(`^post:${id}@-, grants:${id}@\\d+$`)
+    expect(deleted.headers.get('x-read-after')).toMatch(gone)
+    expect(deleted.headers.get('x-read-after-everyone')).toMatch(gone)
 
     // Reads write nothing and name nothing; a refused write names nothing either.
     expect((await search('numbat')).headers.get('x-read-after')).toBeNull()
@@ -153,6 +157,45 @@ describe('jobs feed: read-your-writes across instances (X-Read-After)', () => {
     expect((await search('bilby')).body.jobs).toHaveLength(1)
     expect((await search('bilby', `post:${post._id}@-`)).body.jobs).toHaveLength(0)
   })
+
+  it("shows a requester what another instance's decision just allowed them to see, to a read naming the grant", async () => {
+    const place = 'Hidden Lane 9'
+    const [first, second] = [await announceWorker(jobs, 'Gina'), await announceWorker(jobs, 'Hal')]
+    const created = await call('POST', '/api/jobs', {
+      userId: ownerId,
+      body: { title: 'Grant echidna', where: place, displayLocation: false },
+    })
+    const postId = created.body._id as string
+    const sent = await call('POST', '/api/jobs/requests', {
+      userId: first,
+      body: { postID: postId },
+    })
+    expect(sent.status).toBe(201)
+    expect((await search('echidna', undefined, first)).body.jobs[0].location).not.toBe(place)
+
+    // Another instance accepts: the request is accepted in the database only.
+    await jobs.db
+      .collection<{ _id: string; status: string }>(JOB_REQUESTS_COLLECTION)
+      .updateOne({ _id: sent.body._id }, { $set: { status: 'accepted' } })
+    expect((await search('echidna', undefined, first)).body.jobs[0].location).not.toBe(place)
+    const named = await search('echidna', `grants:${postId}@${Date.now()}`, first)
+    expect(named.body.jobs[0].location).toBe(place)
+    expect(named.headers.get('x-read-after-refreshed')).toBe('1')
+
+    // A decision answered here names the grant, for everyone (the requester did not write it).
+    const other = await call('POST', '/api/jobs/requests', {
+      userId: second,
+      body: { postID: postId },
+    })
+    const decided = await call('PATCH', `/api/jobs/requests/${other.body._id}`, {
+      userId: ownerId,
+      body: { status: 'accepted' },
+    })
+    expect(decided.status).toBe(200)
+    expect(decided.headers.get('x-read-after-everyone')).toMatch(
+      new RegExp(`^grants:${postId}@\\d+$`),
+    )
+  }, 150_000)
 
   it('ignores what does not read as a position, and positions of other kinds', async () => {
     const post = await writtenElsewhere('Elsewhere wallaby')
