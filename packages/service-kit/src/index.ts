@@ -117,6 +117,7 @@ export {
 export {
   READ_AFTER_HEADER,
   READ_AFTER_EVERYONE_HEADER,
+  READ_AFTER_REFRESHED_HEADER,
   MAX_READ_AFTER_POSITIONS,
   formatPosition,
   parsePositions,

@@ -23,6 +23,11 @@ export const READ_AFTER_HEADER = 'x-read-after'
  * for a while, so a guest reading right after never sees what the owner just hid.
  */
 export const READ_AFTER_EVERYONE_HEADER = 'x-read-after-everyone'
+/**
+ * Response header of a read that named positions: how many items the instance had to read from
+ * the database first (0: it held them all). What the benchmark and the tests count.
+ */
+export const READ_AFTER_REFRESHED_HEADER = 'x-read-after-refreshed'
 /** Positions a read takes into account at most; the rest are ignored (a header is bounded). */
 export const MAX_READ_AFTER_POSITIONS = 128
 

@@ -11,6 +11,7 @@ import {
 } from '@marketplace/contracts/api'
 import {
   READ_AFTER_HEADER,
+  READ_AFTER_REFRESHED_HEADER,
   categoryCountsFor,
   paginationOf,
   readFeedQuery,
@@ -56,7 +57,7 @@ export async function feedRoutes(
     const header = request.headers[READ_AFTER_HEADER]
     if (header === undefined) return
     const { refreshed } = await deps.catchUp(header)
-    void reply.header('x-read-after-refreshed', String(refreshed))
+    void reply.header(READ_AFTER_REFRESHED_HEADER, String(refreshed))
   }
   app.get(
     '/api/jobs',
@@ -90,7 +91,8 @@ export async function feedRoutes(
         sort: query.sort,
         after: query.after === 'start' ? undefined : query.after,
       })
-      // Cursor mode (`after`): the cursor of the page's last post: the next page follows it exactly, on any instance.
+      // Cursor mode (`after`): the cursor of the page's last post; the next page follows it
+      // exactly, on any instance.
       const last = slots.length > 0 ? feed.positionOf(slots[slots.length - 1]!) : undefined
       const pagination = reply.compileSerializationSchema(JobsPaginationSchema)(
         query.after === undefined
