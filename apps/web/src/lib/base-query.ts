@@ -15,6 +15,7 @@ import {
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@/lib/cookies'
 import { isDecisive, takeEarlyRenewal, type EarlyAnswer } from '@/lib/early-session'
 import { clearStoredSession, readPersistFlag } from '@/lib/persist'
+import { READ_AFTER_HEADER, positionsFor, rememberWrite } from '@/lib/read-after'
 
 export const REFRESH_PATH = '/api/auth/refresh'
 /** spec 1 §9: 3 retries, exponential backoff from 100 ms with up to 20 % jitter. */
@@ -32,6 +33,10 @@ const rawBaseQuery = fetchBaseQuery({
     if (!SAFE_METHODS.has(methodOf(arg as string | FetchArgs))) {
       const xsrf = readCookie(XSRF_COOKIE)
       if (xsrf) headers.set(XSRF_HEADER, xsrf)
+    } else {
+      // A read right after one of the app's writes shows it, whichever instance answers.
+      const positions = positionsFor(urlOf(arg as string | FetchArgs))
+      if (positions) headers.set(READ_AFTER_HEADER, positions)
     }
     return headers
   },
@@ -46,6 +51,8 @@ function isRetriable(error: FetchBaseQueryError): boolean {
   if (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR') return true
   return typeof error.status === 'number' && (error.status === 429 || error.status >= 500)
 }
+
+const urlOf = (args: string | FetchArgs) => (typeof args === 'string' ? args : args.url)
 
 const methodOf = (args: string | FetchArgs) =>
   (typeof args === 'string' ? 'GET' : (args.method ?? 'GET')).toUpperCase()
@@ -64,12 +71,18 @@ const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryErro
   extra,
 ) => {
   let result = await rawBaseQuery(args, api, extra)
-  if (!IDEMPOTENT_METHODS.has(methodOf(args))) return result
-  for (let attempt = 0; attempt < RETRY.attempts; attempt += 1) {
-    if (!result.error || !isRetriable(result.error) || api.signal.aborted) return result
-    const delay = RETRY.baseMs * 2 ** attempt
-    await sleep(delay + Math.random() * delay * RETRY.jitter)
-    result = await rawBaseQuery(args, api, extra)
+  const method = methodOf(args)
+  if (IDEMPOTENT_METHODS.has(method)) {
+    for (let attempt = 0; attempt < RETRY.attempts; attempt += 1) {
+      if (!result.error || !isRetriable(result.error) || api.signal.aborted) break
+      const delay = RETRY.baseMs * 2 ** attempt
+      await sleep(delay + Math.random() * delay * RETRY.jitter)
+      result = await rawBaseQuery(args, api, extra)
+    }
+  }
+  // A write's answer says where it landed; the next reads of that service carry it.
+  if (method !== 'GET' && method !== 'HEAD') {
+    rememberWrite(urlOf(args), result.meta?.response?.headers.get(READ_AFTER_HEADER) ?? null)
   }
   return result
 }

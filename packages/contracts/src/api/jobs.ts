@@ -164,6 +164,13 @@ export const JobsFeedQuerySchema = Type.Object({
       examples: ['moving'],
     }),
   ),
+  after: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "Cursor paging, an addition to page: empty for the first page, then the previous answer's pagination.nextCursor; each page starts right after the last post of the one before, so pages never overlap nor skip while posts come and go, on any instance (page is then not read). Without it the answer has no nextCursor",
+    }),
+  ),
 })
 export type JobsFeedQuery = Static<typeof JobsFeedQuerySchema>
 
@@ -173,6 +180,12 @@ export const JobsPaginationSchema = Type.Object(
     totalPages: Type.Integer({ minimum: 1 }),
     total: Type.Integer({ minimum: 0, description: 'Live posts that match the filters' }),
     limit: Type.Integer({ minimum: 1 }),
+    nextCursor: Type.Optional(
+      Type.String({
+        description:
+          'With after (cursor paging): the next page is after=<nextCursor>; absent on the last page',
+      }),
+    ),
   },
   closed,
 )
