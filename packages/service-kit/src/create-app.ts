@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto'
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyServerOptions } from 'fastify'
 import pino from 'pino'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { writeRecorder } from './consistency/write-recorder'
 import { refuseOperatorKeys } from './http/operator-keys'
 import { errorHandlerPlugin } from './plugins/error-handler'
 import { healthPlugin } from './plugins/health'
@@ -110,6 +111,8 @@ export async function createServiceApp(options: CreateAppOptions) {
     reply.header('x-request-id', request.id)
     done()
   })
+  // A write's answer names what it changed (consistency/write-recorder.ts).
+  writeRecorder(app)
   app.addHook('onResponse', (request, reply, done) => {
     const log = request.log as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean }
     if (log.isLevelEnabled?.('info') ?? true) {

@@ -114,3 +114,13 @@ export {
   type UserListDocument,
   type UserLists,
 } from './lists/user-lists'
+export {
+  READ_AFTER_HEADER,
+  READ_AFTER_EVERYONE_HEADER,
+  READ_AFTER_REFRESHED_HEADER,
+  MAX_READ_AFTER_POSITIONS,
+  formatPosition,
+  parsePositions,
+  type WrittenPosition,
+} from './consistency/written-positions'
+export { recordWrittenPosition } from './consistency/write-recorder'

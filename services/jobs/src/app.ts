@@ -9,6 +9,7 @@ import { snapshotStoreFrom } from '@marketplace/read-models/snapshot'
 import type { JobsConfig } from './config'
 import { jobsSubscriptions } from './events/subscriptions'
 import { FeedIndex } from './feed/feed-index'
+import { recordGrantsWrite, recordPostWrite } from './feed/post-write-position'
 import { feedRoutes } from './feed/feed-routes'
 import { createFeedSync } from './feed/feed-sync'
 import { schedulePostDeletionSweep } from './posts/post-deletion-sweep'
@@ -55,13 +56,18 @@ export function buildJobsApp(config: JobsConfig) {
       const feed = new FeedIndex()
       const posts = createPostsRepository(db, {
         notifyOutbox,
-        // The feed follows every write of this process at once (read-your-writes).
-        postChanged: (postId, post) => feedSync.apply(postId, post),
+        // The feed follows every write of this process at once, and the answer names the
+        // post's new version for the caller's next reads on other instances (read-your-writes).
+        postChanged: (postId, post) => {
+          feedSync.apply(postId, post)
+          recordPostWrite(postId, post)
+        },
       })
       const users = createUserDirectory(db)
       const access = createPostAccess(db)
       // A grant changed here: this process's feed re-reads it at once (others learn by events).
       const onAccessChanged = (postId: string) => {
+        recordGrantsWrite(postId)
         feedSync
           .refreshAccess(postId)
           .catch((error: unknown) => app.log.error({ err: error }, 'feed access refresh failed'))
@@ -132,6 +138,7 @@ export function buildJobsApp(config: JobsConfig) {
             feed,
             pageSize: config.FEED_PAGE_SIZE,
             accessOf: feedSync.accessOf,
+            catchUp: feedSync.catchUp,
             readPost: (postId: string) => posts.findById(postId),
           })
           await app.register(postsRoutes, { service: postsService })

@@ -9,6 +9,7 @@ import { peopleSubscriptions } from './events/subscriptions'
 import { snapshotStoreFrom } from '@marketplace/read-models/snapshot'
 import { createPeopleFeed, createPeopleFeedSync } from './feed/people-feed'
 import { peopleRoutes } from './feed/people-feed-routes'
+import { recordProfileWrite } from './feed/profile-write-position'
 import { createKnownPosts, knownPostIndexes } from './posts/known-posts'
 import { PROFILES_COLLECTION } from './profiles/profile-document'
 import { createProfilesRepository, profileIndexes } from './profiles/profiles-repository'
@@ -56,8 +57,12 @@ export function buildPeopleApp(config: PeopleConfig) {
       const feed = createPeopleFeed()
       const profiles = createProfilesRepository(db, {
         notifyOutbox,
-        // The feed follows every write of this process at once (read-your-writes).
-        profileChanged: (userId, profile) => feedSync.apply(userId, profile),
+        // The feed follows every write of this process at once, and the answer names the
+        // profile's new version for the caller's next reads on other instances.
+        profileChanged: (userId, profile) => {
+          feedSync.apply(userId, profile)
+          recordProfileWrite(userId, profile)
+        },
       })
       const profilesService = createProfilesService({
         profiles,
@@ -135,6 +140,7 @@ export function buildPeopleApp(config: PeopleConfig) {
             feed,
             pageSize: config.FEED_PAGE_SIZE,
             readProfile: (userId: string) => profiles.findById(userId),
+            catchUp: feedSync.catchUp,
           })
           await app.register(peopleRequestsRoutes, { service: requestsService, requests, profiles })
           await app.register(ratingsRoutes, { service: ratings })

@@ -105,9 +105,10 @@ describe('a conversation between a worker and a post owner, in Chromium', () => 
         await expectVisible(card, `the post "${title}" in the worker's feed`)
         await card.getByRole('button', { name: 'Details', exact: true }).click()
         const details = wpage.getByRole('dialog', { name: title })
-        // Before acceptance: the method, and the value masked.
-        await expectVisible(details.getByLabel(/^Contact hidden/), 'the masked contact value')
+        // Before acceptance the private contact is masked whole: neither method nor value.
+        await expectVisible(details.getByLabel(/^Contact hidden/), 'the masked contact')
         expect(await details.textContent()).not.toContain('555-0199')
+        expect(await details.textContent()).not.toContain('WhatsApp')
         await details.getByRole('button', { name: 'Send request' }).click()
         const confirm = wpage.getByRole('dialog', { name: `Send a request: ${title}` })
         await confirm.getByRole('button', { name: 'Send a request' }).click()
@@ -239,6 +240,7 @@ describe('a conversation between a worker and a post owner, in Chromium', () => 
       expect(asWorker.body).toMatchObject({ contact: 'WhatsApp', contactValue: '3035550199' })
       const asGuest = await api.call('GET', `/api/jobs/${postId}`)
       expect(asGuest.body.contactValue).toBeNull()
+      expect(asGuest.body.contact).toBeNull()
       expect(JSON.stringify(asGuest.body)).not.toContain('3035550199')
       // And the conversation is the two people's only: a third member gets 404 for it.
       const list = await api.call('GET', '/api/conversations', worker.token)

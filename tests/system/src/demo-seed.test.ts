@@ -154,8 +154,8 @@ describe('demo seed through the product', () => {
         displayLocation: boolean
         location: string | null
         contact: string | null
+        displayContact: boolean
         contactValue?: string | null
-        contactValueMasked?: string | null
       }>
     }
     expect(feed.pagination.total).toBe(197)
@@ -167,10 +167,14 @@ describe('demo seed through the product', () => {
     expect(image.headers.get('content-type')).toBe('image/png')
     const hidden = feed.jobs.find((post) => !post.displayLocation)
     expect(hidden?.location).toBeNull()
-    // Issue 17: every demo post with a contact method has its value, shown or masked to a guest.
+    // Every demo post with a public contact shows its value to a guest; a private one shows
+    // neither its method nor its value.
     const withContact = feed.jobs.filter((post) => post.contact)
     expect(withContact.length).toBeGreaterThan(0)
-    expect(withContact.filter((post) => !post.contactValue && !post.contactValueMasked)).toEqual([])
+    expect(withContact.filter((post) => !post.contactValue || !post.displayContact)).toEqual([])
+    const privateContacts = feed.jobs.filter((post) => !post.displayContact)
+    expect(privateContacts.length).toBeGreaterThan(0)
+    expect(privateContacts.filter((post) => post.contact !== null || post.contactValue)).toEqual([])
 
     // Every person keeps two saved posts and a saved worker (demo-data.mjs favoritesOf).
     const favorites = await new MongoClient(databases.favorites).connect()

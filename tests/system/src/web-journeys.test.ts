@@ -444,10 +444,10 @@ describe('web journeys in Chromium against the full stack', () => {
         const asWorker = await api.call('GET', `/api/jobs/${postId}`, worker.token)
         expect(asWorker.body).toMatchObject({ contact, contactValue: contactDigits, location })
 
-        // A third party does not: the server sends the method and a mask, never the value.
+        // A third party does not: the server sends neither the method nor the value.
         const anonymous = await api.call('GET', `/api/jobs/${postId}`)
         expect(anonymous.status).toBe(200)
-        expect(anonymous.body.contact).toBe(contact)
+        expect(anonymous.body.contact).toBeNull()
         expect(anonymous.body.contactValue).toBeNull()
         expect(JSON.stringify(anonymous.body)).not.toContain(contactDigits)
         expect(anonymous.body.location).toBeNull()
@@ -462,6 +462,7 @@ describe('web journeys in Chromium against the full stack', () => {
           const details = gpage.getByRole('dialog', { name: title })
           await expectVisible(details.getByLabel(/^Contact hidden/), 'the masked contact')
           expect(await details.textContent()).not.toContain(contactShown)
+          expect(await details.textContent()).not.toContain(contact)
           expect(await details.textContent()).not.toContain(location)
           await screenshot(gpage, `${width}-12-guest-contact-masked`)
         })

@@ -11,6 +11,9 @@ const probeApi = api.injectEndpoints({
     write: build.mutation<{ ok: boolean }, string>({
       query: (path) => ({ url: path, method: 'POST', body: {} }),
     }),
+    replace: build.mutation<{ ok: boolean }, { path: string; method: 'PUT' | 'DELETE' }>({
+      query: ({ path, method }) => ({ url: path, method, body: {} }),
+    }),
   }),
 })
 
@@ -85,7 +88,32 @@ describe('the shared base query: retries (spec 1 §7, §9)', () => {
     expect(calls).toHaveLength(4)
   })
 
-  it('never retries a 4xx answer, nor a write', async () => {
+  it('retries PUT and DELETE (idempotent) like a GET, with the same limit', async () => {
+    const calls = serve({
+      '/api/put': ['network-error', { status: 503 }, { status: 200, body: { ok: true } }],
+      '/api/delete': [{ status: 502 }],
+    })
+    const store = createStore()
+    const put = await store.dispatch(
+      probeApi.endpoints.replace.initiate({ path: '/api/put', method: 'PUT' }),
+    )
+    expect(put).toMatchObject({ data: { ok: true } })
+    const removed = await store.dispatch(
+      probeApi.endpoints.replace.initiate({ path: '/api/delete', method: 'DELETE' }),
+    )
+    expect(removed).toMatchObject({ error: { status: 502 } })
+    expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([
+      'PUT /api/put',
+      'PUT /api/put',
+      'PUT /api/put',
+      'DELETE /api/delete',
+      'DELETE /api/delete',
+      'DELETE /api/delete',
+      'DELETE /api/delete',
+    ])
+  })
+
+  it('never retries a 4xx answer, nor a POST', async () => {
     const calls = serve({ '/api/probe': [{ status: 404 }], '/api/write': [{ status: 503 }] })
     const store = createStore()
     await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))

@@ -15,6 +15,7 @@ import {
 import { readCookie, XSRF_COOKIE, XSRF_HEADER } from '@/lib/cookies'
 import { isDecisive, takeEarlyRenewal, type EarlyAnswer } from '@/lib/early-session'
 import { clearStoredSession, readPersistFlag } from '@/lib/persist'
+import { READ_AFTER_HEADER, positionsFor, rememberWrite } from '@/lib/read-after'
 
 export const REFRESH_PATH = '/api/auth/refresh'
 /** spec 1 §9: 3 retries, exponential backoff from 100 ms with up to 20 % jitter. */
@@ -32,6 +33,10 @@ const rawBaseQuery = fetchBaseQuery({
     if (!SAFE_METHODS.has(methodOf(arg as string | FetchArgs))) {
       const xsrf = readCookie(XSRF_COOKIE)
       if (xsrf) headers.set(XSRF_HEADER, xsrf)
+    } else {
+      // A read right after one of the app's writes shows it, whichever instance answers.
+      const positions = positionsFor(urlOf(arg as string | FetchArgs))
+      if (positions) headers.set(READ_AFTER_HEADER, positions)
     }
     return headers
   },
@@ -47,22 +52,37 @@ function isRetriable(error: FetchBaseQueryError): boolean {
   return typeof error.status === 'number' && (error.status === 429 || error.status >= 500)
 }
 
+const urlOf = (args: string | FetchArgs) => (typeof args === 'string' ? args : args.url)
+
 const methodOf = (args: string | FetchArgs) =>
   (typeof args === 'string' ? 'GET' : (args.method ?? 'GET')).toUpperCase()
 
-/** GETs (safe, idempotent) are retried; writes are not, so nothing is done twice. */
+/**
+ * Methods whose repetition changes nothing more than one call did (HTTP's idempotent
+ * methods): a PUT sets the same fields again, a DELETE of what is gone answers as before.
+ * A POST may create a second thing, so it is never retried.
+ */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
+
+/** Idempotent calls are retried on network errors, 429 and 5xx; a POST is not, so nothing is done twice. */
 const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
   args,
   api,
   extra,
 ) => {
   let result = await rawBaseQuery(args, api, extra)
-  if (methodOf(args) !== 'GET') return result
-  for (let attempt = 0; attempt < RETRY.attempts; attempt += 1) {
-    if (!result.error || !isRetriable(result.error) || api.signal.aborted) return result
-    const delay = RETRY.baseMs * 2 ** attempt
-    await sleep(delay + Math.random() * delay * RETRY.jitter)
-    result = await rawBaseQuery(args, api, extra)
+  const method = methodOf(args)
+  if (IDEMPOTENT_METHODS.has(method)) {
+    for (let attempt = 0; attempt < RETRY.attempts; attempt += 1) {
+      if (!result.error || !isRetriable(result.error) || api.signal.aborted) break
+      const delay = RETRY.baseMs * 2 ** attempt
+      await sleep(delay + Math.random() * delay * RETRY.jitter)
+      result = await rawBaseQuery(args, api, extra)
+    }
+  }
+  // A write's answer says where it landed; the next reads of that service carry it.
+  if (method !== 'GET' && method !== 'HEAD') {
+    rememberWrite(urlOf(args), result.meta?.response?.headers.get(READ_AFTER_HEADER) ?? null)
   }
   return result
 }

@@ -39,25 +39,18 @@ const nullableString = (options: { description: string; examples?: unknown[]; fo
 // ---------------------------------------------------------------------------------------
 
 /**
- * How to reach the poster by the contact method (issue 17 §1), private like the location:
- * the owner and authorized users always get it; anyone else only when displayContact is
- * true, and otherwise the method's fixed mask. Optional in the type only so that answers
- * of other services (favorites, reports: the guest view of post events, which never carry
- * the value) fit; the jobs service always sends both.
+ * How to reach the poster by the contact method, private like the location: the owner and
+ * authorized users always get it; anyone else only when displayContact is true (otherwise
+ * the method is null too). Optional in the type only so that answers of other services
+ * (favorites, reports: the guest view of post events, which never carry the value) fit; the
+ * jobs service always sends it.
  */
 const contactValueFields = {
   contactValue: Type.Optional(
     nullableString({
       description:
-        'An e-mail address, the 10 digits of a phone number, a handle without its @, or text (Others). null when hidden from this viewer or when the post has none (posts from before contact values)',
+        'An e-mail address, the 10 digits of a phone number, a handle without its @, or text (Others). null when hidden from this viewer or when the post has none (the poster shares it in the conversation)',
       examples: ['5551234567'],
-    }),
-  ),
-  contactValueMasked: Type.Optional(
-    nullableString({
-      description:
-        "The method's fixed mask when the value exists but is hidden from this viewer (visible once accepted); null otherwise",
-      examples: ['(•••) •••-••••'],
     }),
   ),
 }
@@ -81,7 +74,7 @@ export const JobPostSchema = Type.Object(
     paymentType: Type.Array(Type.String(), { examples: [['Cash', 'Zelle']] }),
     contact: nullableString({
       description:
-        'The contact method, an option of the contact list or empty; shown to everyone (issue 17: what stays private is contactValue). null only in answers from before contact values',
+        'The contact method, an option of the contact list or empty; null when the owner hid the contact (displayContact false) and the viewer is neither the owner nor authorized',
       examples: ['WhatsApp'],
     }),
     ...contactValueFields,
@@ -91,7 +84,7 @@ export const JobPostSchema = Type.Object(
     }),
     displayContact: Type.Boolean({
       description:
-        'false: the contact value is shown only to the owner and after acceptance (the method stays visible)',
+        'false: the contact (method and value) is shown only to the owner and after acceptance',
     }),
     jobPicture: nullableString({
       description: 'Object key of the uploaded picture (jobImages/{userID}/...), or null',
@@ -171,6 +164,13 @@ export const JobsFeedQuerySchema = Type.Object({
       examples: ['moving'],
     }),
   ),
+  after: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "Cursor paging, an addition to page: empty for the first page, then the previous answer's pagination.nextCursor; each page starts right after the last post of the one before, so pages never overlap nor skip while posts come and go, on any instance (page is then not read). Without it the answer has no nextCursor",
+    }),
+  ),
 })
 export type JobsFeedQuery = Static<typeof JobsFeedQuerySchema>
 
@@ -180,6 +180,12 @@ export const JobsPaginationSchema = Type.Object(
     totalPages: Type.Integer({ minimum: 1 }),
     total: Type.Integer({ minimum: 0, description: 'Live posts that match the filters' }),
     limit: Type.Integer({ minimum: 1 }),
+    nextCursor: Type.Optional(
+      Type.String({
+        description:
+          'With after (cursor paging): the next page is after=<nextCursor>; absent on the last page',
+      }),
+    ),
   },
   closed,
 )
@@ -285,7 +291,7 @@ const postFields = {
   contactValue: Type.Optional(
     Type.String({
       description:
-        'How to reach you by contact, required with it: an e-mail address (Email); a 10-digit phone number, spaces, dashes, dots and parentheses allowed (Phone, WhatsApp, Telegram); a handle of 2 to 32 letters, digits, _ or ., an @ allowed (Discord, Instagram, X(Twitter)); at most 100 characters (Others). On an edit, a post from before contact values may keep none while its contact is unchanged',
+        'Optional: how to reach you by contact, so an accepted worker can reach you; refused without a contact. When given: an e-mail address (Email); a 10-digit phone number, spaces, dashes, dots and parentheses allowed (Phone, WhatsApp, Telegram); a handle of 2 to 32 letters, digits, _ or ., an @ allowed (Discord, Instagram, X(Twitter)); at most 100 characters (Others)',
       examples: ['(555) 123-4567'],
     }),
   ),
@@ -296,7 +302,7 @@ const postFields = {
     }),
   ),
   displayLocation: flag('Show the location to everyone (default true)'),
-  displayContact: flag('Show the contact value to everyone (default true)'),
+  displayContact: flag('Show the contact (method and value) to everyone (default true)'),
   jobPicture: Type.Optional(
     nullableString({
       description:
@@ -341,7 +347,7 @@ export const JobPostCreateBodySchema = Type.Union(
   ],
   {
     description:
-      'The API names (spec 1 §7) or the creation form names (where, when, howmuch, payment); title and location are required, and contactValue with a contact',
+      'The API names or the creation form names (where, when, howmuch, payment); title and location are required; contactValue is optional and needs a contact',
   },
 )
 export type JobPostCreateBody = NonNullable<Static<typeof JobPostCreateBodySchema>>
@@ -490,7 +496,8 @@ export const SentJobRequestSchema = Type.Object(
         displayLocation: Type.Boolean(),
         displayContact: Type.Boolean(),
         contact: nullableString({
-          description: 'The contact method (shown to everyone)',
+          description:
+            'The contact method; null while the owner keeps the contact private from the requester',
         }),
         ...contactValueFields,
         infos: Type.String(),

@@ -289,6 +289,13 @@ export const PeopleFeedQuerystringSchema = Type.Object({
       examples: ['dog walk'],
     }),
   ),
+  after: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        "Cursor paging, an addition to page: empty for the first page, then the previous answer's pagination.nextCursor; each page starts right after the last worker of the one before, so pages never overlap nor skip, on any instance (page is then not read). Without it the answer has no nextCursor",
+    }),
+  ),
 })
 export type PeopleFeedQuerystring = Static<typeof PeopleFeedQuerystringSchema>
 
@@ -302,6 +309,12 @@ export const PeopleFeedPageSchema = Type.Object(
           totalPages: Type.Integer(),
           total: Type.Integer({ description: 'Workers matching the filters' }),
           limit: Type.Integer(),
+          nextCursor: Type.Optional(
+            Type.String({
+              description:
+                'With after (cursor paging): the next page is after=<nextCursor>; absent on the last page',
+            }),
+          ),
         },
         { description: 'Absent on a search' },
       ),

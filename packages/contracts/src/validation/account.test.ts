@@ -34,9 +34,16 @@ describe('validateAccountUpdate', () => {
     expect(validateAccountUpdate(valid)).toBeNull()
   })
 
-  it('keeps the signup rules for names and phone', () => {
+  it('keeps the signup rules for the first name and phone, and takes a last name of several words', () => {
     expect(validateAccountUpdate({ ...valid, firstName: '' })).toBe('Invalid First Name')
-    expect(validateAccountUpdate({ ...valid, lastName: 'Ann Smith' })).toBe('Invalid Last Name')
+    expect(validateAccountUpdate({ ...valid, lastName: 'Ann Smith' })).toBeNull()
+    expect(validateAccountUpdate({ ...valid, lastName: 'Ann  Smith' })).toBe('Invalid Last Name')
+    expect(validateAccountUpdate({ ...valid, lastName: 'Ann Smith ' })).toBe('Invalid Last Name')
+    expect(validateAccountUpdate({ ...valid, lastName: "O'Brien" })).toBe('Invalid Last Name')
+    expect(validateAccountUpdate({ ...valid, lastName: 'A'.repeat(25) })).toBe('Invalid Last Name')
+    expect(
+      validateAccountUpdate({ ...valid, lastName: Array(13).fill('Smith').join(' ') }),
+    ).toBe('Invalid Last Name')
     expect(validateAccountUpdate({ ...valid, phoneNumber: '555' })).toBe('Invalid Phone Number')
   })
 })
@@ -134,8 +141,13 @@ describe('validateAccountForm', () => {
   })
 
   it('checks the split names first, then the phone, then the password change', () => {
-    expect(validateAccountForm({ ...valid, name: 'Mary' })).toBe('Invalid Last Name')
-    expect(validateAccountForm({ ...valid, name: 'Mary Ann Smith' })).toBe('Invalid Last Name')
+    expect(validateAccountForm({ ...valid, name: 'Mary' })).toBe(
+      'Enter your first and last name, like Mary Smith',
+    )
+    expect(validateAccountForm({ ...valid, name: 'Mary Ann Smith' })).toBeNull()
+    expect(validateAccountForm({ ...valid, name: '  Mary   Ann  Smith-Jones ' })).toBeNull()
+    expect(validateAccountForm({ ...valid, name: 'Mary Ann 3rd' })).toBe('Invalid Last Name')
+    expect(validateAccountForm({ ...valid, name: '' })).toBe('Invalid First Name')
     expect(validateAccountForm({ ...valid, phoneNumber: '' })).toBe('Invalid Phone Number')
     expect(validateAccountForm({ ...valid, newPassword: 'a', confirmPassword: 'b' })).toBe(
       'New passwords do not match',

@@ -23,14 +23,28 @@ export const AccountUpdatePayloadSchema = Type.Object(
 )
 export type AccountUpdatePayload = Static<typeof AccountUpdatePayloadSchema>
 
+/** At most this many characters in an edited last name of several words ("Ann Smith"). */
+export const ACCOUNT_LAST_NAME_MAX_LENGTH = 64
+
 /**
- * The names and phone keep the signup rules (spec 1 §5), so an edited account could also
- * have registered. In particular a last name is one word with hyphens: "Ann Smith" (from the
- * Name "Mary Ann Smith") is refused just as signup refuses it.
+ * A last name as the account form makes it: everything after the first word of the Name
+ * field, so "Mary Ann Smith" gives "Ann Smith". Each word follows the signup rule for a name
+ * (a letter, then letters or hyphens), separated by single spaces.
+ */
+export function isValidAccountLastName(lastName: string): boolean {
+  if (lastName.length > ACCOUNT_LAST_NAME_MAX_LENGTH) return false
+  const words = lastName.split(' ')
+  return words.length > 0 && words.every(isValidName)
+}
+
+/**
+ * The first name and the phone keep the signup rules, so an edited account could also have
+ * registered with them. The last name may be several words: the account form splits its one
+ * Name field on whitespace, the first word being the first name and the rest the last name.
  */
 export function validateAccountUpdate(update: AccountUpdatePayload): string | null {
   if (!isValidName(update.firstName)) return Messages.signup.invalidFirstName
-  if (!isValidName(update.lastName)) return Messages.signup.invalidLastName
+  if (!isValidAccountLastName(update.lastName)) return Messages.signup.invalidLastName
   if (!isValidPhoneNumber(update.phoneNumber)) return Messages.signup.invalidPhone
   return null
 }
@@ -68,9 +82,14 @@ export interface AccountForm extends PasswordChangeFields {
   phoneNumber: string
 }
 
-/** First failed rule of the account form: name, last name, phone, then the password change. */
+/**
+ * First failed rule of the account form: a first and a last name (one word alone is not a
+ * full name, and is told so rather than called an invalid last name), the names, the phone,
+ * then the password change.
+ */
 export function validateAccountForm(form: AccountForm): string | null {
   const { firstName, lastName } = splitFullName(form.name)
+  if (firstName !== '' && lastName === '') return Messages.account.fullNameRequired
   return (
     validateAccountUpdate({ firstName, lastName, phoneNumber: form.phoneNumber }) ??
     validatePasswordChange(form)

@@ -6,11 +6,13 @@ import { charLength, isBlank } from './text'
 import { formatPhoneNumber } from './phone'
 
 /**
- * A post's contact is a method (spec 1's contact options, what the feed's contact filter
- * filters on) and a value: how the poster is reached by that method (issue 17 §1). The value
- * is private like the location: only the owner and accepted users see it when the owner hid
- * the contact (docs/posts.md). These rules run in the post forms and in the jobs service, so
- * both give the same message.
+ * A post's contact is a method (one of the product's contact options, what the feed's
+ * contact filter filters on) and an optional value: how the poster is reached by that method.
+ * The value is optional because the product's documented create body has only the method:
+ * a client written from that contract must still be able to post, and a poster without a
+ * value shares it in the conversation. When the owner hides the contact, the method and the
+ * value are both private, like the location (docs/posts.md). These rules run in the post
+ * forms and in the jobs service, so both give the same message.
  */
 export type ContactValueKind = 'email' | 'phone' | 'handle' | 'text'
 
@@ -74,18 +76,17 @@ export function contactValueMessage(method: ContactOption): string {
 }
 
 /**
- * null when `value` suits `method`, else the message. An empty value passes only when it
- * is not `required`; a value without a method never does. A method outside the list is the
+ * null when `value` suits `method`, else the message. An empty value always passes (the
+ * value is optional); a value without a method never does. A method outside the list is the
  * contact option rule's business (`Messages.post.invalidContact`), not this one's.
  */
 export function checkContactValue(
   method: string | null | undefined,
   value: string | null | undefined,
-  required = true,
 ): string | null {
   if (isBlank(method)) return isBlank(value) ? null : Messages.contactValue.withoutMethod
   if (!isContactOption(method)) return null
-  if (isBlank(value)) return required ? contactValueMessage(method) : null
+  if (isBlank(value)) return null
   const text = (value ?? '').trim()
   const valid = {
     email: () => isValidEmail(text),
@@ -128,21 +129,6 @@ export function formatContactValue(method: string | null | undefined, value: str
     default:
       return value
   }
-}
-
-/**
- * What stands in for a hidden value: the same mask for every post of a method, so it tells
- * nothing about the value (not its length, not its last digits) beyond its kind.
- */
-const MASKS: Readonly<Record<ContactValueKind, string>> = {
-  email: '•••••@•••••',
-  phone: '(•••) •••-••••',
-  handle: '@••••••',
-  text: '••••••••',
-}
-
-export function maskedContactValue(method: string | null | undefined): string {
-  return MASKS[contactValueKind(method) ?? 'text']
 }
 
 /** The value field of the post forms, per method: its label, placeholder and keyboard. */

@@ -119,7 +119,7 @@ export const Messages = {
     // ours: the server's reasons for refusing a request on a post
     workerProfileRequired: 'You need a worker profile to send requests',
     ownPost: 'You cannot send a request for your own post',
-    postNotAccepting: 'This post is not accepting requests',
+    postNotAccepting: 'This post is not taking requests right now',
     invalidStatus: 'Status must be accepted, rejected or pending',
     // ours: the server's reasons for refusing a request to a person
     notYourPost: 'You can only request people for your own posts',
@@ -180,6 +180,8 @@ export const Messages = {
   /** Account settings and deletion (spec 2 §2.3, §4, §5, §8). */
   account: {
     newPasswordsDoNotMatch: 'New passwords do not match',
+    // ours: the Name field holds one word, so there is no last name to save.
+    fullNameRequired: 'Enter your first and last name, like Mary Smith',
     loginToView: 'Please log in to view your account.',
     userIdNotInToken: 'User ID not found in token',
     userIdNotFound: 'User ID not found. Please log in again.',

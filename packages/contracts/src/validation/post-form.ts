@@ -22,13 +22,8 @@ export interface PostForm {
   payment?: readonly string[]
   /** A contact option; empty for none, else one of CONTACT_OPTIONS. */
   contact?: string
-  /** How to reach the poster by `contact` (contact-value.ts); required with a method. */
+  /** How to reach the poster by `contact` (contact-value.ts); optional, checked when given. */
   contactValue?: string
-  /**
-   * Only for a post published before contact values, edited without touching its contact:
-   * its missing value is not re-judged (as an untouched past expiration date is not).
-   */
-  contactValueMayStayEmpty?: boolean
   infos?: string
   /** 'YYYY-MM-DD', or empty/absent when cleared. */
   expirationDate?: string | null
@@ -69,8 +64,8 @@ const BOUNDED_FIELDS = [
 /**
  * First failed rule's message or null (spec 1 §5): title and where required, text lengths
  * bounded, expiration date not before today, payment values from the payment list, contact
- * from the contact list with a value that suits it. Only title and where are required, and
- * the contact value once a contact method is chosen.
+ * from the contact list, and a contact value, when one is given, that suits the method. Only
+ * title and where are required.
  */
 export function validatePostForm(form: PostForm, today: Date = new Date()): string | null {
   if (!canPreviewPost(form)) return Messages.post.titleAndLocationRequired
@@ -81,7 +76,7 @@ export function validatePostForm(form: PostForm, today: Date = new Date()): stri
   if (expiration) return expiration
   if (form.payment && !form.payment.every(isPaymentOption)) return Messages.post.invalidPayment
   if (!isBlank(form.contact) && !isContactOption(form.contact)) return Messages.post.invalidContact
-  return checkContactValue(form.contact, form.contactValue, form.contactValueMayStayEmpty !== true)
+  return checkContactValue(form.contact, form.contactValue)
 }
 
 /** Body of POST /api/jobs, with the API's field names (spec 1 §7). */
@@ -93,7 +88,6 @@ export interface PostPayload {
   paymentType?: readonly string[]
   contact?: string
   contactValue?: string
-  contactValueMayStayEmpty?: boolean
   infos?: string
   expirationDate?: string | null
 }
@@ -109,7 +103,6 @@ export function validatePostPayload(payload: PostPayload, today: Date = new Date
       payment: payload.paymentType,
       contact: payload.contact,
       contactValue: payload.contactValue,
-      contactValueMayStayEmpty: payload.contactValueMayStayEmpty,
       infos: payload.infos,
       expirationDate: payload.expirationDate,
     },

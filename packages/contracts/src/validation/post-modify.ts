@@ -52,13 +52,8 @@ export interface PostModifyForm {
   /** Free text, split with `parsePaymentText`. */
   payment?: string
   contact?: string
-  /** How to reach the poster by `contact` (contact-value.ts). */
+  /** How to reach the poster by `contact` (contact-value.ts); optional, checked when given. */
   contactValue?: string
-  /**
-   * True for a post published before contact values whose contact the form leaves as it was:
-   * the owner may add the value, and is not forced to before changing anything else.
-   */
-  contactValueMayStayEmpty?: boolean
   infos?: string
 }
 
@@ -84,5 +79,5 @@ export function validatePostModifyForm(form: PostModifyForm): string | null {
     return Messages.post.invalidPayment
   }
   if (!isBlank(form.contact) && !isContactOption(form.contact)) return Messages.post.invalidContact
-  return checkContactValue(form.contact, form.contactValue, form.contactValueMayStayEmpty !== true)
+  return checkContactValue(form.contact, form.contactValue)
 }

@@ -18,7 +18,11 @@ export interface CatalogPost {
   updatedAt: Date
 }
 
-/** A catalog post as a response body, in the shape the jobs service answers a guest with. */
+/**
+ * A catalog post as a response body, in the shape the jobs service answers a guest with. The
+ * privacy flags are applied again here: entries stored from events published before a private
+ * contact's method was withheld still hold it, and must not show it.
+ */
 export function toPublicPostView(entry: CatalogPost) {
   const { post } = entry
   return {
@@ -26,11 +30,11 @@ export function toPublicPostView(entry: CatalogPost) {
     jobID: post.postId,
     userID: post.ownerId,
     title: post.title,
-    location: post.location,
+    location: post.displayLocation ? post.location : null,
     jobStartEnd: post.jobStartEnd,
     salary: post.salary,
     paymentType: post.paymentType,
-    contact: post.contact,
+    contact: post.displayContact ? post.contact : null,
     infos: post.infos,
     displayLocation: post.displayLocation,
     displayContact: post.displayContact,

@@ -56,6 +56,7 @@ describe('ColumnarFeed', () => {
     expect(feed.page({ filters: {}, page: 9, pageSize: 5, sort: 'desc' })).toEqual({
       slots: [],
       total: 33,
+      start: 33,
     })
   })
 

@@ -47,12 +47,27 @@ export interface ColumnarQuery {
   page: number
   pageSize: number
   sort: 'desc' | 'asc'
+  /**
+   * A cursor: the page starts right after this item in the query's order, and `page` is not
+   * read. The item need not be held any more (deleted since): its place is found by its keys.
+   * Pages read this way never overlap nor skip, whatever was added or removed between them,
+   * and on whichever instance each is read.
+   */
+  after?: FeedPosition
+}
+
+/** An item's place in the feed: what the order reads (its creation time, then its id). */
+export interface FeedPosition {
+  createdAt: number
+  id: string
 }
 
 export interface SlotPage {
   /** Row numbers, for `row(slot)` and `card(slot, ...)`; valid until the feed next changes. */
   slots: number[]
   total: number
+  /** Where the page starts among the `total` matching rows (0: the first). */
+  start: number
 }
 
 /** A snapshot's records: the feed's format; the service may add records of its own after. */
@@ -535,16 +550,53 @@ export class ColumnarFeed {
       .map(([name, value]) => filterKey(name, value))
       .map((key) => this.keys.get(key) ?? key)
     const lists = active.map((key) => this.byFilter.get(key))
-    if (lists.some((list) => list === undefined)) return { slots: [], total: 0 }
+    if (lists.some((list) => list === undefined)) return { slots: [], total: 0, start: 0 }
     const all =
       active.length <= 1
         ? ((lists[0] as SlotList | undefined) ?? this.all).view()
         : this.intersection(active, lists as SlotList[])
-    const start = (query.page - 1) * query.pageSize
+    let start = (query.page - 1) * query.pageSize
+    if (query.after) {
+      // The lists are newest first: "asc" reads them backwards, so what follows the cursor
+      // there is what comes before it here.
+      start =
+        query.sort === 'asc'
+          ? all.length - this.countBefore(all, query.after, false)
+          : this.countBefore(all, query.after, true)
+    }
     const slots: number[] = []
     for (let i = start; i < Math.min(start + query.pageSize, all.length); i += 1)
       slots.push(query.sort === 'asc' ? all[all.length - 1 - i]! : all[i]!)
-    return { slots, total: all.length }
+    return { slots, total: all.length, start: Math.min(start, all.length) }
+  }
+
+  /** A row's place in the feed's order, for a cursor to the rows after it. */
+  positionOf(slot: number): FeedPosition {
+    return { createdAt: this.createdAt[slot]!, id: this.ids.idOf(slot) }
+  }
+
+  /**
+   * How many rows of `list` (in feed order) come before `position`, or before it and at it
+   * with `orAt`: a binary search on the keys the order reads.
+   */
+  private countBefore(list: Int32Array, position: FeedPosition, orAt: boolean): number {
+    let low = 0
+    let high = list.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      const slot = list[middle]!
+      const at = this.createdAt[slot]!
+      let before: boolean
+      if (at !== position.createdAt) before = at > position.createdAt
+      else {
+        // Ids compare as strings, as the order's tie-break does (id-table.ts isGreater).
+        const id = this.ids.idOf(slot)
+        before = id > position.id || (orAt && id === position.id)
+      }
+      if (before) low = middle + 1
+      else high = middle
+    }
+    return low
   }
 
   /** Live rows per value of one filter; equal to what the feed returns for each value. */

@@ -4,6 +4,7 @@ export {
   ColumnarFeed,
   type ColumnarSchema,
   type ColumnarQuery,
+  type FeedPosition,
   type FeedRow,
   type SlotPage,
 } from './columnar-feed'

@@ -21,6 +21,7 @@ export const FeedQuerystring = Type.Object({
   limit: Type.Optional(Type.String({ maxLength: 10 })),
   sort: Type.Optional(Type.String({ maxLength: 10 })),
   search: Type.Optional(Type.String({ maxLength: 200 })),
+  after: Type.Optional(Type.String({ maxLength: 100 })),
 })
 export type FeedQuerystringValue = typeof FeedQuerystring.static
 
@@ -69,7 +70,36 @@ export type FeedRequest =
       page: number
       pageSize: number
       sort: 'desc' | 'asc'
+      /**
+       * Cursor mode, asked for by an `after` parameter: the answer's pagination carries
+       * `nextCursor`. `after` empty: the first page; else the page starts right after this item
+       * (the feed's order keys). Without `after` the answer is exactly the spec's.
+       */
+      after?: FeedCursor | 'start'
     }
+
+/** What a feed cursor names: the last item of a page, by the keys of the feed's order. */
+export interface FeedCursor {
+  createdAt: number
+  id: string
+}
+
+/**
+ * A cursor's text: the item's creation time in ms and its id. Opaque to clients; readable
+ * here so a cursor from any instance (or from before a restart) means the same place.
+ */
+export function formatFeedCursor(cursor: FeedCursor): string {
+  return `${cursor.createdAt}_${cursor.id}`
+}
+
+const CURSOR = /^(\d{1,15})_([\w-]{1,64})$/
+
+export function readFeedCursor(value: string): FeedCursor {
+  const match = CURSOR.exec(value)
+  if (!match)
+    throw new BadRequestError('after must be a cursor from a previous page', 'INVALID_QUERY')
+  return { createdAt: Number(match[1]), id: match[2]! }
+}
 
 /** A feed query string read into a search or a page, with a 400 for any bad value. */
 export function readFeedQuery(query: FeedQuerystringValue, defaultPageSize: number): FeedRequest {
@@ -99,12 +129,38 @@ export function readFeedQuery(query: FeedQuerystringValue, defaultPageSize: numb
       fallback: defaultPageSize,
     }),
     sort,
+    ...(query.after !== undefined && {
+      after: query.after === '' ? ('start' as const) : readFeedCursor(query.after),
+    }),
   }
 }
 
-/** The pagination block of a feed answer. */
-export function paginationOf(page: number, pageSize: number, total: number) {
-  return { page, totalPages: Math.max(1, Math.ceil(total / pageSize)), total, limit: pageSize }
+/**
+ * The pagination block of a feed answer. With `next` (cursor mode: a page read from `start`
+ * among the `total` matches, and the cursor of its last item), the page number is where it
+ * starts and `nextCursor` is there when more follow.
+ */
+export function paginationOf(
+  page: number,
+  pageSize: number,
+  total: number,
+  next?: { start: number; count: number; last: FeedCursor | undefined },
+) {
+  const pagination: {
+    page: number
+    totalPages: number
+    total: number
+    limit: number
+    nextCursor?: string
+  } = {
+    page: next ? Math.floor(next.start / pageSize) + 1 : page,
+    totalPages: Math.max(1, Math.ceil(total / pageSize)),
+    total,
+    limit: pageSize,
+  }
+  if (next?.last && next.start + next.count < total)
+    pagination.nextCursor = formatFeedCursor(next.last)
+  return pagination
 }
 
 /** The category list's counts, without empty categories or Uncategorized unless asked. */

@@ -5,13 +5,24 @@ import { PROXY_ROUTES, type ProxyRoute, type UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
 import { createInstancePool } from '../lib/instance-pool'
 import { proxiedPath } from '../lib/proxy-path'
+import { ReadAfterMemory, positionsIn } from '../lib/read-after-memory'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
 
 export interface ProxyRoutesOptions {
   /** Each service's instances; several are spread over (lib/instance-pool). */
   upstreams: Partial<Record<UpstreamName, string[]>>
   upstreamTimeoutMs: number
+  /**
+   * Recent writes' positions, added to the same caller's next reads (lib/read-after-memory);
+   * one for every prefix, each position kept under the service that answered it.
+   */
+  readAfter?: ReadAfterMemory
 }
+
+/** A request the gateway sends on as a read: it gets the positions of the caller's writes. */
+const READ_METHODS = new Set(['GET', 'HEAD'])
+const READ_AFTER = 'x-read-after'
+const READ_AFTER_EVERYONE = 'x-read-after-everyone'
 
 const CONNECTION_FAILURES = new Set([
   'ECONNREFUSED',
@@ -34,6 +45,7 @@ const INVALID_HEADER_VALUE_ALL = /[^\t\x20-\x7E\x80-\xFF]/g
 
 /** Every prefix of ARCHITECTURE.md "Gateway routes": proxied when configured, 503 when not. */
 export async function proxyRoutes(app: FastifyInstance, options: ProxyRoutesOptions) {
+  options = { ...options, readAfter: options.readAfter ?? new ReadAfterMemory() }
   for (const route of PROXY_ROUTES) {
     const instances = options.upstreams[route.upstream]
     if (instances?.length) {
@@ -50,6 +62,7 @@ async function upstreamProxy(
 ) {
   const { route, instances } = options
   const upstream = instances[0]!
+  const readAfter = options.readAfter ?? new ReadAfterMemory()
   // Several instances: one pool per prefix spreads requests over them and sends a request
   // that could not connect to another (lib/instance-pool). One: reply-from's own client.
   const pool =
@@ -84,13 +97,29 @@ async function upstreamProxy(
     rewriteRequestHeaders: (request, headers) => {
       const rewritten = upstreamRequestHeaders(request, headers, route.upstream)
       if (Buffer.isBuffer(request.body)) rewritten['content-length'] = String(request.body.length)
+      if (READ_METHODS.has(request.method) && !readAfter.isEmpty) {
+        const remembered = readAfter.positionsFor(route.upstream, ReadAfterMemory.keysOf(request))
+        if (remembered.length > 0) {
+          const sent = positionsIn(rewritten[READ_AFTER])
+          rewritten[READ_AFTER] = [...new Set([...sent, ...remembered])].join(', ')
+        }
+      }
       return rewritten
     },
     // Services run Fastify and send none, but nothing should advertise a stack to the internet.
     // A value Node would refuse to send loses the offending characters (as http-proxy did), so
     // one bad header from a service does not fail the whole answer.
-    rewriteHeaders: (headers) => {
+    rewriteHeaders: (headers, request) => {
       delete headers['x-powered-by']
+      // A write's answer: what it changed, sent again with this caller's next reads.
+      if (request && !READ_METHODS.has(request.method) && headers[READ_AFTER] !== undefined) {
+        readAfter.remember(
+          route.upstream,
+          ReadAfterMemory.keysOf(request),
+          positionsIn(headers[READ_AFTER]),
+          positionsIn(headers[READ_AFTER_EVERYONE]),
+        )
+      }
       for (const name in headers) {
         const value: unknown = headers[name]
         if (typeof value === 'string') {

@@ -1,5 +1,5 @@
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
-import { ColumnarFeed } from '@marketplace/read-models/feed'
+import { ColumnarFeed, type FeedPosition } from '@marketplace/read-models/feed'
 import type { PostDocument } from '../posts/post-document'
 import { postFeedSchema, postRow, publicPost } from './post-row'
 
@@ -14,12 +14,15 @@ export interface FeedQuery extends FeedFilters {
   page: number
   pageSize: number
   sort: 'desc' | 'asc'
+  /** A cursor: the page starts right after this post (then `page` is not read). */
+  after?: FeedPosition
 }
 
-/** Row numbers of the feed (valid until it next changes) and the total matching. */
+/** Row numbers of the feed (valid until it next changes), the total matching, where it starts. */
 export interface FeedPage {
   slots: number[]
   total: number
+  start: number
 }
 
 /**
@@ -49,8 +52,13 @@ export class FeedIndex {
   }
 
   page(query: FeedQuery): FeedPage {
-    const { page, pageSize, sort, ...filters } = query
-    return this.feed.page({ filters: { ...filters }, page, pageSize, sort })
+    const { page, pageSize, sort, after, ...filters } = query
+    return this.feed.page({ filters: { ...filters }, page, pageSize, sort, after })
+  }
+
+  /** A row's place in the feed's order, for the cursor of the page it ends. */
+  positionOf(slot: number): FeedPosition {
+    return this.feed.positionOf(slot)
   }
 
   search(terms: readonly string[], limit: number): number[] {

@@ -9,8 +9,16 @@ import {
   errorResponses,
   type JobCategories,
 } from '@marketplace/contracts/api'
-import { categoryCountsFor, paginationOf, readFeedQuery } from '@marketplace/service-kit'
+import {
+  READ_AFTER_HEADER,
+  READ_AFTER_REFRESHED_HEADER,
+  categoryCountsFor,
+  paginationOf,
+  readFeedQuery,
+} from '@marketplace/service-kit'
+import type { CatchUpResult } from '@marketplace/read-models/consistency'
 import type { ServiceApp } from '@marketplace/service-kit'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { PostDocument } from '../posts/post-document'
 import type { FeedIndex } from './feed-index'
 import { feedJson, type PostSerializer } from './post-json'
@@ -34,9 +42,23 @@ export async function feedRoutes(
     accessOf: (postId: string) => readonly string[]
     /** An insider's post, read again by `_id` (the feed holds only what guests see). */
     readPost: (postId: string) => Promise<PostDocument | null>
+    /** The posts a read names in X-Read-After, applied first when this instance lags (feed-sync). */
+    catchUp: (header: string | string[] | undefined) => Promise<CatchUpResult>
   },
 ) {
   const { feed, accessOf, readPost } = deps
+
+  /**
+   * A caller who just wrote sees the write, whichever instance took it: the posts the
+   * X-Read-After header names are read from the database first when this instance has not
+   * applied them yet. `x-read-after-refreshed` says how many were (0: it had them all).
+   */
+  async function readAfterWrites(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const header = request.headers[READ_AFTER_HEADER]
+    if (header === undefined) return
+    const { refreshed } = await deps.catchUp(header)
+    void reply.header(READ_AFTER_REFRESHED_HEADER, String(refreshed))
+  }
   app.get(
     '/api/jobs',
     {
@@ -51,6 +73,7 @@ export async function feedRoutes(
     },
     async (request, reply) => {
       const query = readFeedQuery(request.query, deps.pageSize)
+      await readAfterWrites(request, reply)
       const viewerId = request.caller?.userId ?? null
       // The feed is benchmarked for throughput: its body is assembled from cached card texts
       // (post-json.ts), each written by JobPostSchema's serializer, and sent as a string
@@ -61,14 +84,20 @@ export async function feedRoutes(
         const slots = feed.search(query.terms, query.limit)
         return `{"jobs":${await feedJson(feed, slots, viewerId, accessOf, readPost, serialize)}}`
       }
-      const { slots, total } = feed.page({
+      const { slots, total, start } = feed.page({
         ...query.filters,
         page: query.page,
         pageSize: query.pageSize,
         sort: query.sort,
+        after: query.after === 'start' ? undefined : query.after,
       })
+      // Cursor mode (`after`): the cursor of the page's last post; the next page follows it
+      // exactly, on any instance.
+      const last = slots.length > 0 ? feed.positionOf(slots[slots.length - 1]!) : undefined
       const pagination = reply.compileSerializationSchema(JobsPaginationSchema)(
-        paginationOf(query.page, query.pageSize, total),
+        query.after === undefined
+          ? paginationOf(query.page, query.pageSize, total)
+          : paginationOf(query.page, query.pageSize, total, { start, count: slots.length, last }),
       )
       const jobs = await feedJson(feed, slots, viewerId, accessOf, readPost, serialize)
       return `{"jobs":${jobs},"pagination":${pagination}}`
@@ -88,7 +117,8 @@ export async function feedRoutes(
       },
       preHandler: app.authenticate,
     },
-    async (request): Promise<JobCategories> => {
+    async (request, reply): Promise<JobCategories> => {
+      await readAfterWrites(request, reply)
       const { categories, counts } = categoryCountsFor(deps.feed.categoryCounts(), request.query)
       return { categories, metadata: { totalJobs: deps.feed.size, counts } }
     },

@@ -2,6 +2,7 @@ import { hostname } from 'node:os'
 import { randomUUID } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
+import { createReadYourWrites, type CatchUpResult } from '@marketplace/read-models/consistency'
 import { createOrderedApply } from '@marketplace/read-models/feed'
 import {
   createFollowedModel,
@@ -63,7 +64,23 @@ export function createFeedSync(deps: {
   // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<PostDocument>((postId, post) => {
     deps.feed.apply(postId, post)
+    readYourWrites.noteApplied(postId, post ? post.updatedAt.getTime() : 'gone')
     for (const changed of changedDuringLoads) changed.add(postId)
+  })
+  /**
+   * A read that names posts a write just left (another instance's, maybe not yet learned
+   * from Kafka) reads those from the database first (read-models' read-your-writes.ts).
+   */
+  const readYourWrites = createReadYourWrites({ kind: 'post', refresh: (id) => refresh(id) })
+  /**
+   * The same for who may see a post's hidden fields: a decision on a request changes no post,
+   * only its grants, and the requester reading the feed right after must see what they were
+   * just allowed to see. Grants have no version of their own: a position names when they
+   * changed (post-write-position.ts), and a read of them that started later holds the change.
+   */
+  const grantsReadYourWrites = createReadYourWrites({
+    kind: 'grants',
+    refresh: (id) => refreshAccess(id),
   })
   /** A change this process made or learned of, applied at once. */
   const apply = ordered.apply
@@ -135,14 +152,21 @@ export function createFeedSync(deps: {
   }
 
   async function refreshAccess(postId: string): Promise<void> {
+    const startedAt = Date.now()
     const users = (await deps.readers.usersOf([postId])).get(postId)
     if (users) accessByPost.set(postId, users)
     else accessByPost.delete(postId)
+    grantsReadYourWrites.noteApplied(postId, startedAt)
   }
 
   async function refresh(postId: string): Promise<void> {
-    await ordered.refresh(postId, () => deps.posts.findById(postId))
-    await refreshAccess(postId)
+    // The post and its grants are read side by side: a read that waits on this refresh (a
+    // caller's read after their write, docs/consistency.md) pays the slower of the two reads,
+    // not their sum.
+    await Promise.all([
+      ordered.refresh(postId, () => deps.posts.findById(postId)),
+      refreshAccess(postId),
+    ])
   }
 
   // Every event below carries the post's id; the post is read again rather than patched.
@@ -193,6 +217,14 @@ export function createFeedSync(deps: {
     apply,
     refresh,
     refreshAccess,
+    /** Before a read: the posts and grants its X-Read-After header names, as they are now. */
+    async catchUp(header: string | string[] | undefined): Promise<CatchUpResult> {
+      const [posts, grants] = await Promise.all([
+        readYourWrites.catchUp(header),
+        grantsReadYourWrites.catchUp(header),
+      ])
+      return { asked: posts.asked + grants.asked, refreshed: posts.refreshed + grants.refreshed }
+    },
     accessOf: (postId: string): readonly string[] => accessByPost.get(postId) ?? [],
     consumer,
     isLoaded: followed.isReady,

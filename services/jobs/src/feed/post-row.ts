@@ -9,13 +9,14 @@ import { isLive, type PostDocument } from '../posts/post-document'
 
 /**
  * A live post as the feed holds it: its public card's values only. What the owner hid (the
- * location, the contact value) is never in the feed's memory nor in its snapshots; an insider
- * (the owner, an authorized user) gets the post read again by `_id` (post-json.ts).
+ * location, the contact's method and value) is never in the feed's memory nor in its
+ * snapshots; an insider (the owner, an authorized user) gets the post read again by `_id`
+ * (post-json.ts).
  *
  * Shared columns (each distinct value held once): the owner, the location shown (empty when
- * hidden), the contact method, the category, the payment list, the expiration day. Numbers:
- * the update time and the flags. Text: title, infos, when, how much, the picture key and
- * the contact value shown (empty when hidden).
+ * hidden), the contact method shown (empty when hidden), the category, the payment list, the
+ * expiration day. Numbers: the update time and the flags. Text: title, infos, when, how much,
+ * the picture key and the contact value shown (empty when hidden).
  */
 const SHARED = [
   'userID',
@@ -31,24 +32,14 @@ const NUMBERS = ['updatedAfter', 'flags'] as const
 
 const DISPLAY_LOCATION = 1
 const DISPLAY_CONTACT = 2
-/** A contact value exists but is hidden: the card shows the method's mask. */
-const HIDDEN_CONTACT_VALUE = 4
 const HAS_PICTURE = 8
-
-/**
- * Stands for a hidden contact value in the public post rebuilt from a row: the guest view
- * only asks whether there is one (to show the mask) and never prints it.
- */
-const WITHHELD = '\u0000withheld'
 
 /** The feed's row for a post, or null when the post is not in the feed at `now`. */
 export function postRow(post: PostDocument, now = new Date()): FeedRow | null {
   if (!isLive(post, now)) return null
-  const contactValue = post.contactValue ?? ''
   const flags =
     (post.displayLocation ? DISPLAY_LOCATION : 0) |
     (post.displayContact ? DISPLAY_CONTACT : 0) |
-    (!post.displayContact && contactValue !== '' ? HIDDEN_CONTACT_VALUE : 0) |
     (post.jobPicture !== null ? HAS_PICTURE : 0)
   return {
     id: post._id,
@@ -57,7 +48,7 @@ export function postRow(post: PostDocument, now = new Date()): FeedRow | null {
     shared: [
       post.userID,
       post.displayLocation ? post.location : '',
-      post.contact,
+      post.displayContact ? post.contact : '',
       post.category,
       post.paymentType.join('\u0000'),
       post.expirationDate ?? '',
@@ -69,14 +60,14 @@ export function postRow(post: PostDocument, now = new Date()): FeedRow | null {
       post.jobStartEnd,
       post.salary,
       post.jobPicture ?? '',
-      post.displayContact ? contactValue : '',
+      post.displayContact ? (post.contactValue ?? '') : '',
     ]),
   }
 }
 
 /**
  * The post as a guest sees it, rebuilt from its row, for `toPostView(post, null)`: hidden
- * values are absent (an empty location, a placeholder for a hidden contact value).
+ * values are absent (an empty location and contact).
  */
 export function publicPost(row: FeedRow): PostDocument {
   const [userID, location, contact, category, paymentType, expirationDate] = row.shared as string[]
@@ -99,7 +90,7 @@ export function publicPost(row: FeedRow): PostDocument {
     salary,
     paymentType: paymentType === '' ? [] : paymentType!.split('\u0000'),
     contact: contact!,
-    contactValue: flags & HIDDEN_CONTACT_VALUE ? WITHHELD : contactValue,
+    contactValue,
     infos,
     displayLocation: (flags & DISPLAY_LOCATION) !== 0,
     displayContact: (flags & DISPLAY_CONTACT) !== 0,
@@ -118,10 +109,9 @@ export function publicPost(row: FeedRow): PostDocument {
 }
 
 /**
- * What a post answers to in the feed. A filter on location never matches a post whose owner
- * hid it: the answer would reveal the hidden value (the row holds none). The contact filter
- * is on the method, which everyone sees (issue 17 §1: the private part is the contact value,
- * never indexed). Search words are those of title and infos, as derivedFields stores them,
+ * What a post answers to in the feed. A filter on location or contact never matches a post
+ * whose owner hid it: the answer would reveal the hidden value (the row holds none). Search
+ * words are those of title and infos, as derivedFields stores them,
  * computed from the row so that adding and removing a row always name the same words.
  */
 export const postFeedSchema: ColumnarSchema = {
@@ -140,7 +130,9 @@ export const postFeedSchema: ColumnarSchema = {
     const [title, infos] = unpackTexts(row.text)
     return distinctWords(title, infos)
   },
-  version: 'jobs-feed-1',
+  // Bumped when what a row holds changes, so older snapshots are rebuilt rather than loaded
+  // (version 2: a hidden contact's method is no longer held).
+  version: 'jobs-feed-2',
 }
 
 /** The owner of a row (who sees the post's hidden fields). */

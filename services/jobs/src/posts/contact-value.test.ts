@@ -1,5 +1,6 @@
 import { ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
+import { CONTACT_OPTIONS } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
 import { startEventProbe } from '@marketplace/service-kit/testing'
 import { announceWorker } from '../test/announce-worker'
@@ -7,11 +8,11 @@ import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 import { derivedFields } from './post-input'
 import { POSTS_COLLECTION, type PostDocument } from './post-document'
 
-// issue 17 §1: a post's contact is a method (public) and a value (private like the location).
+// A post's contact is a method and an optional value; with displayContact false both are
+// private like the location: only the owner and accepted workers see them.
 
 const NUMBER_TYPED = '(720) 555-0173'
 const NUMBER = '7205550173'
-const PHONE_MASK = '(•••) •••-••••'
 // Posts of the validation tests show their value to everyone: a number of their own, so the
 // privacy tests' number appears only where it may.
 const OTHER_TYPED = '(646) 555-0111'
@@ -36,7 +37,6 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
   describe('validation, the same rules as the form', () => {
     it.each([
       ['Email', 'ava@', 'Enter an e-mail address for Email, like name@example.com'],
-      ['Email', '', 'Enter an e-mail address for Email, like name@example.com'],
       ['Phone', '555-0173', 'Enter a 10-digit phone number for Phone'],
       ['WhatsApp', '+44 20 7946 0958', 'Enter a 10-digit phone number for WhatsApp'],
       ['Telegram', 'call me', 'Enter a 10-digit phone number for Telegram'],
@@ -44,7 +44,6 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
       ['Instagram', 'ava turner', Messages.contactValue.handle('Instagram', 2, 32)],
       ['X(Twitter)', 'x'.repeat(33), Messages.contactValue.handle('X(Twitter)', 2, 32)],
       ['Others', 'y'.repeat(101), Messages.contactValue.text(100)],
-      ['Others', '   ', Messages.contactValue.text(100)],
       ['', 'ava@example.com', Messages.contactValue.withoutMethod],
     ])('creating with %s and %j answers 400 with its message', async (contact, value, message) => {
       const answer = await owner.post('/api/jobs', {
@@ -57,15 +56,43 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
       expect(answer.body.message).toBe(message)
     })
 
-    it('requires the value once a method is chosen (a missing field counts as empty)', async () => {
-      const answer = await owner.post('/api/jobs', {
-        title: 'No value',
-        where: 'Boston MA',
-        contact: 'WhatsApp',
-      })
-      expect(answer.status).toBe(400)
-      expect(answer.body.message).toBe('Enter a 10-digit phone number for WhatsApp')
-    })
+    it.each([...CONTACT_OPTIONS])(
+      'takes the documented create body with the %s method and no value (the poster shares it in the conversation)',
+      async (contact) => {
+        const answer = await owner.post('/api/jobs', {
+          userID: owner.userId,
+          title: `No value for ${contact}`,
+          location: 'Boston MA',
+          jobStartEnd: 'Saturday',
+          salary: '$40',
+          paymentType: ['Cash'],
+          contact,
+          infos: 'Two hours',
+          displayLocation: true,
+          displayContact: true,
+          jobPicture: '',
+        })
+        expect(answer.status).toBe(201)
+        expect(answer.body).toMatchObject({ contact, contactValue: null })
+        // Listed, and found by the contact filter, for a guest as for anyone.
+        const filtered = await guest.get(
+          `/api/jobs?contact=${encodeURIComponent(contact)}&page=1&limit=50`,
+        )
+        expect(filtered.status).toBe(200)
+        const listed = (filtered.body.jobs as Array<Record<string, unknown>>).find(
+          (post) => post._id === answer.body._id,
+        )
+        expect(listed).toMatchObject({ contact, contactValue: null })
+        const blank = await owner.post('/api/jobs', {
+          title: `Blank value for ${contact}`,
+          location: 'Boston MA',
+          contact,
+          contactValue: '  ',
+        })
+        expect(blank.status).toBe(201)
+        expect(blank.body.contactValue).toBeNull()
+      },
+    )
 
     it.each([
       ['Email', ' Ava.Turner@Example.COM ', 'ava.turner@example.com'],
@@ -84,7 +111,7 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
         contactValue: value,
       })
       expect(answer.status).toBe(201)
-      expect(answer.body).toMatchObject({ contact, contactValue: stored, contactValueMasked: null })
+      expect(answer.body).toMatchObject({ contact, contactValue: stored })
     })
 
     it('judges an edit: a new value, a new method, a cleared method', async () => {
@@ -97,26 +124,31 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
       const bad = await owner.put(`/api/jobs/${post._id}`, { contactValue: '12' })
       expect(bad.status).toBe(400)
       expect(bad.body.message).toBe('Enter a 10-digit phone number for WhatsApp')
-      const cleared = await owner.put(`/api/jobs/${post._id}`, { contactValue: '' })
-      expect(cleared.status).toBe(400)
-      // WhatsApp to Phone keeps the number; to Email it must come anew.
+      // WhatsApp to Phone keeps the number; to Email the number is dropped (it is no address).
       const phone = await owner.put(`/api/jobs/${post._id}`, { contact: 'Phone' })
       expect(phone.body).toMatchObject({ contact: 'Phone', contactValue: OTHER })
       const email = await owner.put(`/api/jobs/${post._id}`, { contact: 'Email' })
-      expect(email.status).toBe(400)
-      expect(email.body.message).toBe(Messages.contactValue.email)
+      expect(email.status).toBe(200)
+      expect(email.body).toMatchObject({ contact: 'Email', contactValue: null })
+      const wrong = await owner.put(`/api/jobs/${post._id}`, { contactValue: OTHER_TYPED })
+      expect(wrong.status).toBe(400)
+      expect(wrong.body.message).toBe(Messages.contactValue.email)
       const changed = await owner.put(`/api/jobs/${post._id}`, {
         contact: 'Email',
         contactValue: 'Olga@Example.com',
       })
       expect(changed.body).toMatchObject({ contact: 'Email', contactValue: 'olga@example.com' })
       const none = await owner.put(`/api/jobs/${post._id}`, { contact: '' })
-      expect(none.body).toMatchObject({ contact: '', contactValue: null, contactValueMasked: null })
+      expect(none.body).toMatchObject({ contact: '', contactValue: null })
       expect((await owner.get(`/api/jobs/${post._id}`)).body.contactValue).toBeNull()
+      await owner.put(`/api/jobs/${post._id}`, { contact: 'Others', contactValue: 'Signal' })
+      const cleared = await owner.put(`/api/jobs/${post._id}`, { contactValue: '' })
+      expect(cleared.status).toBe(200)
+      expect(cleared.body).toMatchObject({ contact: 'Others', contactValue: null })
     })
   })
 
-  describe('privacy: the value follows displayContact as the location does', () => {
+  describe('privacy: the method and the value follow displayContact as the location does', () => {
     let postId: string
     let publicPostId: string
     let accepted: Client
@@ -165,9 +197,19 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
     const readPaths = (client: Client) => [
       client.get(`/api/jobs/${postId}`),
       client.get('/api/jobs?page=1&limit=50'),
-      client.get('/api/jobs?contact=WhatsApp&page=1&limit=50'),
       client.get('/api/jobs?search=quillwort&limit=10'),
     ]
+
+    it('never matches a private contact with the contact filter, as a hidden location is never matched by the location filter', async () => {
+      for (const client of [guest, stranger, pending, owner]) {
+        const filtered = await client.get('/api/jobs?contact=WhatsApp&page=1&limit=50')
+        expect(filtered.status).toBe(200)
+        expect(filtered.text).not.toContain('Repot the quillwort garden')
+        expect(filtered.text).not.toContain(NUMBER)
+      }
+      const open = await guest.get('/api/jobs?contact=Instagram&page=1&limit=50')
+      expect(open.text).toContain('Weed the quillwort border')
+    })
 
     it('shows the value to the owner on details, feed, search and my posts', async () => {
       for (const answer of [
@@ -180,7 +222,6 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
       expect((await owner.get(`/api/jobs/${postId}`)).body).toMatchObject({
         contact: 'WhatsApp',
         contactValue: NUMBER,
-        contactValueMasked: null,
       })
     })
 
@@ -192,19 +233,17 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
       expect((await accepted.get(`/api/jobs/${postId}`)).body).toMatchObject({
         contact: 'WhatsApp',
         contactValue: NUMBER,
-        contactValueMasked: null,
       })
       const sent = await accepted.get(`/api/jobs/user/${accepted.userId}/sent-requests`)
       expect(sent.body[0].post).toMatchObject({
         _id: postId,
         contact: 'WhatsApp',
         contactValue: NUMBER,
-        contactValueMasked: null,
       })
     })
 
     it.each(['stranger', 'pending requester', 'rejected requester', 'guest'] as const)(
-      'masks the value for a %s on every read path: the method and a fixed mask only',
+      'hides the method and the value from a %s on every read path',
       async (who) => {
         const client = {
           stranger,
@@ -216,21 +255,21 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
           expect(answer.status).toBe(200)
           expect(answer.text).toContain('Repot the quillwort garden')
           expect(answer.text).not.toContain(NUMBER)
+          const entries = (answer.body.jobs ?? [answer.body]) as Array<Record<string, unknown>>
+          const entry = entries.find((candidate) => candidate._id === postId)
+          expect(entry).toMatchObject({ contact: null, contactValue: null })
         }
-        expect((await client.get(`/api/jobs/${postId}`)).body).toMatchObject({
-          contact: 'WhatsApp',
-          contactValue: null,
-          contactValueMasked: PHONE_MASK,
-        })
+        const details = (await client.get(`/api/jobs/${postId}`)).body
+        expect(details).toMatchObject({ contact: null, contactValue: null, displayContact: false })
+        expect(details).not.toHaveProperty('contactValueMasked')
         if (who === 'pending requester' || who === 'rejected requester') {
           const sent = await client.get(`/api/jobs/user/${client.userId}/sent-requests`)
           expect(sent.status).toBe(200)
           expect(sent.text).not.toContain(NUMBER)
           expect(sent.body[0].post).toMatchObject({
             _id: postId,
-            contact: 'WhatsApp',
+            contact: null,
             contactValue: null,
-            contactValueMasked: PHONE_MASK,
           })
         }
       },
@@ -245,11 +284,7 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
     it('shows everyone the value of a post whose contact is public', async () => {
       for (const client of [stranger, guest, pending]) {
         const details = await client.get(`/api/jobs/${publicPostId}`)
-        expect(details.body).toMatchObject({
-          contact: 'Instagram',
-          contactValue: 'olga.gardens',
-          contactValueMasked: null,
-        })
+        expect(details.body).toMatchObject({ contact: 'Instagram', contactValue: 'olga.gardens' })
       }
     })
 
@@ -258,7 +293,7 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
       const requestId = sent.body[0]._id as string
       await owner.patch(`/api/jobs/requests/${requestId}`, { status: 'pending' })
       const details = await accepted.get(`/api/jobs/${postId}`)
-      expect(details.body).toMatchObject({ contactValue: null, contactValueMasked: PHONE_MASK })
+      expect(details.body).toMatchObject({ contact: null, contactValue: null })
       expect((await accepted.get('/api/jobs?search=quillwort&limit=10')).text).not.toContain(NUMBER)
       await owner.patch(`/api/jobs/requests/${requestId}`, { status: 'accepted' })
       expect((await accepted.get(`/api/jobs/${postId}`)).body.contactValue).toBe(NUMBER)
@@ -316,18 +351,21 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
       return old._id
     }
 
-    it('reads with the method, no value and no mask, for the owner and everyone else', async () => {
+    it('reads with the method and no value for the owner, and hides its private method from everyone else', async () => {
       const postId = await insertOldPost('Old post without a value')
-      for (const client of [owner, stranger, guest]) {
+      expect((await owner.get(`/api/jobs/${postId}`)).body).toMatchObject({
+        contact: 'WhatsApp',
+        contactValue: null,
+      })
+      for (const client of [stranger, guest]) {
         expect((await client.get(`/api/jobs/${postId}`)).body).toMatchObject({
-          contact: 'WhatsApp',
+          contact: null,
           contactValue: null,
-          contactValueMasked: null,
         })
       }
     })
 
-    it('can be edited without a value while its contact is left alone, and given one', async () => {
+    it('can be edited without a value, and given one', async () => {
       const postId = await insertOldPost('Old post to modify')
       expect((await owner.put(`/api/jobs/${postId}`, { isOnline: false })).status).toBe(200)
       const located = await owner.put(`/api/jobs/${postId}`, {
@@ -335,15 +373,14 @@ describe('jobs service: the contact value of a post (real FerretDB and Kafka)', 
         contact: 'WhatsApp',
       })
       expect(located.status).toBe(200)
-      const moved = await owner.put(`/api/jobs/${postId}`, { contact: 'Instagram' })
-      expect(moved.status).toBe(400)
-      expect(moved.body.message).toBe(Messages.contactValue.handle('Instagram', 2, 32))
+      const moved = await owner.put(`/api/jobs/${postId}`, { contact: 'Telegram' })
+      expect(moved.status).toBe(200)
       const given = await owner.put(`/api/jobs/${postId}`, { contactValue: NUMBER_TYPED })
       expect(given.status).toBe(200)
-      expect(given.body).toMatchObject({ contact: 'WhatsApp', contactValue: NUMBER })
+      expect(given.body).toMatchObject({ contact: 'Telegram', contactValue: NUMBER })
       expect((await stranger.get(`/api/jobs/${postId}`)).body).toMatchObject({
+        contact: null,
         contactValue: null,
-        contactValueMasked: PHONE_MASK,
       })
     })
   })

@@ -166,18 +166,12 @@ export function readPostChanges(
     throw new BadRequestError(Messages.post.missingUpdateData, 'NOTHING_TO_UPDATE')
   }
   // The result must be a post that could have been created as it is; an unchanged past
-  // expiration date is not re-judged (the post has simply expired), nor the missing contact
-  // value of a post from before contact values while its contact is left alone (issue 17 §1:
-  // its owner may add one, and is not made to before toggling it or changing anything else).
+  // expiration date is not re-judged (the post has simply expired).
   const merged = { ...current, ...changes }
-  const contactUntouched =
-    changes.contactValue === undefined &&
-    (changes.contact === undefined || changes.contact === current.contact)
   const problem = validatePostPayload(
     {
       ...merged,
       contactValue: merged.contactValue ?? '',
-      contactValueMayStayEmpty: contactUntouched,
       expirationDate: changes.expirationDate !== undefined ? merged.expirationDate : null,
     },
     today,

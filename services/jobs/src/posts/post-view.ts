@@ -1,23 +1,26 @@
 import type { JobPost } from '@marketplace/contracts/api'
-import { maskedContactValue } from '@marketplace/contracts/validation'
 import { seesPrivateFields, type PostDocument } from './post-document'
 
-/** The contact value as `viewer` may see it: itself, the method's mask, or nothing. */
-export function contactValueView(
+/**
+ * The contact as a viewer may see it. A public contact (displayContact true) shows its method
+ * and value to everyone. A private one shows both to the owner and authorized users only:
+ * anyone else gets null for the method and the value, and no mask either, because even the
+ * mask's shape (an e-mail's, a phone number's) would tell the method. The web shows a blurred
+ * "Contact" with the "visible once accepted" tooltip for null, as for a hidden location.
+ */
+export function contactView(
   post: Pick<PostDocument, 'contact' | 'contactValue' | 'displayContact'>,
   insider: boolean,
-): { contactValue: string | null; contactValueMasked: string | null } {
+): { contact: string | null; contactValue: string | null } {
+  if (!post.displayContact && !insider) return { contact: null, contactValue: null }
   const value = post.contactValue ?? ''
-  if (value === '') return { contactValue: null, contactValueMasked: null }
-  if (post.displayContact || insider) return { contactValue: value, contactValueMasked: null }
-  return { contactValue: null, contactValueMasked: maskedContactValue(post.contact) }
+  return { contact: post.contact, contactValue: value === '' ? null : value }
 }
 
 /**
- * The one place privacy is applied to a post (spec 1 §4, spec 2 §4): the location and the
- * contact value are removed on the server when the owner hid them and the viewer is neither
- * the owner nor authorized (`authorizedUsers`: the post's grants). The contact method stays
- * visible (issue 17 §1: everyone sees the method and the masked value; docs/posts.md).
+ * The one place privacy is applied to a post: the location and the contact (method and
+ * value) are removed on the server when the owner hid them and the viewer is neither the
+ * owner nor authorized (`authorizedUsers`: the post's grants; docs/posts.md).
  * Every route and event goes through here.
  * Its shape is JobPostSchema's (contracts/api/jobs.ts), the one the routes serialize with.
  * `authorizedUsers`: the owner gets the whole list; anyone else gets [their own id] when
@@ -40,8 +43,7 @@ export function toPostView(
     jobStartEnd: post.jobStartEnd,
     salary: post.salary,
     paymentType: post.paymentType,
-    contact: post.contact,
-    ...contactValueView(post, insider),
+    ...contactView(post, insider),
     infos: post.infos,
     displayLocation: post.displayLocation,
     displayContact: post.displayContact,

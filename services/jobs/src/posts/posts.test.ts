@@ -12,7 +12,6 @@ const SECRET_PLACE = 'Harbor Lane 17 Boston MA'
 // The method is public (issue 17 §1); the value is the secret.
 const CONTACT_METHOD = 'WhatsApp'
 const SECRET_NUMBER = '6175550199'
-const PHONE_MASK = '(•••) •••-••••'
 
 function futureDate(days: number): string {
   const date = new Date()
@@ -63,7 +62,6 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
         paymentType: ['Cash', 'Zelle'],
         contact: CONTACT_METHOD,
         contactValue: SECRET_NUMBER,
-        contactValueMasked: null,
         category: 'Moving',
         isOnline: true,
         authorizedUsers: [],
@@ -177,9 +175,8 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
       const details = await stranger.get(`/api/jobs/${post._id}`)
       expect(details.body).toMatchObject({
         location: null,
-        contact: CONTACT_METHOD,
+        contact: null,
         contactValue: null,
-        contactValueMasked: PHONE_MASK,
         authorizedUsers: [],
       })
       const mine = await owner.get(`/api/jobs/${post._id}`)
@@ -187,7 +184,6 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
         location: SECRET_PLACE,
         contact: CONTACT_METHOD,
         contactValue: SECRET_NUMBER,
-        contactValueMasked: null,
       })
     })
 
@@ -250,9 +246,10 @@ describe('jobs service: posts, feed, search and privacy (real FerretDB and Kafka
           postId: post._id,
           ownerId,
           location: null,
-          contact: CONTACT_METHOD,
+          contact: null,
         })
         expect(JSON.stringify(event)).not.toContain(SECRET_PLACE)
+        expect(JSON.stringify(event)).not.toContain(CONTACT_METHOD)
         expect(JSON.stringify(event)).not.toContain('authorizedUsers')
         expect(JSON.stringify(event)).not.toContain(SECRET_NUMBER)
         expect(JSON.stringify(event)).not.toContain('contactValue')

@@ -84,7 +84,6 @@ export async function sentRequestsView(
           displayContact: view.displayContact,
           contact: view.contact,
           contactValue: view.contactValue ?? null,
-          contactValueMasked: view.contactValueMasked ?? null,
           infos: view.infos,
           owner: { _id: post.userID, name: displayName(owners.get(post.userID)) },
         },

@@ -9,7 +9,6 @@ import {
 } from '@marketplace/request-lifecycle'
 import {
   BadRequestError,
-  ConflictError,
   ForbiddenError,
   NotFoundError,
 } from '@marketplace/service-kit'
@@ -76,8 +75,10 @@ export function createRequestsService(deps: {
     if (!post || !isShownToOthers(post)) throw new NotFoundError('Post not found', 'POST_NOT_FOUND')
     if (post.userID === context.callerId)
       throw new BadRequestError(Messages.requests.ownPost, 'OWN_POST')
+    // Not a duplicate: a 409 would read as "already requested" to a client, and the
+    // post may take requests again once it is back online.
     if (!isLive(post, now()))
-      throw new ConflictError(Messages.requests.postNotAccepting, 'POST_NOT_LIVE')
+      throw new BadRequestError(Messages.requests.postNotAccepting, 'POST_NOT_LIVE')
     // One read of the caller's card: the worker check here, the name in the event.
     const requester = (await deps.users.find([context.callerId])).get(context.callerId)
     if (requester?.isWorker !== true) {

@@ -130,8 +130,8 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
     ).toBe(Messages.requests.ownPost)
     await owner.put(`/api/jobs/${post._id}`, { isOnline: false })
     const offline = await worker.post('/api/jobs/requests', { postID: post._id })
-    expect(offline.status).toBe(409)
-    expect(offline.body.message).toBe(Messages.requests.postNotAccepting)
+    expect(offline.status).toBe(400)
+    expect(offline.body.message).toBe('This post is not taking requests right now')
     expect((await worker.post('/api/jobs/requests', { postID: 'f'.repeat(24) })).status).toBe(404)
     expect((await worker.post('/api/jobs/requests', { postID: 'nope' })).status).toBe(400)
     expect((await worker.post('/api/jobs/requests', {})).body.message).toBe(
@@ -152,12 +152,11 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
     const before = await worker.get(`/api/jobs/user/${workerId}/sent-requests`)
     expect(before.text).not.toContain(HIDDEN_PLACE)
     expect(before.text).not.toContain(HIDDEN_NUMBER)
-    // The method is public (issue 17 §1); the value waits for acceptance.
+    // A private contact (method and value) waits for acceptance, as the location does.
     expect((await sentEntry()).post).toMatchObject({
       location: null,
-      contact: 'Phone',
+      contact: null,
       contactValue: null,
-      contactValueMasked: '(•••) •••-••••',
       title: 'Privacy through acceptance',
     })
 
@@ -179,7 +178,6 @@ describe('jobs service: requests on posts (real FerretDB and Kafka)', () => {
       location: HIDDEN_PLACE,
       contact: 'Phone',
       contactValue: HIDDEN_NUMBER,
-      contactValueMasked: null,
       owner: { _id: owner.userId },
     })
     expect((await worker.get(`/api/jobs/${post._id}`)).body.location).toBe(HIDDEN_PLACE)

@@ -8,8 +8,16 @@ import {
   errorResponses,
   type PeopleFeedPage,
 } from '@marketplace/contracts/api'
-import { categoryCountsFor, paginationOf, readFeedQuery } from '@marketplace/service-kit'
+import {
+  READ_AFTER_HEADER,
+  READ_AFTER_REFRESHED_HEADER,
+  categoryCountsFor,
+  paginationOf,
+  readFeedQuery,
+} from '@marketplace/service-kit'
 import type { ServiceApp } from '@marketplace/service-kit'
+import type { CatchUpResult } from '@marketplace/read-models/consistency'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ProfileDocument } from '../profiles/profile-document'
 import type { PeopleFeed } from './people-feed'
 
@@ -30,9 +38,23 @@ export async function peopleRoutes(
     pageSize: number
     /** A card an insider sees, from the profile read again by `_id` (people-feed.ts). */
     readProfile: (userId: string) => Promise<ProfileDocument | null>
+    /** The profiles a read names in X-Read-After, applied first when this instance lags. */
+    catchUp: (header: string | string[] | undefined) => Promise<CatchUpResult>
   },
 ) {
   const { feed, readProfile } = deps
+
+  /**
+   * A caller who just wrote sees the write, whichever instance took it: the profiles the
+   * X-Read-After header names are read from the database first when this instance has not
+   * applied them yet. `x-read-after-refreshed` says how many were (0: it had them all).
+   */
+  async function readAfterWrites(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const header = request.headers[READ_AFTER_HEADER]
+    if (header === undefined) return
+    const { refreshed } = await deps.catchUp(header)
+    void reply.header(READ_AFTER_REFRESHED_HEADER, String(refreshed))
+  }
   app.get(
     '/api/people',
     {
@@ -47,23 +69,31 @@ export async function peopleRoutes(
       },
       preHandler: app.identifyIfPossible,
     },
-    async (request): Promise<PeopleFeedPage> => {
+    async (request, reply): Promise<PeopleFeedPage> => {
       const query = readFeedQuery(request.query, deps.pageSize)
+      await readAfterWrites(request, reply)
       const viewerId = request.caller?.userId ?? null
       const now = new Date()
       if (query.kind === 'search') {
         const found = feed.search(query.terms, query.limit)
         return { people: await feed.views(found, viewerId, now, readProfile) }
       }
-      const { slots, total } = feed.page({
+      const { slots, total, start } = feed.page({
         filters: query.filters,
         page: query.page,
         pageSize: query.pageSize,
         sort: query.sort,
+        after: query.after === 'start' ? undefined : query.after,
       })
+      // Cursor mode (`after`): the cursor of the page's last worker; the next page follows it
+      // exactly, on any instance.
+      const last = slots.length > 0 ? feed.positionOf(slots[slots.length - 1]!) : undefined
       return {
         people: await feed.views(slots, viewerId, now, readProfile),
-        pagination: paginationOf(query.page, query.pageSize, total),
+        pagination:
+          query.after === undefined
+            ? paginationOf(query.page, query.pageSize, total)
+            : paginationOf(query.page, query.pageSize, total, { start, count: slots.length, last }),
       }
     },
   )
@@ -81,7 +111,8 @@ export async function peopleRoutes(
       },
       preHandler: app.authenticate,
     },
-    async (request) => {
+    async (request, reply) => {
+      await readAfterWrites(request, reply)
       const { categories, counts } = categoryCountsFor(deps.feed.categoryCounts(), request.query)
       return { categories, metadata: { totalWorkers: deps.feed.size, counts } }
     },

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { PersonView } from '@marketplace/contracts/api'
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
 import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
+import { createReadYourWrites } from '@marketplace/read-models/consistency'
 import { ColumnarFeed, createOrderedApply, type ColumnarQuery } from '@marketplace/read-models/feed'
 import {
   createFollowedModel,
@@ -84,6 +85,9 @@ export function createPeopleFeed(now: () => Date = () => new Date()) {
     page(query: ColumnarQuery) {
       return columns.page(query)
     },
+
+    /** A row's place in the feed's order, for the cursor of the page it ends. */
+    positionOf: (slot: number) => columns.positionOf(slot),
 
     search(terms: readonly string[], limit: number): number[] {
       return columns.search(terms, limit)
@@ -185,8 +189,14 @@ export function createPeopleFeedSync(deps: {
   // An older re-read never undoes a newer change (read-models ordered-apply.ts).
   const ordered = createOrderedApply<ProfileDocument>((userId, profile) => {
     deps.feed.apply(userId, profile)
+    readYourWrites.noteApplied(userId, profileVersion(profile))
     for (const changed of changedDuringLoads) changed.add(userId)
   })
+  /**
+   * A read that names profiles a write just left (another instance's, maybe not yet learned
+   * from Kafka) reads those from the database first (read-models' read-your-writes.ts).
+   */
+  const readYourWrites = createReadYourWrites({ kind: 'user', refresh: (id) => refresh(id) })
   const apply = ordered.apply
 
   async function refresh(userId: string): Promise<void> {
@@ -265,6 +275,8 @@ export function createPeopleFeedSync(deps: {
     loadedFrom: followed.loadedFrom,
     apply,
     refresh,
+    /** Before a read: the profiles its X-Read-After header names, as they are now. */
+    catchUp: readYourWrites.catchUp,
     consumer,
     isLoaded: followed.isReady,
     close: followed.close,
@@ -272,3 +284,11 @@ export function createPeopleFeedSync(deps: {
 }
 
 export type PeopleFeedSync = ReturnType<typeof createPeopleFeedSync>
+
+/**
+ * The version a write left a profile at, as its position names it: `updatedAt` in ms (0 for
+ * a profile from before it existed), `gone` once deleted.
+ */
+export function profileVersion(profile: ProfileDocument | null): number | 'gone' {
+  return profile ? (profile.updatedAt?.getTime() ?? 0) : 'gone'
+}

@@ -21,7 +21,8 @@ export function readAccountUpdate(body: unknown): AccountUpdatePayload {
   }
   const update = {
     firstName: body.firstName.trim(),
-    lastName: body.lastName.trim(),
+    // "Ann  Smith" typed with two spaces is the same last name as "Ann Smith".
+    lastName: body.lastName.trim().replace(/\s+/g, ' '),
     phoneNumber: body.phoneNumber.trim(),
   }
   const problem = validateAccountUpdate(update)

@@ -101,6 +101,23 @@ describe('people service: user and worker profiles (real FerretDB and Kafka)', (
     }
   })
 
+  it('saves a last name of several words, as the account form splits "Mary Ann Smith"', async () => {
+    const saved = await alice.put(`/api/users/${aliceId}`, {
+      firstName: 'Mary',
+      lastName: ' Ann   Smith-Jones ',
+      phoneNumber: '2125550100',
+    })
+    expect(saved.status).toBe(200)
+    expect(saved.body).toMatchObject({ firstName: 'Mary', lastName: 'Ann Smith-Jones' })
+    const refused = await alice.put(`/api/users/${aliceId}`, {
+      firstName: 'Mary',
+      lastName: 'Ann 3rd',
+      phoneNumber: '2125550100',
+    })
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toBe(Messages.signup.invalidLastName)
+  })
+
   it('creates a worker profile with the spec rules, makes the user a worker and announces it', async () => {
     const probe = await startEventProbe(Topics.peopleUsers)
     try {

@@ -6,7 +6,7 @@ import {
   requestEvent,
   type CallerContext,
 } from '@marketplace/request-lifecycle'
-import { BadRequestError, ConflictError, NotFoundError } from '@marketplace/service-kit'
+import { BadRequestError, NotFoundError } from '@marketplace/service-kit'
 import { acceptsRequests, type KnownPosts } from '../posts/known-posts'
 import { fullName } from '../profiles/profile-document'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
@@ -71,8 +71,10 @@ export function createPeopleRequestsService(deps: {
     if (!post || post.deleted || post.ownerId !== context.callerId) {
       throw new NotFoundError(Messages.requests.notYourPost, 'POST_NOT_FOUND')
     }
+    // Not a duplicate: a 409 would read as "already requested" to a client, and the
+    // post may take requests again once it is back online.
     if (!acceptsRequests(post, now())) {
-      throw new ConflictError(Messages.requests.postNotAccepting, 'POST_NOT_LIVE')
+      throw new BadRequestError(Messages.requests.postNotAccepting, 'POST_NOT_LIVE')
     }
     const worker = await deps.profiles.findById(requestedID)
     if (!worker || worker.deletion) throw new NotFoundError('User not found', 'USER_NOT_FOUND')

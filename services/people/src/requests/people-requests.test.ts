@@ -136,8 +136,8 @@ describe('people service: requests to people (real FerretDB and Kafka)', () => {
       postID: offlineId,
       requestedID: workerId,
     })
-    expect(offline.status).toBe(409)
-    expect(offline.body.message).toBe(Messages.requests.postNotAccepting)
+    expect(offline.status).toBe(400)
+    expect(offline.body.message).toBe('This post is not taking requests right now')
 
     const postId = await announcePost('Clean the garage')
     const notWorker = await owner.post('/api/people/requests', {

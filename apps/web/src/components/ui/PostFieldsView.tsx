@@ -18,16 +18,13 @@ export interface PostFieldsValue {
   jobStartEnd: string
   salary: string
   paymentType: readonly string[]
-  /** The contact method; null: hidden by the server (answers from before contact values). */
+  /** The contact method; null: private and hidden from this viewer by the server. */
   contact: string | null
   /**
-   * How to reach the poster (issue 17 §1): the value when this viewer may see it; null when
-   * hidden (then `contactValueMasked` stands in) or when the post has none. Undefined where
-   * a caller has no value to show.
+   * How to reach the poster: the value when this viewer may see it; null when the post has
+   * none. Undefined where a caller has no value to show.
    */
   contactValue?: string | null
-  /** The method's fixed mask, when the value exists but is hidden from this viewer. */
-  contactValueMasked?: string | null
   infos: string
   expirationDate: string | null
   /** The post's upload key, or the address of a local preview; none: the placeholder. */
@@ -95,9 +92,8 @@ function CopyButton({ text, label }: { text: string; label: string }) {
 }
 
 /**
- * The contact value beside its method: the value with a copy button for who may see it, the
- * method's blurred mask with the acceptance tooltip for anyone else, and for a post from
- * before contact values, where the poster will share it.
+ * The contact value beside its method, with a copy button; for a post without a value, where
+ * the poster will share it.
  */
 function ContactValue({ post, isAuthor }: { post: PostFieldsValue; isAuthor: boolean }) {
   if (post.contactValue === undefined) return null
@@ -113,13 +109,6 @@ function ContactValue({ post, isAuthor }: { post: PostFieldsValue; isAuthor: boo
             kind === 'text' || !kind ? 'contact details' : contactValueField(post.contact).label
           }
         />
-      </span>
-    )
-  }
-  if (post.contactValueMasked) {
-    return (
-      <span className="post-contact-value">
-        <MaskedField label="Contact" mask={post.contactValueMasked} />
       </span>
     )
   }

@@ -262,7 +262,7 @@ describe('add a post modal', () => {
     await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
     await userEvent.click(screen.getByRole('checkbox', { name: 'Cash' }))
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Phone')
-    await userEvent.type(screen.getByLabelText('Phone number *'), '(512) 555-0100')
+    await userEvent.type(screen.getByLabelText('Phone number (optional)'), '(512) 555-0100')
     await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
 
     expect(await screen.findByText('Post created successfully!')).toBeInTheDocument()
@@ -346,19 +346,40 @@ describe('add a post modal', () => {
     })
   })
 
+  it('creates a post with a contact method and no value: the value is optional, and says why it helps', async () => {
+    const bodies: Array<Record<string, unknown>> = []
+    fetchStub = stubFetch(async (_path, request) => {
+      if (request.method === 'POST') bodies.push(await request.json())
+      return jsonResponse(201, {})
+    })
+    renderModal(<AddPostModal />)
+    await userEvent.type(screen.getByLabelText('Title *'), 'Paint my fence')
+    await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
+    await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Email')
+    const address = screen.getByLabelText('E-mail address (optional)')
+    expect(address).toHaveAccessibleDescription('Optional, so an accepted worker can reach you')
+    await userEvent.click(screen.getByRole('button', { name: 'Add this post' }))
+    await waitFor(() => expect(bodies).toHaveLength(1))
+    expect(bodies[0]).toMatchObject({ title: 'Paint my fence', contact: 'Email', contactValue: '' })
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
   it('asks for the contact value right after the method, shaped after it', async () => {
     renderModal(<AddPostModal />)
-    expect(screen.queryByLabelText(/number \*$|handle \*$|address \*$/)).toBeNull()
+    expect(screen.queryByLabelText(/number|handle|address/)).toBeNull()
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'WhatsApp')
-    const number = screen.getByLabelText('WhatsApp number *')
+    const number = screen.getByLabelText('WhatsApp number (optional)')
     expect(number).toHaveAttribute('inputmode', 'tel')
     expect(number).toHaveAttribute('placeholder', '(555) 123-4567')
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Instagram')
-    expect(screen.getByLabelText('Instagram handle *')).toHaveAttribute('placeholder', '@yourname')
+    expect(screen.getByLabelText('Instagram handle (optional)')).toHaveAttribute(
+      'placeholder',
+      '@yourname',
+    )
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Email')
-    expect(screen.getByLabelText('E-mail address *')).toHaveAttribute('inputmode', 'email')
+    expect(screen.getByLabelText('E-mail address (optional)')).toHaveAttribute('inputmode', 'email')
     await userEvent.selectOptions(screen.getByLabelText('Contact'), '')
-    expect(screen.queryByLabelText('E-mail address *')).toBeNull()
+    expect(screen.queryByLabelText('E-mail address (optional)')).toBeNull()
   })
 
   it('says what is wrong with the value once the field is left, and refuses to send it', async () => {
@@ -371,7 +392,7 @@ describe('add a post modal', () => {
     await userEvent.type(screen.getByLabelText('Title *'), 'Paint my fence')
     await userEvent.type(screen.getByLabelText('Where *'), 'Austin TX')
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Telegram')
-    const number = screen.getByLabelText('Telegram number *')
+    const number = screen.getByLabelText('Telegram number (optional)')
     await userEvent.type(number, '555-01')
     expect(screen.queryByText('Enter a 10-digit phone number for Telegram')).toBeNull()
     await userEvent.tab()
@@ -389,11 +410,11 @@ describe('add a post modal', () => {
   it('keeps the number when the method changes to another phone app, not to a handle', async () => {
     renderModal(<AddPostModal />)
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Phone')
-    await userEvent.type(screen.getByLabelText('Phone number *'), '5125550100')
+    await userEvent.type(screen.getByLabelText('Phone number (optional)'), '5125550100')
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'WhatsApp')
-    expect(screen.getByLabelText('WhatsApp number *')).toHaveValue('5125550100')
+    expect(screen.getByLabelText('WhatsApp number (optional)')).toHaveValue('5125550100')
     await userEvent.selectOptions(screen.getByLabelText('Contact'), 'Discord')
-    expect(screen.getByLabelText('Discord handle *')).toHaveValue('')
+    expect(screen.getByLabelText('Discord handle (optional)')).toHaveValue('')
   })
 
   it('shows the create failure text', async () => {

@@ -41,7 +41,7 @@ describe('post details modal', () => {
     expect(masked).toHaveLength(2)
   })
 
-  describe('the contact value (issue 17 §1)', () => {
+  describe('the contact value', () => {
     const contactPost = {
       ...samplePost,
       location: 'Austin TX',
@@ -58,7 +58,6 @@ describe('post details modal', () => {
             ...contactPost,
             authorizedUsers: [viewer._id],
             contactValue: '5125550100',
-            contactValueMasked: null,
           }}
         />,
       )
@@ -73,27 +72,22 @@ describe('post details modal', () => {
       expect(screen.queryAllByTitle('Visible only once your request is accepted')).toHaveLength(0)
     })
 
-    it('shows the method and a blurred mask with the acceptance tooltip to anyone else', () => {
+    it('shows a private contact to anyone else as a blurred mask with the acceptance tooltip, method included', () => {
       fetchStub = stubFetch(() => jsonResponse(200, []))
       renderModal(
         <PostDetailsModal
-          post={{ ...contactPost, contactValue: null, contactValueMasked: '(•••) •••-••••' }}
+          post={{ ...contactPost, contact: null, contactValue: null, displayContact: false }}
         />,
       )
-      expect(screen.getByText('WhatsApp')).toBeInTheDocument()
+      expect(screen.queryByText('WhatsApp')).toBeNull()
       const masked = screen.getByLabelText(/^Contact hidden/)
       expect(masked).toHaveAttribute('title', 'Visible only once your request is accepted')
-      expect(masked).toHaveTextContent('(•••) •••-••••')
       expect(screen.queryByRole('button', { name: /^Copy/ })).toBeNull()
     })
 
-    it('says the poster will share it in the conversation when an older post has none', () => {
+    it('says the poster will share it in the conversation when a post has none', () => {
       fetchStub = stubFetch(() => jsonResponse(200, []))
-      renderModal(
-        <PostDetailsModal
-          post={{ ...contactPost, contactValue: null, contactValueMasked: null }}
-        />,
-      )
+      renderModal(<PostDetailsModal post={{ ...contactPost, contactValue: null }} />)
       expect(screen.getByText('WhatsApp')).toBeInTheDocument()
       expect(screen.getByText('The poster will share it in the conversation')).toBeInTheDocument()
     })
@@ -108,7 +102,7 @@ describe('post details modal', () => {
       await waitFor(() => expect(calls).toContain('GET /api/jobs/post1'))
     })
 
-    it('shows the owner their value, and asks them to add one to an older post', () => {
+    it('shows the owner their value, and asks them to add one to a post without', () => {
       fetchStub = stubFetch(() => jsonResponse(200, []))
       const { unmount } = renderModal(
         <PostDetailsModal
@@ -117,7 +111,6 @@ describe('post details modal', () => {
             userID: viewer._id,
             contact: 'Instagram',
             contactValue: 'ava.paints',
-            contactValueMasked: null,
           }}
         />,
       )
@@ -130,7 +123,6 @@ describe('post details modal', () => {
             ...contactPost,
             userID: viewer._id,
             contactValue: null,
-            contactValueMasked: null,
           }}
         />,
       )

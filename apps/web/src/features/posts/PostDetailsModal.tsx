@@ -36,9 +36,10 @@ export default function PostDetailsModal({ post }: { post: JobPost }) {
   const close = useCloseModal()
   const [readPost] = useLazyGetPostQuery()
   // A post opened from a list built from post events (favorites, moderation) has no contact
-  // value field: those never carry it. The jobs service's own answer says what this viewer
-  // may see of it, so it is read once; the modal shows the answer when it comes.
-  const valueUnknown = !!post.contact && post.contactValue === undefined
+  // value field: those never carry it, and carry a private contact as null, as a stranger
+  // sees it. The jobs service's own answer says what this viewer may see of it (an accepted
+  // worker sees a private contact), so it is read once; the modal shows the answer when it comes.
+  const valueUnknown = post.contact !== '' && post.contactValue === undefined
   useEffect(() => {
     if (valueUnknown) void readPost(post._id)
   }, [valueUnknown, readPost, post._id])
@@ -72,7 +73,6 @@ export default function PostDetailsModal({ post }: { post: JobPost }) {
             paymentType: post.paymentType ?? [],
             contact: post.contact,
             contactValue: post.contactValue,
-            contactValueMasked: post.contactValueMasked,
             infos: post.infos,
             expirationDate: post.expirationDate,
             picture: post.jobPicture,

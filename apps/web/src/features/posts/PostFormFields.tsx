@@ -173,11 +173,15 @@ export function ContactField({
   )
 }
 
+/** Why the optional contact value is worth giving, under its field. */
+export const CONTACT_VALUE_HINT = 'Optional, so an accepted worker can reach you'
+
 /**
- * The contact value, right after the method (issue 17 §1): labelled and shaped after it
- * ("WhatsApp number", "Instagram handle"...), absent while no method is chosen. `problem` is
- * the shared rule's message (contracts' checkContactValue), shown once the field was left or
- * the form was sent, so typing is not interrupted.
+ * The contact value, right after the method: labelled and shaped after it ("WhatsApp
+ * number", "Instagram handle"...), absent while no method is chosen. It is optional (the
+ * poster may share it in the conversation instead); a value typed must suit the method.
+ * `problem` is the shared rule's message (contracts' checkContactValue), shown once the field
+ * was left or the form was sent, so typing is not interrupted.
  */
 export function ContactValueField({
   method,
@@ -185,12 +189,10 @@ export function ContactValueField({
   onChange,
   problem,
   showProblem = false,
-  required = true,
 }: FieldProps<string> & {
   method: string
   problem: string | null
   showProblem?: boolean
-  required?: boolean
 }) {
   const id = useId()
   const [left, setLeft] = useState(false)
@@ -200,8 +202,9 @@ export function ContactValueField({
   return (
     <FormField
       id={id}
-      label={required ? `${field.label} *` : field.label}
-      hint={shown}
+      label={field.label}
+      optional
+      hint={shown ?? CONTACT_VALUE_HINT}
       invalid={!!shown}
     >
       <input
@@ -213,7 +216,7 @@ export function ContactValueField({
         placeholder={field.placeholder}
         autoComplete="off"
         aria-invalid={!!shown}
-        aria-describedby={shown ? hintIdOf(id) : undefined}
+        aria-describedby={hintIdOf(id)}
         onBlur={() => setLeft(true)}
         onChange={(event) => onChange(event.target.value)}
       />

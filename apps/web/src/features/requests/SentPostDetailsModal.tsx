@@ -34,7 +34,6 @@ export function SentPostDetailsModal({
           paymentType: [],
           contact: post.contact,
           contactValue: post.contactValue,
-          contactValueMasked: post.contactValueMasked,
           infos: post.infos,
           expirationDate: null,
           picture: post.jobPicture,

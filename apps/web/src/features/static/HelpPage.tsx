@@ -67,7 +67,11 @@ export default function HelpPage() {
             payment type and contact type.
           </li>
           <li>
-            <strong>Requests:</strong> the requests you sent and received are in Settings (see{' '}
+            <strong>Requests:</strong> the requests you sent are in{' '}
+            <Link to={s.postsIRequested}>Posts I requested</Link> and{' '}
+            <Link to={s.peopleIRequested}>People I requested</Link>; the ones you received are in{' '}
+            <Link to={s.requestsOnMyPosts}>Requests on my posts</Link> and{' '}
+            <Link to={s.peopleRequestedMe}>People requested me</Link> (see{' '}
             <a href="#common-actions">Common Actions</a>).
           </li>
           <li>
@@ -81,7 +85,8 @@ export default function HelpPage() {
             <Link to={s.notifications}>Settings › Notifications</Link>.
           </li>
           <li>
-            <strong>Post creation:</strong> the &quot;Add a post&quot; button in the top bar.
+            <strong>Post creation:</strong> &quot;Make a post&quot; in the menu under your name in
+            the top bar (in the menu button on a phone).
           </li>
           <li>
             <strong>Reports:</strong> the Report button on any post or person.
@@ -93,11 +98,13 @@ export default function HelpPage() {
         <h2 id="common-actions-title">Common Actions</h2>
         <h3>Creating a post</h3>
         <ol>
-          <li>Choose &quot;Add a post&quot;.</li>
+          <li>Choose &quot;Make a post&quot; in the menu under your name.</li>
           <li>
             Fill in the <strong>Title</strong> (required) and <strong>Where</strong> (required),
             then optionally <strong>When</strong>, <strong>How much</strong> and the payment
-            options, a <strong>Contact</strong>, more information and an expiration date.
+            options, a <strong>Contact</strong> method with, if you like, how to reach you by it (so
+            an accepted worker can reach you; otherwise you share it in the conversation), more
+            information and an expiration date.
           </li>
           <li>
             Add a job picture if you like: .png, .jpg or .jpeg, up to 5 MB. If the upload fails, the

@@ -39,6 +39,20 @@ describe('static pages', () => {
     expect(screen.getByText(/6-digit verification code/)).toBeInTheDocument()
   })
 
+  it('help: names the controls the app really has', () => {
+    const { container } = renderPage(<HelpPage />, { user: null, path: '/help' })
+    expect(container.textContent).toContain('"Make a post" in the menu under your name')
+    expect(container.textContent).not.toMatch(/"Add a post" button/)
+    for (const [name, href] of [
+      ['Posts I requested', '/settings-worker-job-requested'],
+      ['Requests on my posts', '/settings-employer-requests'],
+    ] as const) {
+      const links = screen.getAllByRole('link', { name })
+      expect(links.length).toBeGreaterThan(0)
+      for (const link of links) expect(link.getAttribute('href')).toBe(href)
+    }
+  })
+
   it('help: in-page links in the text resolve too', () => {
     const { container } = renderPage(<HelpPage />, { user: null, path: '/help' })
     for (const link of container.querySelectorAll('a[href^="#"]')) {

@@ -81,7 +81,7 @@ export default function ForgotPasswordPage() {
           </FormField>
           <button
             type="submit"
-            className="btn btn-primary btn-block auth-capitalize"
+            className="btn btn-primary btn-block"
             disabled={sending || email.trim() === ''}
           >
             send reset code
@@ -117,7 +117,7 @@ export default function ForgotPasswordPage() {
           </FormField>
           <button
             type="submit"
-            className="btn btn-primary btn-block auth-capitalize"
+            className="btn btn-primary btn-block"
             disabled={confirming || code.trim() === '' || newPassword === ''}
           >
             confirm password reset
@@ -125,9 +125,7 @@ export default function ForgotPasswordPage() {
         </form>
       )}
       <p className="auth-alt">
-        <Link to={paths.login} className="auth-first-letter">
-          back to login
-        </Link>
+        <Link to={paths.login}>back to login</Link>
       </p>
     </section>
   )

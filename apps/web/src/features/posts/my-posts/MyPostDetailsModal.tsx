@@ -30,7 +30,6 @@ export function MyPostDetailsModal({
           paymentType: post.paymentType ?? [],
           contact: post.contact,
           contactValue: post.contactValue,
-          contactValueMasked: post.contactValueMasked,
           infos: post.infos,
           expirationDate: post.expirationDate,
           picture: post.jobPicture,

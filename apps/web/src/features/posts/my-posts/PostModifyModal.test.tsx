@@ -69,6 +69,7 @@ describe('post modify form', () => {
         salary: '$80',
         paymentType: ['Venmo', 'PayPal'],
         contact: 'Phone',
+        contactValue: '',
         infos: 'Third floor',
         displayLocation: false,
         displayContact: false,
@@ -113,8 +114,8 @@ describe('post modify form', () => {
     })
   })
 
-  describe('the contact value (issue 17 §1)', () => {
-    const withValue: JobPost = { ...post, contactValue: '5125550100', contactValueMasked: null }
+  describe('the contact value', () => {
+    const withValue: JobPost = { ...post, contactValue: '5125550100' }
 
     it('prefills the value after the method and sends it back as its 10 digits', async () => {
       const user = userEvent.setup()
@@ -124,7 +125,7 @@ describe('post modify form', () => {
         return jsonResponse(200, withValue)
       })
       const onClose = renderModal({ subject: withValue })
-      const number = screen.getByLabelText('Phone number *')
+      const number = screen.getByLabelText('Phone number (optional)')
       expect(number).toHaveValue('(512) 555-0100')
       await user.clear(number)
       await user.type(number, '512.555.0199')
@@ -133,12 +134,14 @@ describe('post modify form', () => {
       expect(bodies[0]).toMatchObject({ contact: 'Phone', contactValue: '5125550199' })
     })
 
-    it('asks for a new value when the method changes kind, before any call', async () => {
+    it('empties the value when the method changes kind, and refuses a value of the wrong kind before any call', async () => {
       const user = userEvent.setup()
       fetchStub = stubFetch(() => jsonResponse(200, withValue))
       renderModal({ subject: withValue })
       await user.selectOptions(screen.getByLabelText('Contact'), 'Email')
-      expect(screen.getByLabelText('E-mail address *')).toHaveValue('')
+      const address = screen.getByLabelText('E-mail address (optional)')
+      expect(address).toHaveValue('')
+      await user.type(address, '512 555 0100')
       await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
       expect(screen.getByRole('alert')).toHaveTextContent(
         'Enter an e-mail address for Email, like name@example.com',
@@ -146,7 +149,7 @@ describe('post modify form', () => {
       expect(fetchStub.spy).not.toHaveBeenCalled()
     })
 
-    it('lets the owner of an older post add the value, without forcing it', async () => {
+    it('saves a method without a value (the value is optional), and lets the owner add one', async () => {
       const user = userEvent.setup()
       const bodies: Array<Record<string, unknown>> = []
       fetchStub = stubFetch(async (_url, request) => {
@@ -154,12 +157,22 @@ describe('post modify form', () => {
         return jsonResponse(200, post)
       })
       const onClose = renderModal()
-      const number = screen.getByLabelText('Phone number')
+      const number = screen.getByLabelText('Phone number (optional)')
       expect(number).toHaveValue('')
-      expect(
-        screen.getByText('Add how to reach you by Phone: people you accept will see it.'),
-      ).toBeInTheDocument()
-      await user.type(number, '(512) 555-0100')
+      await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
+      await waitFor(() => expect(onClose).toHaveBeenCalledTimes(1))
+      expect(bodies[0]).toMatchObject({ contact: 'Phone', contactValue: '' })
+    })
+
+    it('sends a value the owner adds to a post without one', async () => {
+      const user = userEvent.setup()
+      const bodies: Array<Record<string, unknown>> = []
+      fetchStub = stubFetch(async (_url, request) => {
+        bodies.push(await request.json())
+        return jsonResponse(200, post)
+      })
+      const onClose = renderModal()
+      await user.type(screen.getByLabelText('Phone number (optional)'), '(512) 555-0100')
       await user.click(screen.getByRole('button', { name: 'Confirm Changes' }))
       await waitFor(() => expect(onClose).toHaveBeenCalled())
       expect(bodies[0]).toMatchObject({ contact: 'Phone', contactValue: '5125550100' })

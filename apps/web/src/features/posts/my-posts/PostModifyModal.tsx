@@ -44,19 +44,6 @@ interface ModifyForm {
   displayContact: boolean
   /** The post's category as it stands, which the owner may change (issue 20 §3). */
   category: string
-  /**
-   * The post was published before contact values and has none: while its contact stays as it
-   * was and no value is typed, the form does not ask for one (the server agrees).
-   */
-  contactValueMayStayEmpty: boolean
-}
-
-function mayStayEmpty(form: ModifyForm, initial: ModifyForm): boolean {
-  return (
-    initial.contactValueMayStayEmpty &&
-    form.contact === initial.contact &&
-    form.contactValue.trim() === ''
-  )
 }
 
 /** The form as the post stands: payment list prefilled joined with ' - ' (spec 2 §5). */
@@ -72,26 +59,24 @@ export function formFromPost(post: JobPost): ModifyForm {
     displayLocation: post.displayLocation,
     displayContact: post.displayContact,
     category: post.category,
-    contactValueMayStayEmpty: !!post.contact && !post.contactValue,
   }
 }
 
 /**
- * The PUT body (spec 2 §7): every field but the title, payment split on '-'. The contact
- * value goes along unless the post has none and the form leaves it so (an older post); the
- * category unless it is an older value outside the feed's list, which the post then keeps.
+ * The PUT body: every field but the title, payment split on '-'. The contact value goes along
+ * with a method (empty clears it: the value is optional); the category unless it is an older
+ * value outside the feed's list, which the post then keeps.
  */
-export function changesFromForm(form: ModifyForm, initial: ModifyForm = form) {
-  const keepsNoValue = !form.contact || mayStayEmpty(form, initial)
+export function changesFromForm(form: ModifyForm) {
   return {
     location: form.where.trim(),
     jobStartEnd: form.when.trim(),
     salary: form.howmuch.trim(),
     paymentType: parsePaymentText(form.payment),
     contact: form.contact,
-    ...(keepsNoValue
-      ? {}
-      : { contactValue: normalizeContactValue(form.contact, form.contactValue) }),
+    ...(form.contact
+      ? { contactValue: normalizeContactValue(form.contact, form.contactValue) }
+      : {}),
     infos: form.infos.trim(),
     displayLocation: form.displayLocation,
     displayContact: form.displayContact,
@@ -134,8 +119,7 @@ export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () 
   const [error, setError] = useState<string | null>(null)
   const [submitted, setSubmitted] = useState(false)
   const [updatePost, { isLoading }] = useUpdatePostMutation()
-  const valueMayStayEmpty = mayStayEmpty(form, initial)
-  const contactValueProblem = checkContactValue(form.contact, form.contactValue, !valueMayStayEmpty)
+  const contactValueProblem = checkContactValue(form.contact, form.contactValue)
   const set = <K extends keyof ModifyForm>(key: K, value: ModifyForm[K]) =>
     setForm((current) => ({ ...current, [key]: value }))
 
@@ -144,14 +128,14 @@ export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () 
     setSubmitted(true)
     const problem =
       checkPostUpdatePrerequisites({ postId: post._id, accessToken }) ??
-      validatePostModifyForm({ ...form, contactValueMayStayEmpty: valueMayStayEmpty })
+      validatePostModifyForm(form)
     if (problem) {
       setError(problem)
       return
     }
     setError(null)
     try {
-      await updatePost({ id: post._id, changes: changesFromForm(form, initial) }).unwrap()
+      await updatePost({ id: post._id, changes: changesFromForm(form) }).unwrap()
       onClose()
     } catch (failure) {
       const status = errorStatus(failure)
@@ -208,13 +192,7 @@ export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () 
           onChange={(value) => set('contactValue', value)}
           problem={contactValueProblem}
           showProblem={submitted}
-          required={!valueMayStayEmpty}
         />
-        {initial.contactValueMayStayEmpty && form.contact === initial.contact && (
-          <p className="field-hint">
-            Add how to reach you by {form.contact}: people you accept will see it.
-          </p>
-        )}
         <InfosField value={form.infos} onChange={(value) => set('infos', value)} />
         <CategoryField value={form.category} onChange={(value) => set('category', value)} />
         {error && (

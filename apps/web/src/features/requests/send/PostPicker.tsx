@@ -12,8 +12,23 @@ function asPosts(data: unknown): JobPost[] | null {
 }
 
 /**
+ * Why one's own post cannot take a request now, or null when it can. The server refuses a
+ * request for a post that is not live (offline, expired, taken down) with a 400; the picker
+ * says so before anyone tries. A post expiring on day D is live through the whole of D (UTC),
+ * as the jobs service counts it.
+ */
+export function notRequestableReason(post: JobPost, now: Date = new Date()): string | null {
+  if (post.takenDown) return 'Taken down by a moderator'
+  if (!post.isOnline) return 'Offline: switch it online to request people for it'
+  const today = now.toISOString().slice(0, 10)
+  if (post.expirationDate && post.expirationDate.slice(0, 10) < today) return 'Expired'
+  return null
+}
+
+/**
  * The post picker (spec 1 §2 "Post picker modal"), shown as a step of the send-request-to-
- * person modal so only one dialog is ever open.
+ * person modal so only one dialog is ever open. Posts that cannot take a request are listed
+ * after the others, their Select button disabled and the reason beside them.
  */
 export function PostPicker({
   initial,
@@ -25,9 +40,17 @@ export function PostPicker({
   onConfirm: (post: JobPost) => void
 }) {
   const { data, isLoading, isFetching, isError, refetch } = useGetMyPostsQuery()
-  const [chosen, setChosen] = useState<JobPost | null>(initial)
+  const [chosen, setChosen] = useState<JobPost | null>(
+    initial && notRequestableReason(initial) === null ? initial : null,
+  )
   const [viewed, setViewed] = useState<string | null>(null)
-  const posts = data === undefined ? undefined : asPosts(data)
+  const listed = data === undefined ? undefined : asPosts(data)
+  // Requestable posts first; the order within each group stays the server's.
+  const posts =
+    listed &&
+    [...listed].sort(
+      (a, b) => Number(notRequestableReason(a) !== null) - Number(notRequestableReason(b) !== null),
+    )
 
   let body
   if (isLoading || (isFetching && !data)) {
@@ -52,6 +75,8 @@ export function PostPicker({
       <ul className="post-picker-list">
         {posts.map((post) => {
           const selected = chosen?._id === post._id
+          const reason = notRequestableReason(post)
+          const reasonId = `post-picker-reason-${post._id}`
           return (
             <li
               key={post._id}
@@ -60,6 +85,11 @@ export function PostPicker({
               <div className="post-picker-summary">
                 <strong>{post.title}</strong>
                 <span className="muted">{post.location ?? ''}</span>
+                {reason && (
+                  <span id={reasonId} className="post-picker-reason">
+                    {reason}
+                  </span>
+                )}
               </div>
               <div className="post-picker-actions">
                 <button
@@ -74,6 +104,8 @@ export function PostPicker({
                   type="button"
                   className={selected ? 'btn btn-small btn-primary' : 'btn btn-small'}
                   aria-pressed={selected}
+                  disabled={reason !== null}
+                  aria-describedby={reason ? reasonId : undefined}
                   onClick={() => setChosen(post)}
                 >
                   {selected ? 'Selected' : 'Select'}

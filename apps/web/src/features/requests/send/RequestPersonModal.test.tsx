@@ -43,6 +43,30 @@ describe('send-request-to-person modal', () => {
     expect(bodies).toEqual([{ postID: 'post1', requestedID: 'worker1' }])
   })
 
+  it('lists the posts that cannot take a request last, their Select disabled with the reason', async () => {
+    const offline = { ...myPost, _id: 'post2', title: 'Paused job', isOnline: false }
+    const expired = { ...myPost, _id: 'post3', title: 'Old job', expirationDate: '2020-01-01' }
+    const takenDown = { ...myPost, _id: 'post4', title: 'Removed job', takenDown: true as const }
+    fetchStub = stubFetch(() => jsonResponse(200, { jobs: [offline, expired, takenDown, myPost] }))
+    renderModal(<RequestPersonModal person={samplePerson} />)
+    await userEvent.click(screen.getByRole('button', { name: 'Select a post' }))
+    const items = await screen.findAllByRole('listitem')
+    expect(items.map((item) => item.querySelector('strong')?.textContent)).toEqual([
+      'Paint my fence',
+      'Paused job',
+      'Old job',
+      'Removed job',
+    ])
+    const selects = screen.getAllByRole('button', { name: 'Select' })
+    expect(selects[0]).toBeEnabled()
+    expect(selects[1]).toBeDisabled()
+    expect(selects[1]).toHaveAccessibleDescription(
+      'Offline: switch it online to request people for it',
+    )
+    expect(selects[2]).toHaveAccessibleDescription('Expired')
+    expect(selects[3]).toHaveAccessibleDescription('Taken down by a moderator')
+  })
+
   it('once sent, confirms and offers "Message" to the request’s conversation', async () => {
     fetchStub = stubFetch((path) =>
       path === '/api/jobs/my-jobs'

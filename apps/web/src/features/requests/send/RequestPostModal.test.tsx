@@ -42,12 +42,16 @@ describe('send-request-to-post modal', () => {
   })
 
   it('shows the server message of a 400; after a successful send, offers the conversation, and Done closes', async () => {
-    let answer = jsonResponse(400, { message: 'This post is not accepting requests' })
+    let answer = jsonResponse(400, { message: 'This post is not taking requests right now' })
     fetchStub = stubFetch(() => answer)
     const { store } = renderModal(<RequestPostModal post={samplePost} />)
     store.dispatch(modalOpened({ kind: 'requestPost', post: samplePost }))
     await userEvent.click(screen.getByRole('button', { name: 'Send a request' }))
-    expect(await screen.findByText('This post is not accepting requests')).toBeInTheDocument()
+    expect(
+      await screen.findByText('This post is not taking requests right now'),
+    ).toBeInTheDocument()
+    // Not a duplicate: the button stays usable for when the post is back online.
+    expect(screen.getByRole('button', { name: 'Send a request' })).toBeEnabled()
 
     answer = jsonResponse(201, { _id: 'r1', postId: 'post1', status: 'pending' })
     await userEvent.click(screen.getByRole('button', { name: 'Send a request' }))

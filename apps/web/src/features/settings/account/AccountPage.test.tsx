@@ -61,18 +61,32 @@ describe('account page', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Edit my account' }))
     const name = screen.getByLabelText('Name')
     await userEvent.clear(name)
-    await userEvent.type(name, '  Mary   Smith-Jones ')
+    await userEvent.type(name, '  Mary   Ann Smith-Jones ')
     await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }))
     await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true))
     expect(calls.find((call) => call.method === 'PUT')?.body).toEqual({
       firstName: 'Mary',
-      lastName: 'Smith-Jones',
+      lastName: 'Ann Smith-Jones',
       phoneNumber: '(123) 456-7890',
     })
     // Saving leaves edit mode; the top bar follows the new name.
     expect(await screen.findByRole('button', { name: 'Edit my account' })).toBeInTheDocument()
     expect(store.getState().auth.user?.firstName).toBe('Mary')
     expect(calls.some((call) => call.path === '/api/auth/change-password')).toBe(false)
+  })
+
+  it('asks for a first and a last name when the Name field holds one word, without calling the server', async () => {
+    const calls = stubAccount()
+    renderPage(<AccountPage />)
+    await userEvent.click(await screen.findByRole('button', { name: 'Edit my account' }))
+    const name = screen.getByLabelText('Name')
+    await userEvent.clear(name)
+    await userEvent.type(name, 'Cher')
+    await userEvent.click(screen.getByRole('button', { name: 'Save Changes' }))
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Enter your first and last name, like Mary Smith',
+    )
+    expect(calls.filter((call) => call.method !== 'GET')).toHaveLength(0)
   })
 
   it('refuses new passwords that do not match, without calling the server', async () => {

@@ -184,21 +184,32 @@ describe('notification preferences page', () => {
 
   it('moves the switch at once and puts it back when the server refuses', async () => {
     let answer: (response: Response) => void = () => {}
-    fetchStub = stubFetch((_path, request) =>
-      request.method === 'PUT'
-        ? new Promise<Response>((resolve) => {
-            answer = resolve
-          })
-        : jsonResponse(200, saved),
-    )
+    let failing = false
+    let puts = 0
+    fetchStub = stubFetch((_path, request) => {
+      if (request.method !== 'PUT') return jsonResponse(200, saved)
+      puts += 1
+      // The first PUT waits, so the switch is seen moved before any answer; once the server
+      // fails, the shared client's retries of the idempotent PUT fail too.
+      if (failing) return jsonResponse(500, { message: 'down' })
+      return new Promise<Response>((resolve) => {
+        answer = resolve
+      })
+    })
     renderPage(<NotificationPreferencesPage />)
     const email = await screen.findByRole('switch', { name: 'Email Notifications' })
     await waitFor(() => expect(email).toBeEnabled())
     await userEvent.click(email)
     expect(email).not.toBeChecked()
+    failing = true
     answer(jsonResponse(500, { message: 'down' }))
-    expect(await screen.findByText('Failed to update notification preferences')).toBeInTheDocument()
+    expect(
+      await screen.findByText('Failed to update notification preferences', undefined, {
+        timeout: 5000,
+      }),
+    ).toBeInTheDocument()
     expect(email).toBeChecked()
+    expect(puts).toBe(4)
   })
 
   it('says so when the preferences cannot be loaded', async () => {
