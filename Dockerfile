@@ -30,7 +30,8 @@ ARG PORT
 RUN test -n "${PORT}" && test -f "services/${SERVICE}/package.json" \
  || { echo "build with --build-arg SERVICE=<a folder of services/> --build-arg PORT=<its port>" >&2; exit 1; }
 # A self-contained copy: production dependencies only, workspace packages copied in (their
-# package.json "files" is dist/). pnpm 10 deploys only "injected" workspaces; the setting is
+# package.json "files" is dist/). Of the service's own folder only what runs stays: dist/,
+# node_modules/ and package.json (deploy copies the whole package: sources, tests, configs). pnpm 10 deploys only "injected" workspaces; the setting is
 # given here, for this command, so the shared lockfile stays as it is. /image keeps the
 # repository's layout, so the gateway finds the web app at its default WEB_DIST_DIR
 # (../../apps/web/dist from its package) as it does in a checkout.
@@ -38,6 +39,8 @@ RUN --mount=type=cache,id=marketplace-pnpm-store,target=/pnpm/store \
     mkdir -p /image/services \
  && pnpm --config.inject-workspace-packages=true "--filter=@marketplace/${SERVICE}" \
       deploy --prod --store-dir /pnpm/store "/image/services/${SERVICE}" \
+ && find "/image/services/${SERVICE}" -mindepth 1 -maxdepth 1 \
+      ! -name dist ! -name node_modules ! -name package.json -exec rm -rf {} + \
  && if [ "${SERVICE}" = gateway ]; then \
       mkdir -p /image/apps/web && cp -R apps/web/dist /image/apps/web/dist; \
     fi
