@@ -17,7 +17,7 @@ import {
 } from './refresh-tokens'
 import { waitUntil } from './revocation-cut-off'
 import type { RevokeReason, SessionDoc } from './session-document'
-import { toSessionUser } from './session-views'
+import { toSessionUser } from './session-user'
 import type { SessionsRepository } from './sessions-repository'
 
 export interface SessionPolicy {

@@ -36,7 +36,33 @@ async function signedIn(prefix: string) {
   const login = await post('/api/auth/direct-login', { email, password: PASSWORD })
   expect(login.statusCode).toBe(200)
   const auth = { authorization: `Bearer ${login.json<{ accessToken: string }>().accessToken}` }
-  return { email, auth }
+  return { email, auth, cookies: cookiesOf(login) }
+}
+
+/**
+ * Turning a method on or off voids the access tokens issued before: the old one is refused,
+ * and the session's refresh cookie gets a new one, as the web app does after a 401. `auth`
+ * is updated in place.
+ */
+async function renewAfterChange(session: {
+  auth: Record<string, string>
+  cookies: Record<string, string>
+}) {
+  const stale = await app.inject({
+    method: 'GET',
+    url: '/api/auth/two-step',
+    headers: session.auth,
+  })
+  expect(stale.statusCode).toBe(401)
+  const renewed = await app.inject({
+    method: 'POST',
+    url: '/api/auth/refresh',
+    cookies: session.cookies,
+    headers: { origin: 'http://localhost:80', 'x-xsrf-token': session.cookies['XSRF-TOKEN'] ?? '' },
+  })
+  expect(renewed.statusCode).toBe(200)
+  Object.assign(session.cookies, cookiesOf(renewed))
+  session.auth.authorization = `Bearer ${renewed.json<{ accessToken: string }>().accessToken}`
 }
 
 async function turnOnEmail(auth: Record<string, string>) {
@@ -64,7 +90,8 @@ const codeOf = (answer: Answer) => answer.json<{ code: string }>().code
 
 describe('e-mail two-step sign-in', () => {
   it('turning it on asks for the password again', async () => {
-    const { auth } = await signedIn('2s-pass')
+    const session = await signedIn('2s-pass')
+    const { auth } = session
     const put = (payload: object) =>
       app.inject({ method: 'PUT', url: '/api/auth/two-step/email', payload, headers: auth })
     const missing = await put({ enabled: true })
@@ -82,6 +109,7 @@ describe('e-mail two-step sign-in', () => {
     const status = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
     expect(status.json()).toEqual({ email: false, authenticator: false, recoveryCodesLeft: 0 })
     await turnOnEmail(auth)
+    await renewAfterChange(session)
     const after = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
     expect(after.json()).toEqual({ email: true, authenticator: false, recoveryCodesLeft: 0 })
   })
@@ -202,7 +230,8 @@ describe('e-mail two-step sign-in', () => {
 
 describe('authenticator app (TOTP) and recovery codes', () => {
   it('sets up with a QR code, signs in once per code, and each recovery code works once', async () => {
-    const { email, auth } = await signedIn('2s-totp')
+    const session = await signedIn('2s-totp')
+    const { email, auth } = session
     const noPassword = await post('/api/auth/two-step/authenticator/setup', {}, auth)
     expect(noPassword.statusCode).toBe(400)
     const setup = await post('/api/auth/two-step/authenticator/setup', { password: PASSWORD }, auth)
@@ -231,6 +260,7 @@ describe('authenticator app (TOTP) and recovery codes', () => {
     const { recoveryCodes } = confirm.json<{ recoveryCodes: string[] }>()
     expect(new Set(recoveryCodes).size).toBe(10)
 
+    await renewAfterChange(session)
     // The secret never leaves the server again, nor is it stored in clear.
     const status = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
     expect(status.json()).toEqual({ email: false, authenticator: true, recoveryCodesLeft: 10 })
@@ -287,6 +317,7 @@ describe('authenticator app (TOTP) and recovery codes', () => {
     expect(left.json().recoveryCodesLeft).toBe(9)
     // Both methods on: the authenticator first; e-mail is mailed only when asked for.
     await turnOnEmail(auth)
+    await renewAfterChange(session)
     const both = await challengeFor(email)
     expect(both.methods).toEqual(['authenticator', 'email'])
     expect(both.emailCodeSent).toBe(false)
@@ -314,6 +345,7 @@ describe('authenticator app (TOTP) and recovery codes', () => {
       authenticator: false,
       recoveryCodesLeft: 0,
     })
+    await renewAfterChange(session)
   })
 
   it('"Keep my account" with two-step on lifts the deletion only after the second step', async () => {
