@@ -84,7 +84,7 @@ describe('picture variants', () => {
     })
       .jpeg()
       .withExif({
-        IFD0: { Make: 'PhoneMaker', Orientation: '6' },
+        IFD0: { Make: 'PhoneMaker' },
         IFD3: {
           GPSLatitudeRef: 'N',
           GPSLatitude: '40/1 44/1 0/1',
@@ -92,8 +92,10 @@ describe('picture variants', () => {
           GPSLongitude: '73/1 59/1 0/1',
         },
       })
+      .withMetadata({ orientation: 6 })
       .toBuffer()
     const before = await sharp(phone).metadata()
+    expect(before.orientation).toBe(6)
     expect(before.exif).toBeDefined()
     expect(before.exif!.toString('latin1')).toContain('PhoneMaker')
 
