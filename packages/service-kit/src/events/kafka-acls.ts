@@ -57,7 +57,7 @@ const OWNED_PREFIXES: Record<KafkaPrincipal, string[]> = {
  * whoever is not listed for a topic cannot read it. The gateway reads nothing.
  */
 export const TOPICS_READ: Record<KafkaPrincipal, readonly string[]> = {
-  auth: [Topics.peopleUsers],
+  auth: [Topics.authUsers, Topics.peopleUsers],
   people: [
     Topics.authUsers,
     Topics.peopleUsers,
@@ -79,7 +79,6 @@ export const TOPICS_READ: Record<KafkaPrincipal, readonly string[]> = {
   notifications: [
     Topics.authUsers,
     Topics.peopleUsers,
-    Topics.jobsPosts,
     Topics.jobsRequests,
     Topics.peopleRequests,
     Topics.favorites,
@@ -95,7 +94,7 @@ export const TOPICS_READ: Record<KafkaPrincipal, readonly string[]> = {
     Topics.peopleRequests,
     Topics.reports,
   ],
-  analytics: [Topics.authUsers, ANALYTICS_TOPIC],
+  analytics: [Topics.authUsers, Topics.peopleUsers, ANALYTICS_TOPIC],
   gateway: [],
 }
 
