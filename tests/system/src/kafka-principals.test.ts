@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs'
 import { MongoClient, ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
@@ -15,6 +15,8 @@ import {
   waitFor,
 } from '@marketplace/service-kit/testing'
 import { freePort, startService, waitUntilReady, type RunningService } from './processes'
+
+const repoRoot = join(__dirname, '..', '..', '..')
 
 // Issue 18 §10: every service authenticates to Kafka as its own SASL/SCRAM principal, and the
 // broker's ACLs (scripts/kafka-acls.mjs) let it produce to its own topics only. A broker that
@@ -244,6 +246,16 @@ describe('one Kafka principal per service, with ACLs', () => {
     } finally {
       await producer.disconnect()
     }
+    // Each outcome is written down for docs/security.md (.data/logs/system-tests/).
+    const transcript = join(repoRoot, '.data', 'logs', 'system-tests', 'kafka-principals.txt')
+    mkdirSync(dirname(transcript), { recursive: true })
+    const record = (principal: string, topic: string, outcome: string) => {
+      appendFileSync(
+        transcript,
+        `${new Date().toISOString()} ${principal} consumes ${topic}: ${outcome}\n`,
+      )
+      return outcome
+    }
     /** What `principal` gets when it tries to consume `topic` from its start. */
     const consume = async (principal: keyof typeof passwords, topic: string) => {
       const consumer = as(principal).consumer({
@@ -261,9 +273,9 @@ describe('one Kafka principal per service, with ACLs', () => {
             if (message.key?.toString() === marker) settle('read the message')
           },
         })
-        return await outcome
+        return record(principal, topic, await outcome)
       } catch (error) {
-        return String(error)
+        return record(principal, topic, String(error))
       } finally {
         clearTimeout(timer)
         await consumer.disconnect().catch(() => undefined)
