@@ -34,6 +34,8 @@ fi
 status=0
 say "the checks' own tests (each breaks one thing and expects its check to fail)"
 python3 -m unittest discover --start-directory infra/compose --pattern 'test_*.py' 2>&1 || status=1
+say "infra/k8s NetworkPolicies: every egress names its peers (infra/k8s/test_network_policies.py)"
+python3 -m unittest discover --start-directory infra/k8s --pattern 'test_*.py' 2>&1 || status=1
 say "compose, Dockerfile, .dockerignore and infra/k8s (infra/compose/check_ops.py)"
 python3 infra/compose/check_ops.py "$ROOT" || status=1
 if ((status)); then say "FAILED"; else say "all checks passed"; fi
