@@ -9,7 +9,8 @@
 #    kubernetes-validate checks every object strictly against Kubernetes 1.33's schemas.
 # 4. infra/compose/check_ops.py, what no tool checks: the manifests agree with the code (topics,
 #    Kafka principals and ACLs, database users) and with compose (the ports images are built
-#    for), names resolve, workloads scale and drain; and its own tests (each breaks one thing).
+#    for), names resolve, workloads scale and drain; and its own tests (each breaks one thing);
+#    infra/k8s's NetworkPolicy tests.
 # docs/compose-and-kubernetes.md says why each tool, and what none of them checks.
 set -euo pipefail
 # shellcheck source=lib/common.sh
@@ -88,6 +89,8 @@ done
 # ---- 4. what no tool checks
 say "check_ops.py's own tests (each breaks one thing and expects its check to fail)"
 (cd infra/compose && python3 -m unittest discover --pattern 'test_*.py' 2>&1) || fail "check_ops.py's tests"
+say "infra/k8s NetworkPolicies: every egress names its peers (infra/k8s/test_network_policies.py)"
+(cd infra/k8s && python3 -m unittest discover --pattern 'test_*.py' 2>&1) || fail "infra/k8s's tests"
 say "the manifests against the code and compose (infra/compose/check_ops.py)"
 python3 infra/compose/check_ops.py "$ROOT" || fail "check_ops.py"
 

@@ -7,6 +7,7 @@
 //
 //   KAFKA_SCRAM_ADMIN_PASSWORD=... node scripts/kafka-acls.mjs --brokers host:9092 [--admin admin] [--ssl]
 //   node scripts/kafka-acls.mjs --print --brokers host:9092 [--command-config admin.properties]
+//   node scripts/kafka-acls.mjs --kafka-users > infra/k8s/engines/kafka-users.yaml   (Strimzi)
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -14,7 +15,9 @@ import { repoRoot } from './bench/infra-env.mjs'
 
 const fromKit = createRequire(join(repoRoot, 'packages', 'service-kit', 'package.json'))
 const { Kafka, logLevel } = fromKit('kafkajs')
-const { applyKafkaAcls, kafkaAclCommands, KAFKA_PRINCIPALS } = fromKit('@marketplace/service-kit')
+const { applyKafkaAcls, kafkaAclCommands, strimziKafkaUsers, KAFKA_PRINCIPALS } = fromKit(
+  '@marketplace/service-kit',
+)
 
 const { values: args } = parseArgs({
   options: {
@@ -22,10 +25,15 @@ const { values: args } = parseArgs({
     admin: { type: 'string', default: 'admin' },
     ssl: { type: 'boolean', default: false },
     print: { type: 'boolean', default: false },
+    'kafka-users': { type: 'boolean', default: false },
     // With --print: the client config file kafka-topics.sh and kafka-acls.sh log in with.
     'command-config': { type: 'string', default: 'admin.properties' },
   },
 })
+if (args['kafka-users']) {
+  process.stdout.write(strimziKafkaUsers())
+  process.exit(0)
+}
 if (!args.brokers) {
   console.error('--brokers host:port[,host:port] is required')
   process.exit(2)

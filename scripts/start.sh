@@ -7,6 +7,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$ROOT"
 
 GATEWAY_PORT=${GATEWAY_PORT:-8080}
+# /metrics is served on a port of its own (METRICS_PORT), never on the port the browser or the
+# gateway talks to: a service's metrics port is its port + 1000 (auth 5001, jobs' second
+# instance 5013), the gateway's GATEWAY_PORT + 1000 (9080). Prometheus scrapes those.
+METRICS_OFFSET=1000
 # name:port, in start order; the gateway comes last and learns every URL.
 SERVICES=(auth:4001 people:4002 jobs:4003 favorites:4004 reports:4005 notifications:4006 media:4007
   conversations:4008 analytics:4009)
@@ -109,6 +113,7 @@ for entry in "${SERVICES[@]}"; do
     ((REPLICAS > 1)) && instance=$name-$n
     instance_port=$((port + 10 * (n - 1)))
     start_service "$instance" "$instance_port" "services/$name" INSTANCE_ID="$name-$n" \
+      METRICS_PORT=$((instance_port + METRICS_OFFSET)) \
       MONGO_URL="$MONGO_URL_BASE/$name?$MONGO_URL_OPTIONS" KAFKA_BROKERS="$KAFKA_BROKERS" \
       "${only_here[@]}"
     urls+=("http://127.0.0.1:$instance_port")
@@ -116,6 +121,7 @@ for entry in "${SERVICES[@]}"; do
   upstreams+=("$(echo "$name" | tr '[:lower:]' '[:upper:]')_URL=$(IFS=,; echo "${urls[*]}")")
 done
 start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
+  METRICS_PORT=$((GATEWAY_PORT + METRICS_OFFSET)) \
   PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT" \
   KAFKA_BROKERS="$KAFKA_BROKERS"
 
@@ -130,6 +136,7 @@ cat <<DONE
   The marketplace is running:  http://127.0.0.1:$GATEWAY_PORT
   API health:                  http://127.0.0.1:$GATEWAY_PORT/readyz
   API reference (OpenAPI):     http://127.0.0.1:$GATEWAY_PORT/api/docs
+  Metrics (Prometheus):        http://127.0.0.1:$((GATEWAY_PORT + METRICS_OFFSET))/metrics (each service: its port + $METRICS_OFFSET)
   Mail sent by the product:    $MAIL_API_URL/api/v1/messages (codes, notifications, support)
   Demo administrator:          $ADMIN_EMAIL / $ADMIN_PASSWORD
   Demo people:                 ava.turner@demo.marketplace.local (and 29 more) / Demo1234!

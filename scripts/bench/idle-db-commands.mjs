@@ -24,7 +24,8 @@ const seconds = secondsArg > 0 ? Number(process.argv[secondsArg + 1]) : 60
 async function sample() {
   const counts = new Map()
   for (const [service, port] of Object.entries(SERVICES)) {
-    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+    // start.sh serves each service's /metrics on its port + 1000, apart from the API.
+    const text = await (await fetch(`http://127.0.0.1:${port + 1000}/metrics`)).text()
     for (const line of text.split('\n')) {
       const match = line.match(/^mongodb_commands_total\{([^}]*)\} (\d+(?:\.\d+)?)$/)
       if (!match) continue

@@ -15,7 +15,7 @@ const media = join(root, 'services', 'media')
 const require = createRequire(join(media, 'package.json'))
 const sharp = require('sharp')
 const { tsImport } = await import(pathToFileURL(require.resolve('tsx/esm/api')).href)
-const { makeVariants } = await tsImport(
+const { makePictureFiles } = await tsImport(
   pathToFileURL(join(media, 'src', 'pictures', 'make-variants.ts')).href,
   import.meta.url,
 )
@@ -49,7 +49,8 @@ for (const [name, make] of pictures) {
   process.stdout.write(`${(original.length / 1024).toFixed(0)} KB; variants... `)
   const cpuBefore = process.cpuUsage()
   const started = performance.now()
-  const files = await makeVariants(original, 'jobImages/u/picture.jpg')
+  const { original: cleaned, variants } = await makePictureFiles(original, 'jobImages/u/picture.jpg')
+  const files = [cleaned, ...variants]
   const wallMs = performance.now() - started
   const cpu = process.cpuUsage(cpuBefore)
   console.log(`${wallMs.toFixed(0)} ms`)

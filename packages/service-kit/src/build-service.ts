@@ -151,6 +151,7 @@ export async function buildService<
     groupPrefix: config.KAFKA_GROUP_PREFIX,
     newGroupsSince: config.KAFKA_NEW_GROUPS_SINCE,
     instanceId: config.INSTANCE_ID,
+    principal: config.SERVICE_NAME,
   })
   await app.register(authPlugin, {
     publicKey: config.JWT_PUBLIC_KEY,

@@ -93,8 +93,11 @@ export {
 export * from './http/feed-query'
 export {
   aclsOf,
+  assertReadsGranted,
+  TOPICS_READ,
   applyKafkaAcls,
   kafkaAclCommands,
+  strimziKafkaUsers,
   KAFKA_PRINCIPALS,
   PRODUCT_TOPICS,
   type KafkaPrincipal,

@@ -58,6 +58,7 @@ export function buildMediaApp(config: MediaConfig) {
           uploads,
           uploadsPerDay: config.UPLOADS_PER_DAY,
           processPicture,
+          completesPerMinute: config.UPLOAD_COMPLETES_PER_MINUTE,
         }),
         close: stopSweep,
         expose: { sweepUnattachedUploads },

@@ -39,6 +39,11 @@ const MediaConfigSchema = Type.Composite([
     UPLOAD_URL_TTL_SECONDS: Type.Integer({ minimum: 10, maximum: 3600, default: 300 }),
     /** Upload slots one user may ask for per UTC day, both kinds together. */
     UPLOADS_PER_DAY: Type.Integer({ minimum: 1, default: 100 }),
+    /**
+     * POST /api/upload/complete calls one user may make per minute (per instance): each new
+     * picture is decoded and encoded nine times, so one user must not keep the CPU busy.
+     */
+    UPLOAD_COMPLETES_PER_MINUTE: Type.Integer({ minimum: 1, default: 20 }),
     /** An upload attached to no post and no profile this long after its slot is removed. */
     UNATTACHED_UPLOAD_MAX_AGE_HOURS: Type.Integer({ minimum: 1, default: 24 }),
     /** How often each instance looks for such uploads. */

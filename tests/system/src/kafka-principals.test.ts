@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes, randomInt } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs'
 import { MongoClient, ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
@@ -16,6 +16,8 @@ import {
 } from '@marketplace/service-kit/testing'
 import { freePort, startService, waitUntilReady, type RunningService } from './processes'
 
+const repoRoot = join(__dirname, '..', '..', '..')
+
 // Issue 18 §10: every service authenticates to Kafka as its own SASL/SCRAM principal, and the
 // broker's ACLs (scripts/kafka-acls.mjs) let it produce to its own topics only. A broker that
 // authenticates and authorizes, as production's does, is started for this file on ports
@@ -27,14 +29,24 @@ describe('one Kafka principal per service, with ACLs', () => {
   // can take the broker's: Kafka on 27092-32062 (+ the controller's, one up).
   const offset = 18_000 + randomInt(0, 50) * 100 + 70
   const secret = () => randomBytes(18).toString('base64url')
-  const passwords = { admin: secret(), jobs: secret(), auth: secret() }
+  const passwords = {
+    admin: secret(),
+    jobs: secret(),
+    auth: secret(),
+    gateway: secret(),
+    conversations: secret(),
+    notifications: secret(),
+  }
   const brokerEnv = {
     ...process.env,
     MARKETPLACE_PORT_OFFSET: String(offset),
     MARKETPLACE_DATA: mkdtempSync(join(tmpdir(), 'kafka-principals-')),
     KAFKA_SECURITY: 'scram',
     KAFKA_SCRAM_ADMIN_PASSWORD: passwords.admin,
-    KAFKA_SCRAM_USERS: `jobs=${passwords.jobs},auth=${passwords.auth}`,
+    KAFKA_SCRAM_USERS: Object.entries(passwords)
+      .filter(([user]) => user !== 'admin')
+      .map(([user, password]) => `${user}=${password}`)
+      .join(','),
   }
   const brokers = `127.0.0.1:${9092 + offset}`
   const broker = (action: 'start' | 'stop') =>
@@ -64,6 +76,9 @@ describe('one Kafka principal per service, with ACLs', () => {
     for (const [principal, topic] of [
       ['jobs', Topics.jobsPosts],
       ['auth', Topics.authUsers],
+      ['gateway', 'analytics.events'],
+      ['conversations', Topics.conversations],
+      ['notifications', Topics.conversations],
     ] as const) {
       await waitFor(
         async () => {
@@ -216,5 +231,70 @@ describe('one Kafka principal per service, with ACLs', () => {
     await expect(impostor.connect()).rejects.toMatchObject({
       name: 'KafkaJSSASLAuthenticationError',
     })
+  })
+
+  it('lets only the services that subscribe to a topic read it: the gateway reads nothing', async () => {
+    // A private message on its topic, as the conversations service publishes it.
+    const marker = `private-${randomBytes(6).toString('hex')}`
+    const producer = as('conversations').producer()
+    await producer.connect()
+    try {
+      await producer.send({
+        topic: Topics.conversations,
+        messages: [{ key: marker, value: JSON.stringify({ type: 'message.sent', text: marker }) }],
+      })
+    } finally {
+      await producer.disconnect()
+    }
+    // Each outcome is written down for docs/security.md (.data/logs/system-tests/).
+    const transcript = join(repoRoot, '.data', 'logs', 'system-tests', 'kafka-principals.txt')
+    mkdirSync(dirname(transcript), { recursive: true })
+    const record = (principal: string, topic: string, outcome: string) => {
+      appendFileSync(
+        transcript,
+        `${new Date().toISOString()} ${principal} consumes ${topic}: ${outcome}\n`,
+      )
+      return outcome
+    }
+    /** What `principal` gets when it tries to consume `topic` from its start. */
+    const consume = async (principal: keyof typeof passwords, topic: string) => {
+      const consumer = as(principal).consumer({
+        groupId: `${principal}-probe-${randomBytes(4).toString('hex')}`,
+      })
+      let settle: (outcome: string) => void = () => undefined
+      const outcome = new Promise<string>((resolve) => (settle = resolve))
+      const timer = setTimeout(() => settle('nothing within 20 s'), 20_000)
+      try {
+        await consumer.connect()
+        consumer.on(consumer.events.CRASH, ({ payload }) => settle(String(payload.error)))
+        await consumer.subscribe({ topic, fromBeginning: true })
+        await consumer.run({
+          eachMessage: async ({ message }) => {
+            if (message.key?.toString() === marker) settle('read the message')
+          },
+        })
+        return record(principal, topic, await outcome)
+      } catch (error) {
+        return record(principal, topic, String(error))
+      } finally {
+        clearTimeout(timer)
+        await consumer.disconnect().catch(() => undefined)
+      }
+    }
+
+    // notifications, which subscribes to it (it tells the other side), reads it: the message
+    // is there to be read.
+    expect(await consume('notifications', Topics.conversations)).toBe('read the message')
+    // The internet-facing gateway cannot (it has no consumer group either), nor can auth,
+    // which subscribes to people.users only.
+    expect(await consume('gateway', Topics.conversations)).toMatch(
+      /AUTHORIZATION_FAILED|not authorized|group coordinator/i,
+    )
+    expect(await consume('auth', Topics.conversations)).toMatch(
+      /TOPIC_AUTHORIZATION_FAILED|not authorized/i,
+    )
+    expect(await consume('gateway', Topics.authUsers)).toMatch(
+      /AUTHORIZATION_FAILED|not authorized|group coordinator/i,
+    )
   })
 })

@@ -155,8 +155,8 @@ export const Events = {
     Type.Object({ userId: Type.String() }),
   ),
   /**
-   * Every access token of the user issued before `validAfter` is void (password change or
-   * reset, account deletion). Each service keeps the latest instant and its auth check
+   * Every access token of the user issued before `validAfter` is void (logout, password change
+   * or reset, two-step sign-in turned on or off, account deletion). Each service keeps the latest instant and its auth check
    * refuses older tokens, so a stolen token dies with the session it came from.
    */
   userTokensRevoked: defineEvent(
@@ -171,6 +171,9 @@ export const Events = {
         Type.Literal('password-reset'),
         Type.Literal('deletion-requested'),
         Type.Literal('deleted'),
+        // Logout, and two-step sign-in turned on or off, void the tokens issued before them.
+        Type.Literal('logged-out'),
+        Type.Literal('two-step-changed'),
       ]),
     }),
   ),

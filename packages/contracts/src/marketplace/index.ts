@@ -1,4 +1,5 @@
 export * from './analytics'
+export * from './app-routes'
 export * from './categories'
 export * from './conversations'
 export * from './feed'

@@ -46,6 +46,75 @@ const OWNED_PREFIXES: Record<KafkaPrincipal, string[]> = {
   gateway: [ANALYTICS_TOPIC.slice(0, ANALYTICS_TOPIC.indexOf('.') + 1)],
 }
 
+/**
+ * The topics each principal's consumer groups read: its only READ grants on topics (besides
+ * its own groups' dead letters). The one list the ACLs (`aclsOf`), the Strimzi KafkaUsers
+ * (infra/k8s/engines/kafka-users.yaml) and compose's commands are generated from, and that
+ * every service is held to when it starts: a consumer whose handlers need a topic missing
+ * here refuses to start (`assertReadsGranted`, called by the events plugin), so a new
+ * subscription cannot pass its tests locally and then fail on a broker that authorizes.
+ * `message.sent` carries a private message's text and `user.registered` an e-mail address:
+ * whoever is not listed for a topic cannot read it. The gateway reads nothing.
+ */
+export const TOPICS_READ: Record<KafkaPrincipal, readonly string[]> = {
+  auth: [Topics.authUsers, Topics.peopleUsers],
+  people: [
+    Topics.authUsers,
+    Topics.peopleUsers,
+    Topics.jobsPosts,
+    Topics.jobsRequests,
+    Topics.peopleRequests,
+    Topics.reports,
+  ],
+  jobs: [
+    Topics.authUsers,
+    Topics.peopleUsers,
+    Topics.jobsPosts,
+    Topics.jobsRequests,
+    Topics.peopleRequests,
+    Topics.reports,
+  ],
+  favorites: [Topics.authUsers, Topics.peopleUsers, Topics.jobsPosts],
+  reports: [Topics.authUsers, Topics.peopleUsers, Topics.jobsPosts, Topics.conversations],
+  notifications: [
+    Topics.authUsers,
+    Topics.peopleUsers,
+    Topics.jobsRequests,
+    Topics.peopleRequests,
+    Topics.favorites,
+    Topics.notifications,
+    Topics.conversations,
+  ],
+  media: [Topics.peopleUsers, Topics.jobsPosts],
+  conversations: [
+    Topics.authUsers,
+    Topics.peopleUsers,
+    Topics.jobsPosts,
+    Topics.jobsRequests,
+    Topics.peopleRequests,
+    Topics.reports,
+  ],
+  analytics: [Topics.authUsers, Topics.peopleUsers, ANALYTICS_TOPIC],
+  gateway: [],
+}
+
+/**
+ * Throws when `principal` (a service's name) consumes a topic TOPICS_READ does not grant it.
+ * A name that is no principal of the product (a test's own app) is not checked.
+ */
+export function assertReadsGranted(principal: string, topics: readonly string[]): void {
+  if (!(KAFKA_PRINCIPALS as readonly string[]).includes(principal)) return
+  const granted = new Set(TOPICS_READ[principal as KafkaPrincipal])
+  const missing = [...new Set(topics)].filter((topic) => !granted.has(topic)).sort()
+  if (missing.length > 0) {
+    throw new Error(
+      `${principal} consumes ${missing.join(', ')}, which TOPICS_READ (service-kit ` +
+        `events/kafka-acls.ts) does not grant it: add the topic there, then regenerate the ` +
+        `ACLs (scripts/kafka-acls.mjs) so the broker lets it read.`,
+    )
+  }
+}
+
 /** Every topic the product uses; created by the operator with the ACLs (`applyKafkaAcls`). */
 export const PRODUCT_TOPICS: readonly string[] = [
   ...Object.values(Topics),
@@ -72,22 +141,38 @@ function allow(
 }
 
 /**
- * What one service may do (issue 18 §10): produce to (and create, describe, read) the topics it
- * owns; read every topic (it consumes other services' events); write the shared dead-letter
- * topic of malformed messages; use the consumer groups named after it. Nothing else: a
- * service producing to another's topic gets TOPIC_AUTHORIZATION_FAILED.
+ * What one principal may do: produce to (and create, describe) the topics it owns; read
+ * exactly the topics its consumer groups subscribe to (TOPICS_READ) and its own groups' dead
+ * letters (`<group>.dead-letter`, under its `<service>-` prefix); write the shared dead-letter
+ * topic of malformed messages; use the consumer groups named after it. DESCRIBE on every
+ * topic lets a service list the topics at start (ensureTopics) and reveals names and
+ * partitions, never a message. Nothing else: a service producing to another's topic, or
+ * reading one it does not subscribe to, gets TOPIC_AUTHORIZATION_FAILED. The gateway, which
+ * only produces analytics events, has no READ and no consumer group at all.
  */
 export function aclsOf(service: KafkaPrincipal): AclEntry[] {
   const { TOPIC, GROUP } = AclResourceTypes
   const { PREFIXED, LITERAL } = ResourcePatternTypes
   const { WRITE, CREATE, DESCRIBE, READ, DELETE } = AclOperationTypes
+  const consumes = service !== 'gateway'
   return [
     ...OWNED_PREFIXES[service].flatMap((prefix) =>
-      allow(service, TOPIC, prefix, PREFIXED, [WRITE, CREATE, DESCRIBE, READ]),
+      allow(service, TOPIC, prefix, PREFIXED, [
+        WRITE,
+        CREATE,
+        DESCRIBE,
+        // Its own groups' dead letters (`<service>-...`), which redriveDeadLetters reads back.
+        ...(prefix.endsWith('-') ? [READ] : []),
+      ]),
     ),
-    ...allow(service, TOPIC, '*', LITERAL, [READ, DESCRIBE]),
-    ...allow(service, TOPIC, DEAD_LETTER_TOPIC, LITERAL, [WRITE]),
-    ...allow(service, GROUP, service, PREFIXED, [READ, DESCRIBE, DELETE]),
+    ...TOPICS_READ[service].flatMap((topic) => allow(service, TOPIC, topic, LITERAL, [READ])),
+    ...allow(service, TOPIC, '*', LITERAL, [DESCRIBE]),
+    ...(consumes
+      ? [
+          ...allow(service, TOPIC, DEAD_LETTER_TOPIC, LITERAL, [WRITE]),
+          ...allow(service, GROUP, service, PREFIXED, [READ, DESCRIBE, DELETE]),
+        ]
+      : []),
   ]
 }
 
@@ -146,4 +231,70 @@ export function kafkaAclCommands(options: { bootstrap: string; commandConfig: st
     )
   })
   return [...topics, ...acls]
+}
+
+/** Strimzi's names of the operations and pattern types (KafkaUser `spec.authorization.acls`). */
+const STRIMZI_OPERATION: Partial<Record<AclOperationTypes, string>> = {
+  [AclOperationTypes.WRITE]: 'Write',
+  [AclOperationTypes.CREATE]: 'Create',
+  [AclOperationTypes.DESCRIBE]: 'Describe',
+  [AclOperationTypes.READ]: 'Read',
+  [AclOperationTypes.DELETE]: 'Delete',
+}
+
+/**
+ * The Strimzi KafkaUsers of every principal (infra/k8s/engines/kafka-users.yaml), printed
+ * from the same ACLs: one user per principal with its SCRAM password from the
+ * marketplace-kafka Secret, one ACL line per resource with all its operations.
+ * `node scripts/kafka-acls.mjs --kafka-users` writes it; a test keeps the file equal.
+ */
+export function strimziKafkaUsers(): string {
+  const header = [
+    '# Generated by: node scripts/kafka-acls.mjs --kafka-users > infra/k8s/engines/kafka-users.yaml',
+    '# One Kafka principal per deployable (SCRAM-SHA-512), with the ACLs of',
+    '# packages/service-kit/src/events/kafka-acls.ts (aclsOf; a test keeps this file equal to it):',
+    '# write (and create, describe) the topics it owns; read only the topics its consumer groups',
+    '# subscribe to (TOPICS_READ); describe every topic; write the shared dead-letters topic and',
+    '# use the consumer groups named after it (not the gateway, which reads nothing). The password',
+    "# is the one the service's pods read (marketplace-kafka Secret, secrets.example.yaml).",
+  ]
+  const quoteIfNeeded = (name: string) => (/^[a-z][a-z-]*[a-z]$/.test(name) ? name : `"${name}"`)
+  const users = KAFKA_PRINCIPALS.map((principal) => {
+    const grouped = new Map<string, AclEntry[]>()
+    for (const entry of aclsOf(principal)) {
+      const key = `${entry.resourceType}|${entry.resourceName}|${entry.resourcePatternType}`
+      grouped.set(key, [...(grouped.get(key) ?? []), entry])
+    }
+    const acls = [...grouped.values()].flatMap((entries) => {
+      const [first] = entries as [AclEntry]
+      const type = first.resourceType === AclResourceTypes.GROUP ? 'group' : 'topic'
+      const pattern =
+        first.resourcePatternType === ResourcePatternTypes.PREFIXED ? 'prefix' : 'literal'
+      const operations = entries.map((entry) => STRIMZI_OPERATION[entry.operation]).join(', ')
+      return [
+        `      - resource: { type: ${type}, name: ${quoteIfNeeded(first.resourceName)}, patternType: ${pattern} }`,
+        `        operations: [${operations}]`,
+      ]
+    })
+    return [
+      '---',
+      'apiVersion: kafka.strimzi.io/v1beta2',
+      'kind: KafkaUser',
+      'metadata:',
+      `  name: ${principal}`,
+      '  labels:',
+      '    strimzi.io/cluster: marketplace',
+      'spec:',
+      '  authentication:',
+      '    type: scram-sha-512',
+      '    password:',
+      '      valueFrom:',
+      `        secretKeyRef: { name: marketplace-kafka, key: ${principal.toUpperCase()}_KAFKA_PASSWORD }`,
+      '  authorization:',
+      '    type: simple',
+      '    acls:',
+      ...acls,
+    ]
+  })
+  return [...header, ...users.flat()].join('\n') + '\n'
 }

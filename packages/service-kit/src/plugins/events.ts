@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Consumer, Producer } from 'kafkajs'
 import { Gauge } from 'prom-client'
-import { allTopics } from '@marketplace/contracts/events'
+import { Events, allTopics } from '@marketplace/contracts/events'
+import { assertReadsGranted } from '../events/kafka-acls'
 import { watchBroker } from '../events/broker-watch'
 import { instanceIdentity, perInstanceGroupId } from '../events/instance-identity'
 import { sweepProcessedEvents } from '../events/processed-events'
@@ -47,6 +48,11 @@ export interface EventsPluginOptions {
   newGroupsSince?: number
   /** Names the per-instance groups (INSTANCE_ID, events/instance-identity.ts). */
   instanceId?: string
+  /**
+   * The service's Kafka principal (its SERVICE_NAME): every topic its consumers read must be
+   * granted to it in kafka-acls.ts' TOPICS_READ, or the service refuses to start.
+   */
+  principal?: string
 }
 
 declare module 'fastify' {
@@ -71,6 +77,13 @@ declare module 'fastify' {
 export const eventsPlugin = fp(
   async (app: FastifyInstance, options: EventsPluginOptions) => {
     const { client: kafka, producer } = app.kafka
+    if (options.principal) {
+      const consumed = new Set(options.consumers.flatMap((c) => Object.keys(c.handlers)))
+      const topics = Object.values(Events)
+        .filter((event) => consumed.has(event.type))
+        .map((event) => event.topic)
+      assertReadsGranted(options.principal, topics)
+    }
     const instanceId = instanceIdentity(options.instanceId)
     const groupIdOf = (definition: ConsumerDefinition) =>
       (options.groupPrefix ?? '') +

@@ -1,9 +1,10 @@
 import {
   ANALYTICS_DEVICE_TYPES,
   PROFILE_COMPLETION_FIELDS,
+  appRouteOf,
 } from '@marketplace/contracts/marketplace'
 import { MAX_KEYS_PER_DAY, OTHER_KEY, dayOf, type DayDocument } from './day-document'
-import { escapeKey, normalizeMessage, normalizeRoute } from './field-keys'
+import { escapeKey, normalizeMessage } from './field-keys'
 
 /** An event as the gateway publishes it (contracts' AnalyticsEvent plus `receivedAt`). */
 export interface ReceivedEvent {
@@ -61,7 +62,10 @@ export function tallyDay(
     switch (event.name) {
       case 'page_view': {
         add('pageViews')
-        addKeyed('routes', normalizeRoute(event.path ?? '/'))
+        // Anyone may send a page view with any path: only the app's own routes are counted
+        // by name, every other path under one key, so made-up paths cannot fill the day's
+        // keys and push real routes into "(other)".
+        addKeyed('routes', appRouteOf(event.path ?? '/'))
         const device = (ANALYTICS_DEVICE_TYPES as readonly unknown[]).includes(event.deviceType)
           ? (event.deviceType as string)
           : 'unknown'
@@ -74,7 +78,7 @@ export function tallyDay(
         break
       case 'help_viewed':
         add('helpViews')
-        addKeyed('helpPages', normalizeRoute(event.path ?? '/'))
+        addKeyed('helpPages', appRouteOf(event.path ?? '/'))
         break
       case 'support_ticket_created':
         add('supportCreated')

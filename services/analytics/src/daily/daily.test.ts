@@ -1,3 +1,4 @@
+import { APP_ROUTE_PATTERNS, NOT_AN_APP_ROUTE } from '@marketplace/contracts/marketplace'
 import { consumerLag, infraEnv, testKeyPair, waitFor } from '@marketplace/service-kit/testing'
 import { buildAnalyticsApp } from '../app'
 import { readConfig } from '../config'
@@ -63,9 +64,9 @@ describe('analytics: daily figures from the analytics.events stream (real Kafka 
     await app.publish([
       receivedEvent({ path: '/' }),
       receivedEvent({ path: '/', deviceType: 'mobile' }),
-      // Ids in a path count as one route.
-      receivedEvent({ path: '/posts/64f1a2b3c4d5e6f708192a3b' }),
-      receivedEvent({ path: '/posts/650000000000000000000001/', deviceType: 'mobile' }),
+      // Ids in a path count as one route, the web app's pattern.
+      receivedEvent({ path: '/messages/64f1a2b3c4d5e6f708192a3b' }),
+      receivedEvent({ path: '/messages/650000000000000000000001/', deviceType: 'mobile' }),
       receivedEvent({
         name: 'client_error',
         path: '/settings-account',
@@ -132,14 +133,18 @@ describe('analytics: daily figures from the analytics.events stream (real Kafka 
     ])
     expect(final.topRoutes).toEqual([
       { route: '/', count: 2 },
-      { route: '/posts/:id', count: 2 },
+      { route: '/messages/:conversationId', count: 2 },
     ])
     expect(final.devices).toEqual([
       { deviceType: 'desktop', count: 2 },
       { deviceType: 'mobile', count: 2 },
     ])
     expect(final.topErrors).toEqual([
-      { message: 'Cannot read properties of undefined (reading id) at line <n>', count: 2 },
+      {
+        message: 'Cannot read properties of undefined (reading id) at line <n>',
+        count: 2,
+        sentByBrowser: true,
+      },
     ])
     expect(final.helpPages).toEqual([
       { path: '/help', count: 1 },
@@ -153,7 +158,7 @@ describe('analytics: daily figures from the analytics.events stream (real Kafka 
     expect(app.app.analyticsConsumer.status().malformed).toBe(2)
   })
 
-  it('escapes routes and messages with "." and "$" in the stored field names and shows them as sent', async () => {
+  it('counts paths that are no page of the app under one key, and escapes messages with "." and "$"', async () => {
     await app.publish([
       receivedEvent({ path: '/files/report.v2.pdf' }),
       receivedEvent({ path: '/$where' }),
@@ -162,17 +167,13 @@ describe('analytics: daily figures from the analytics.events stream (real Kafka 
         props: { message: 'a.b is not a function; $set 100%' },
       }),
     ])
-    await waitFor(async () => (await report()).topRoutes.some((row) => row.route === '/$where'), {
-      timeoutMs: EVENT_WAIT_MS,
-      what: 'the escaped routes',
-    })
-    const body = await report()
-    expect(body.topRoutes).toEqual(
-      expect.arrayContaining([
-        { route: '/files/report.v2.pdf', count: 1 },
-        { route: '/$where', count: 1 },
-      ]),
+    await waitFor(
+      async () => (await report()).topRoutes.some((row) => row.route === NOT_AN_APP_ROUTE),
+      { timeoutMs: EVENT_WAIT_MS, what: 'the made-up paths counted' },
     )
+    const body = await report()
+    expect(body.topRoutes).toContainEqual({ route: NOT_AN_APP_ROUTE, count: 2 })
+    expect(body.topRoutes.map((row) => row.route)).not.toContain('/$where')
     await waitFor(
       async () => (await report()).topErrors.some((row) => row.message.startsWith('a.b')),
       {
@@ -180,9 +181,11 @@ describe('analytics: daily figures from the analytics.events stream (real Kafka 
         what: 'the escaped message',
       },
     )
+    // Free text from a browser, marked as such for the admin screen.
     expect((await report()).topErrors).toContainEqual({
       message: 'a.b is not a function; $set <n>%',
       count: 1,
+      sentByBrowser: true,
     })
     const stored = await app.db
       .collection<DayDocument>(ANALYTICS_DAYS_COLLECTION)
@@ -190,6 +193,24 @@ describe('analytics: daily figures from the analytics.events stream (real Kafka 
     for (const key of [...Object.keys(stored!.routes!), ...Object.keys(stored!.errors!)]) {
       expect(key).not.toMatch(/[.$]/)
     }
+  })
+
+  it('a flood of made-up paths cannot push a real route into "(other)"', async () => {
+    const flood = MAX_KEYS_PER_DAY + 20
+    await app.publish([
+      ...Array.from({ length: flood }, (_, n) => receivedEvent({ path: `/made-up/${word(n)}x` })),
+      receivedEvent({ path: '/settings-security' }),
+    ])
+    await waitFor(
+      async () => (await report()).topRoutes.some((row) => row.route === '/settings-security'),
+      { timeoutMs: EVENT_WAIT_MS, what: 'the real route after the flood' },
+    )
+    const stored = await app.db
+      .collection<DayDocument>(ANALYTICS_DAYS_COLLECTION)
+      .findOne({ _id: today() })
+    expect(stored!.routes![OTHER_KEY]).toBeUndefined()
+    expect(Object.keys(stored!.routes!).length).toBeLessThan(APP_ROUTE_PATTERNS.length + 2)
+    expect((await report()).topRoutes).toContainEqual({ route: '/settings-security', count: 1 })
   })
 
   it('keeps at most 200 error messages a day and counts the rest under "(other)"', async () => {
@@ -277,11 +298,14 @@ describe('analytics: daily figures from the analytics.events stream (real Kafka 
   })
 
   it('a second consumer group reading the whole topic again into the same days changes nothing', async () => {
-    await app.publish([receivedEvent({ path: '/replayed' })])
-    await waitFor(async () => (await report()).topRoutes.some((row) => row.route === '/replayed'), {
-      timeoutMs: EVENT_WAIT_MS,
-      what: 'the replayed route',
-    })
+    await app.publish([receivedEvent({ path: '/terms' })])
+    await waitFor(
+      async () => (await report()).topRoutes.some((row) => row.route === '/terms'),
+      {
+        timeoutMs: EVENT_WAIT_MS,
+        what: 'the replayed route',
+      },
+    )
     await waitFor(async () => (await consumerLag(app.groupPrefix)) === 0, {
       timeoutMs: EVENT_WAIT_MS,
       what: 'the first group caught up',

@@ -17,24 +17,8 @@ export function unescapeKey(key: string): string {
   return key.replace(/%(25|2E|24|00)/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
 }
 
-/** Longest route kept; the gateway already refuses paths over 512 characters. */
-export const ROUTE_MAX = 200
 /** Longest error message kept: enough to recognize an error, short enough to bound a day. */
 export const MESSAGE_MAX = 160
-
-const ID_SEGMENT =
-  /^(?:[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d+)$/i
-
-/**
- * The route a page view counts for: ids in the path become `:id`, so `/posts/<id>` of every
- * post is one route, not one row per post (and an id never becomes a field name). Query
- * strings never arrive (the web app sends the pathname only); a trailing slash is dropped.
- */
-export function normalizeRoute(path: string): string {
-  const segments = path.split('/').map((segment) => (ID_SEGMENT.test(segment) ? ':id' : segment))
-  const route = segments.join('/').replace(/\/+$/, '') || '/'
-  return route.length > ROUTE_MAX ? `${route.slice(0, ROUTE_MAX)}…` : route
-}
 
 /**
  * The error message an error is counted under: numbers, ids and addresses replaced, so

@@ -255,6 +255,18 @@ export function createCredentialsRepository(
       )
     },
 
+    /**
+     * Sets the instant before which the user's access tokens die (each caller passes the start
+     * of the next second, so it only moves forward), with the
+     * user.tokens-revoked event that tells every other service and closes the user's sockets.
+     */
+    async revokeAccessTokens(userId: string, at: Date, events: DomainEvent[]): Promise<void> {
+      await credentials.updateOne(
+        { _id: userId },
+        updateWithEvents<CredentialDoc>({ $set: { tokensValidAfter: at } }, events),
+      )
+    },
+
     async updateProjection(
       userId: string,
       fields: Partial<Pick<CredentialDoc, 'firstName' | 'lastName' | 'phoneNumber' | 'isWorker'>>,

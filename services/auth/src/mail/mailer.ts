@@ -1,11 +1,19 @@
 import { createMailTransport, type MailConfig } from '@marketplace/service-kit/mail'
-import { passwordResetMail, signInMail, verificationMail, type MailContent } from './templates'
+import {
+  passwordResetMail,
+  secondStepLockedMail,
+  signInMail,
+  verificationMail,
+  type MailContent,
+} from './templates'
 
 export interface Mailer {
   sendVerificationCode(input: { to: string; firstName: string; code: string }): Promise<void>
   sendPasswordResetCode(input: { to: string; firstName: string; code: string }): Promise<void>
   /** The second step of a sign-in with e-mail two-step on. */
   sendSignInCode(input: { to: string; firstName: string; code: string }): Promise<void>
+  /** The second step is locked after wrong codes in a row: someone else has the password. */
+  sendSecondStepLocked(input: { to: string; firstName: string; lockedUntil: Date }): Promise<void>
   /** true when the SMTP server answers (for a readiness check) */
   isReachable(): Promise<boolean>
   close(): void
@@ -44,6 +52,12 @@ export function createMailer(
       ),
     sendSignInCode: ({ to, firstName, code }) =>
       send('sign-in', to, signInMail({ firstName, code, appPublicUrl: config.APP_PUBLIC_URL })),
+    sendSecondStepLocked: ({ to, firstName, lockedUntil }) =>
+      send(
+        'second-step-locked',
+        to,
+        secondStepLockedMail({ firstName, lockedUntil, appPublicUrl: config.APP_PUBLIC_URL }),
+      ),
     async isReachable() {
       try {
         await transport.verify()

@@ -11,6 +11,7 @@ export const SIGN_IN_CODE_VALIDITY_MINUTES = SIGN_IN_CODE_TTL_MS / 60_000
 export const VERIFICATION_SUBJECT = 'Your Marketplace verification code'
 export const PASSWORD_RESET_SUBJECT = 'Your Marketplace password reset code'
 export const SIGN_IN_SUBJECT = 'Your Marketplace sign-in code'
+export const SECOND_STEP_LOCKED_SUBJECT = 'Someone entered your password and failed the second step'
 
 export interface CodeMailInput {
   firstName: string
@@ -116,4 +117,47 @@ export function signInMail(input: CodeMailInput): MailContent {
       'If you are not signing in right now, someone knows your password: change it in Settings, Account.',
     ],
   })
+}
+
+/**
+ * To the owner when the second step is locked: the password is known to someone else. No
+ * code, so the plain text and HTML are written here rather than by renderCodeMail.
+ */
+export function secondStepLockedMail(input: {
+  firstName: string
+  appPublicUrl: string
+  lockedUntil: Date
+}): MailContent {
+  const until = input.lockedUntil.toISOString().replace('T', ' ').slice(0, 16)
+  const lines = [
+    'Someone entered your password and then failed the second step of signing in several times in a row.',
+    `Authenticator codes are refused until ${until} UTC. You can still sign in with a recovery code, or with a code sent by email if that is on.`,
+    'If this was not you, someone knows your password: change it now in Settings, Account.',
+  ]
+  const url = appLink(input.appPublicUrl, '/settings-account')
+  const text = [
+    `Hi ${input.firstName},`,
+    '',
+    ...lines.flatMap((line) => [line, '']),
+    `Change your password: ${url}`,
+    '',
+    'The Marketplace team',
+    '',
+  ].join('\n')
+  const paragraph = (content: string) =>
+    `<p style="margin:0 0 16px;font-size:16px;line-height:24px;color:#1f2933">${content}</p>`
+  const html = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${escapeHtml(SECOND_STEP_LOCKED_SUBJECT)}</title></head>
+<body style="margin:0;padding:24px;background:#f5f7fa;font-family:Arial,Helvetica,sans-serif">
+<div style="max-width:480px;margin:0 auto;padding:32px;background:#ffffff;border-radius:8px">
+${paragraph(`Hi ${escapeHtml(input.firstName)},`)}
+${lines.map((line) => paragraph(escapeHtml(line))).join('\n')}
+${paragraph(`<a href="${escapeHtml(url)}" style="color:#2563eb">Change your password</a>`)}
+${paragraph('The Marketplace team')}
+</div>
+</body>
+</html>
+`
+  return { subject: SECOND_STEP_LOCKED_SUBJECT, text, html }
 }

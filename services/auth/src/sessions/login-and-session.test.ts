@@ -1,6 +1,7 @@
 import { Messages } from '@marketplace/contracts/validation'
 import { authPlugin, createServiceApp } from '@marketplace/service-kit'
-import { signTestToken } from '@marketplace/service-kit/testing'
+import { signTestToken, startEventProbe } from '@marketplace/service-kit/testing'
+import { Topics } from '@marketplace/contracts/events'
 import type { FastifyInstance } from 'fastify'
 import {
   cookiesOf,
@@ -335,6 +336,44 @@ describe('GET /logout', () => {
 
   it('is harmless without a session', async () => {
     expect((await app.inject({ method: 'GET', url: '/logout' })).statusCode).toBe(204)
+  })
+
+  it('voids the access token at once, here and on every other service, and a new sign-in works', async () => {
+    const probe = await startEventProbe(Topics.authUsers)
+    try {
+      const { email } = await verifiedAccount(app, 'logout-token')
+      const signedIn = await login({ email, password: PASSWORD })
+      const { accessToken, user } = signedIn.json()
+      const twoStep = (token: string) =>
+        app.inject({
+          method: 'GET',
+          url: '/api/auth/two-step',
+          headers: { authorization: `Bearer ${token}` },
+        })
+      expect((await twoStep(accessToken)).statusCode).toBe(200)
+
+      const loggedOut = await app.inject({
+        method: 'GET',
+        url: '/logout',
+        cookies: cookiesOf(signedIn),
+      })
+      expect(loggedOut.statusCode).toBe(204)
+
+      // auth's own check reads the account's cut-off: refused from the logout's answer on.
+      expect((await twoStep(accessToken)).statusCode).toBe(401)
+      // Every other service (and the live connection) learns it from this event.
+      const revoked = await probe.waitForEvent('user.tokens-revoked', user._id)
+      expect(revoked.data).toMatchObject({ userId: user._id, reason: 'logged-out' })
+      expect(Date.parse((revoked.data as { validAfter: string }).validAfter)).toBeGreaterThan(
+        JSON.parse(Buffer.from(accessToken.split('.')[1], 'base64url').toString()).iat * 1000,
+      )
+
+      // Signing in again right away gives a token that works (signed once the cut-off passed).
+      const again = await login({ email, password: PASSWORD })
+      expect((await twoStep(again.json().accessToken)).statusCode).toBe(200)
+    } finally {
+      await probe.stop()
+    }
   })
 })
 

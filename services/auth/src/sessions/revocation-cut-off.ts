@@ -9,7 +9,16 @@ export function revocationCutOff(now: Date): Date {
   return new Date((Math.floor(now.getTime() / 1000) + 1) * 1000)
 }
 
+/**
+ * Resolves once the clock has reached `instant`. Looped: a timer may fire a millisecond before
+ * its delay by Date.now()'s reading, and a token signed then would carry the second before.
+ */
 export async function waitUntil(instant: Date): Promise<void> {
-  const delay = instant.getTime() - Date.now()
-  if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay))
+  for (
+    let delay = instant.getTime() - Date.now();
+    delay > 0;
+    delay = instant.getTime() - Date.now()
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, delay))
+  }
 }

@@ -10,6 +10,7 @@ import { Messages } from '@marketplace/contracts/validation'
 import { ForbiddenError } from '@marketplace/service-kit'
 import { contextOf, type AuthApp, type AuthDependencies } from '../auth-dependencies'
 import { safeEqual } from '../safe-equal'
+import { revokeAccessTokens } from './revoke-access-tokens'
 import { keepAccount } from './keep-account'
 import { logIn } from './log-in'
 import { isSameOrigin } from './same-origin'
@@ -145,7 +146,10 @@ export async function sessionsRoutes(
       },
     },
     async (request, reply) => {
-      await deps.sessions.end(request.cookies[REFRESH_COOKIE])
+      const userId = await deps.sessions.end(request.cookies[REFRESH_COOKIE])
+      // The access token in the browser (or copied from it) must stop working now, on every
+      // service and socket, not when its 15 minutes are over.
+      if (userId) await revokeAccessTokens(deps, userId, 'logged-out', contextOf(request))
       clearSessionCookies(request, reply)
       return reply.code(204).send(null)
     },

@@ -15,8 +15,9 @@ import {
   successorSecret,
   xsrfTokenFor,
 } from './refresh-tokens'
+import { waitUntil } from './revocation-cut-off'
 import type { RevokeReason, SessionDoc } from './session-document'
-import { toSessionUser } from './session-views'
+import { toSessionUser } from './session-user'
 import type { SessionsRepository } from './sessions-repository'
 
 export interface SessionPolicy {
@@ -78,6 +79,15 @@ export function createSessionService(deps: {
     }
   }
 
+  /**
+   * A logout or a two-step change voids the user's tokens up to the start of the next second
+   * (tokens carry their issue time in whole seconds): a sign-in or renewal in that same second
+   * waits for it, or its new token would be refused at once.
+   */
+  async function signableAfterCutOff(user: CredentialDoc): Promise<void> {
+    if (user.tokensValidAfter) await waitUntil(user.tokensValidAfter)
+  }
+
   /** The token spent by the family's last renewal, back within the window, successor unchanged. */
   function isGraceReplay(
     family: SessionDoc | null,
@@ -118,6 +128,7 @@ export function createSessionService(deps: {
         revokedReason: null,
       }
       await sessions.create(family)
+      await signableAfterCutOff(user)
       return issue(user, family, secret)
     },
 
@@ -160,15 +171,21 @@ export function createSessionService(deps: {
         await sessions.revoke(family, 'account-unavailable', now)
         throw ended()
       }
+      await signableAfterCutOff(user)
       return issue(user, family, secret)
     },
 
-    /** Logout: the family of this cookie ends; a missing or unknown cookie is a no-op. */
-    async end(refreshCookie: string | undefined): Promise<void> {
+    /**
+     * Logout: the family of this cookie ends; a missing or unknown cookie is a no-op. Answers
+     * the user whose session it was (their access tokens must die too), or null.
+     */
+    async end(refreshCookie: string | undefined): Promise<string | null> {
       const presented = parseRefreshToken(refreshCookie)
-      if (!presented) return
+      if (!presented) return null
       const family = await sessions.findById(presented.familyId)
-      if (family) await sessions.revoke(family, 'logout')
+      if (!family) return null
+      await sessions.revoke(family, 'logout')
+      return family.userId
     },
 
     /** Whether the caller's current session is a "Keep me signed in" one. */

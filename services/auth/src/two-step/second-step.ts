@@ -109,6 +109,41 @@ function wrong(attemptsMade: number): BadRequestError {
   )
 }
 
+/**
+ * While the account's second step is locked (too many wrong codes in a row, whoever sent
+ * them), authenticator codes are refused before they are judged: a script holding the
+ * password cannot go on guessing them. The owner keeps a way in: a recovery code (too long to
+ * guess) or, with e-mail two-step on, a code mailed to them.
+ */
+async function refuseWhileLocked(deps: AuthDependencies, userId: string, method: AnswerMethod) {
+  if (method !== 'authenticator') return
+  const lockedUntil = (await deps.twoStep.findSettings(userId))?.secondStepLockedUntil
+  const leftMs = lockedUntil ? lockedUntil.getTime() - Date.now() : 0
+  if (leftMs > 0) {
+    throw new AppError(429, 'SECOND_STEP_LOCKED', t.secondStepLocked(Math.ceil(leftMs / 60_000)), {
+      'retry-after': String(Math.ceil(leftMs / 1000)),
+    })
+  }
+}
+
+/** One more wrong second step; a lock it starts is mailed to the owner (best effort). */
+async function countFailure(deps: AuthDependencies, userId: string) {
+  const lockedUntil = await deps.twoStep.recordSecondStepFailure(userId, new Date())
+  if (!lockedUntil) return
+  const account = await deps.credentials.findById(userId)
+  if (!account) return
+  try {
+    await deps.mailer.sendSecondStepLocked({
+      to: account.email,
+      firstName: account.firstName,
+      lockedUntil,
+    })
+  } catch (error) {
+    // The lock holds without the mail; the answer to the request must not fail with it.
+    deps.log.warn({ err: error, userId }, 'second-step lock mail not sent')
+  }
+}
+
 /** Judges one answer to the challenge; throws a 400 when it is not right. */
 async function checkAnswer(
   deps: AuthDependencies,
@@ -172,6 +207,7 @@ export async function completeSignIn(
   if (method !== 'recovery' && !challenge.methods.includes(method)) {
     throw new BadRequestError(t.methodNotEnabled, 'METHOD_NOT_ENABLED')
   }
+  await refuseWhileLocked(deps, challenge.userId, method)
   const made = await deps.twoStep.recordAttempt(challenge)
   if (made > CHALLENGE_MAX_ATTEMPTS) {
     await deps.twoStep.closeChallenge(challenge)
@@ -187,8 +223,12 @@ export async function completeSignIn(
     )
   } catch (error) {
     if (made >= CHALLENGE_MAX_ATTEMPTS) await deps.twoStep.closeChallenge(challenge)
+    if (error instanceof AppError && error.code === 'CODE_WRONG') {
+      await countFailure(deps, challenge.userId)
+    }
     throw error
   }
+  await deps.twoStep.clearSecondStepFailures(challenge.userId)
   // Single use: of two right answers sent at once, one session starts.
   if (!(await deps.twoStep.closeChallenge(challenge))) {
     throw new BadRequestError(t.challengeEnded, 'CHALLENGE_ENDED')

@@ -20,6 +20,12 @@ export interface TwoStepDoc {
   /** Keyed hashes of the unused recovery codes; a used one is pulled out. */
   recoveryCodeHashes: string[]
   updatedAt: Date
+  /** Wrong second-step answers in a row since the last success or lock. */
+  failedSecondSteps?: number
+  /** Locks since the last successful sign-in: each one lasts twice the one before. */
+  secondStepLocks?: number
+  /** Until then the authenticator is not asked (recovery and e-mail codes still are). */
+  secondStepLockedUntil?: Date
 }
 
 export type SecondStepMethod = 'authenticator' | 'email'

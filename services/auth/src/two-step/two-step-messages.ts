@@ -25,4 +25,6 @@ export const TwoStepMessages = {
   authenticatorEnabled: 'Authenticator app turned on. Keep your recovery codes somewhere safe.',
   authenticatorDisabled: 'Authenticator app turned off.',
   authenticatorAlreadyOn: 'An authenticator app is already set up. Turn it off first.',
+  secondStepLocked: (minutes: number) =>
+    `Too many incorrect codes. Authenticator codes are refused for ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}: use a recovery code, or a code sent by email if that is on.`,
 } as const

@@ -11,6 +11,15 @@ import {
 
 export const CHALLENGE_TTL_MS = 10 * 60 * 1000
 export const CHALLENGE_MAX_ATTEMPTS = 5
+/**
+ * Wrong second steps in a row (across challenges) before the authenticator is locked. With a
+ * stolen password and five tries per challenge, new challenges let a script try a thousand
+ * codes a day; locking after this many, for 15 minutes, then 30, 60... (a day at most), leaves
+ * it a few dozen.
+ */
+export const SECOND_STEP_FAILURES_BEFORE_LOCK = 5
+export const SECOND_STEP_FIRST_LOCK_MS = 15 * 60 * 1000
+export const SECOND_STEP_LONGEST_LOCK_MS = 24 * 60 * 60 * 1000
 
 const hashChallengeId = (challengeId: string) =>
   createHash('sha256').update(challengeId).digest('base64url')
@@ -139,6 +148,46 @@ export function createTwoStepRepository(db: Db) {
         expiresAt: challenge.expiresAt,
       })
       return attempts.countDocuments({ codeKey })
+    },
+
+    /**
+     * One more wrong second step of the account. Answers the end of the lock it starts, or
+     * null when it starts none. Read, then written: two wrong answers at the same instant
+     * may count once (each account's tries are rate-limited anyway).
+     */
+    async recordSecondStepFailure(userId: string, now: Date): Promise<Date | null> {
+      const doc = await settings.findOne({ _id: userId })
+      if (!doc) return null
+      const failures = (doc.failedSecondSteps ?? 0) + 1
+      if (failures < SECOND_STEP_FAILURES_BEFORE_LOCK) {
+        await settings.updateOne({ _id: userId }, { $set: { failedSecondSteps: failures } })
+        return null
+      }
+      const locks = (doc.secondStepLocks ?? 0) + 1
+      const lockMs = Math.min(
+        SECOND_STEP_FIRST_LOCK_MS * 2 ** (locks - 1),
+        SECOND_STEP_LONGEST_LOCK_MS,
+      )
+      const lockedUntil = new Date(now.getTime() + lockMs)
+      await settings.updateOne(
+        { _id: userId },
+        {
+          $set: {
+            failedSecondSteps: 0,
+            secondStepLocks: locks,
+            secondStepLockedUntil: lockedUntil,
+          },
+        },
+      )
+      return lockedUntil
+    },
+
+    /** A successful sign-in: the count of wrong second steps and the locks start again. */
+    async clearSecondStepFailures(userId: string): Promise<void> {
+      await settings.updateOne(
+        { _id: userId },
+        { $unset: { failedSecondSteps: '', secondStepLocks: '', secondStepLockedUntil: '' } },
+      )
     },
 
     /** Ends the challenge; true for the one request that did (single use). */

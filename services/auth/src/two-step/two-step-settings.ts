@@ -1,6 +1,7 @@
 import { BadRequestError, ConflictError, UnauthorizedError } from '@marketplace/service-kit'
 import { Messages } from '@marketplace/contracts/validation'
 import { text, type AuthDependencies } from '../auth-dependencies'
+import { revokeAccessTokens } from '../sessions/revoke-access-tokens'
 import { CODE_PATTERN } from '../codes/one-time-codes'
 import type { TwoStepDoc } from './two-step-document'
 import { TwoStepMessages as t } from './two-step-messages'
@@ -54,6 +55,10 @@ export async function setEmailTwoStep(
   }
   await confirmPassword(deps, userId, input.password)
   await deps.twoStep.setEmail(userId, input.enabled, new Date())
+  // Turning a method on or off changes how the account signs in: every access token issued
+  // before it dies, so one copied earlier cannot outlive the change. The caller's browser
+  // renews its own token from its session, as after an expiry.
+  await revokeAccessTokens(deps, userId, 'two-step-changed')
   const status = await readTwoStep(deps, userId)
   return { message: input.enabled ? t.emailEnabled : t.emailDisabled, status }
 }
@@ -102,6 +107,7 @@ export async function confirmAuthenticatorSetup(
     now: new Date(),
   })
   if (!confirmed) throw new BadRequestError(t.enrolmentMissing, 'ENROLMENT_MISSING')
+  await revokeAccessTokens(deps, userId, 'two-step-changed')
   return {
     message: t.authenticatorEnabled,
     recoveryCodes,
@@ -117,5 +123,6 @@ export async function disableAuthenticator(
 ) {
   await confirmPassword(deps, userId, input.password)
   await deps.twoStep.removeTotp(userId, new Date())
+  await revokeAccessTokens(deps, userId, 'two-step-changed')
   return { message: t.authenticatorDisabled, status: await readTwoStep(deps, userId) }
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify'
 import { PASSWORD, verifiedAccount } from '../test/accounts'
 import { cookiesOf, startAuthTestApp, uniqueIp } from '../test/auth-test-app'
 import { mailsTo, waitForCode } from '../test/mailbox'
-import { SIGN_IN_SUBJECT } from '../mail/templates'
+import { SECOND_STEP_LOCKED_SUBJECT, SIGN_IN_SUBJECT } from '../mail/templates'
 import { TwoStepMessages } from './two-step-messages'
 
 // Against the real FerretDB, Kafka and SMTP servers of infra/local.
@@ -36,7 +36,33 @@ async function signedIn(prefix: string) {
   const login = await post('/api/auth/direct-login', { email, password: PASSWORD })
   expect(login.statusCode).toBe(200)
   const auth = { authorization: `Bearer ${login.json<{ accessToken: string }>().accessToken}` }
-  return { email, auth }
+  return { email, auth, cookies: cookiesOf(login) }
+}
+
+/**
+ * Turning a method on or off voids the access tokens issued before: the old one is refused,
+ * and the session's refresh cookie gets a new one, as the web app does after a 401. `auth`
+ * is updated in place.
+ */
+async function renewAfterChange(session: {
+  auth: Record<string, string>
+  cookies: Record<string, string>
+}) {
+  const stale = await app.inject({
+    method: 'GET',
+    url: '/api/auth/two-step',
+    headers: session.auth,
+  })
+  expect(stale.statusCode).toBe(401)
+  const renewed = await app.inject({
+    method: 'POST',
+    url: '/api/auth/refresh',
+    cookies: session.cookies,
+    headers: { origin: 'http://localhost:80', 'x-xsrf-token': session.cookies['XSRF-TOKEN'] ?? '' },
+  })
+  expect(renewed.statusCode).toBe(200)
+  Object.assign(session.cookies, cookiesOf(renewed))
+  session.auth.authorization = `Bearer ${renewed.json<{ accessToken: string }>().accessToken}`
 }
 
 async function turnOnEmail(auth: Record<string, string>) {
@@ -64,7 +90,8 @@ const codeOf = (answer: Answer) => answer.json<{ code: string }>().code
 
 describe('e-mail two-step sign-in', () => {
   it('turning it on asks for the password again', async () => {
-    const { auth } = await signedIn('2s-pass')
+    const session = await signedIn('2s-pass')
+    const { auth } = session
     const put = (payload: object) =>
       app.inject({ method: 'PUT', url: '/api/auth/two-step/email', payload, headers: auth })
     const missing = await put({ enabled: true })
@@ -82,6 +109,7 @@ describe('e-mail two-step sign-in', () => {
     const status = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
     expect(status.json()).toEqual({ email: false, authenticator: false, recoveryCodesLeft: 0 })
     await turnOnEmail(auth)
+    await renewAfterChange(session)
     const after = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
     expect(after.json()).toEqual({ email: true, authenticator: false, recoveryCodesLeft: 0 })
   })
@@ -200,9 +228,107 @@ describe('e-mail two-step sign-in', () => {
   })
 })
 
+/** An account with the authenticator on: its secret and recovery codes. */
+async function withAuthenticator(prefix: string) {
+  const { email, auth } = await signedIn(prefix)
+  const setup = await post('/api/auth/two-step/authenticator/setup', { password: PASSWORD }, auth)
+  const { secret } = setup.json<{ secret: string }>()
+  const confirm = await post(
+    '/api/auth/two-step/authenticator/confirm',
+    { code: await generate({ secret }) },
+    auth,
+  )
+  expect(confirm.statusCode).toBe(200)
+  return { email, secret, recoveryCodes: confirm.json<{ recoveryCodes: string[] }>().recoveryCodes }
+}
+
+describe('guessing the second step with a stolen password', () => {
+  const settingsOf = async (email: string) => {
+    const account = await app.mongo.db.collection('credentials').findOne({ email })
+    return app.mongo.db
+      .collection<{ _id: string; secondStepLockedUntil?: Date; failedSecondSteps?: number }>(
+        'two_step_settings',
+      )
+      .findOne({ _id: String(account!._id) })
+  }
+  const wrongAuthenticatorCodes = async (email: string, secret: string, count: number) => {
+    const right = await generate({ secret })
+    const wrongCode = right === '000000' ? '111111' : '000000'
+    let challenge = await challengeFor(email)
+    for (let i = 0; i < count; i += 1) {
+      if (i > 0 && i % 5 === 0) challenge = await challengeFor(email)
+      const answer = await verify({
+        challengeId: challenge.challengeId,
+        method: 'authenticator',
+        code: wrongCode,
+      })
+      expect({ status: answer.statusCode, code: codeOf(answer) }).toEqual({
+        status: 400,
+        code: 'CODE_WRONG',
+      })
+    }
+  }
+
+  it('locks the authenticator after five wrong codes in a row, tells the owner, and leaves the owner a way in', async () => {
+    const { email, secret, recoveryCodes } = await withAuthenticator('2s-guess')
+    await wrongAuthenticatorCodes(email, secret, 5)
+
+    // The owner is told by mail.
+    const lockMails = async () =>
+      (await mailsTo(email)).filter((m) => m.Subject === SECOND_STEP_LOCKED_SUBJECT)
+    await waitFor(async () => (await lockMails()).length > 0, { what: 'the lock mail' })
+    expect(await lockMails()).toHaveLength(1)
+
+    // Even the right authenticator code is refused during the lock: guessing has stopped.
+    const locked = await challengeFor(email)
+    const right = await verify({
+      challengeId: locked.challengeId,
+      method: 'authenticator',
+      code: await generate({ secret }),
+    })
+    expect(right.statusCode).toBe(429)
+    expect(codeOf(right)).toBe('SECOND_STEP_LOCKED')
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(14 * 60)
+    expect(Number(right.headers['retry-after'])).toBeLessThanOrEqual(15 * 60)
+
+    // The owner's recovery code still signs in, and a success starts the count again.
+    const owner = await verify({
+      challengeId: locked.challengeId,
+      method: 'recovery',
+      code: recoveryCodes[0],
+    })
+    expect(owner.statusCode).toBe(200)
+    expect(await settingsOf(email)).not.toHaveProperty('secondStepLockedUntil')
+    expect(await settingsOf(email)).not.toHaveProperty('failedSecondSteps')
+  })
+
+  it('each lock lasts twice the one before, until a sign-in succeeds', async () => {
+    const { email, secret } = await withAuthenticator('2s-grow')
+    await wrongAuthenticatorCodes(email, secret, 5)
+    const first = (await settingsOf(email))!.secondStepLockedUntil!
+    // The first lock has run out (moved into the past here rather than waited for).
+    const db = app.mongo.db.collection<{ _id: string; secondStepLockedUntil?: Date }>(
+      'two_step_settings',
+    )
+    const { _id } = (await settingsOf(email))!
+    await db.updateOne({ _id }, { $set: { secondStepLockedUntil: new Date(Date.now() - 1000) } })
+    // ...and so has the quarter hour of the per-account budget of tries.
+    await app.mongo.db
+      .collection('rate_limits')
+      .deleteMany({ key: `twoStepAccount:${_id.toLowerCase()}` })
+    const started = Date.now()
+    await wrongAuthenticatorCodes(email, secret, 5)
+    const second = (await settingsOf(email))!.secondStepLockedUntil!
+    expect(first.getTime()).toBeGreaterThan(started - 60_000 + 14 * 60_000)
+    expect(second.getTime() - started).toBeGreaterThan(29 * 60_000)
+    expect(second.getTime() - started).toBeLessThanOrEqual(31 * 60_000)
+  })
+})
+
 describe('authenticator app (TOTP) and recovery codes', () => {
   it('sets up with a QR code, signs in once per code, and each recovery code works once', async () => {
-    const { email, auth } = await signedIn('2s-totp')
+    const session = await signedIn('2s-totp')
+    const { email, auth } = session
     const noPassword = await post('/api/auth/two-step/authenticator/setup', {}, auth)
     expect(noPassword.statusCode).toBe(400)
     const setup = await post('/api/auth/two-step/authenticator/setup', { password: PASSWORD }, auth)
@@ -231,16 +357,8 @@ describe('authenticator app (TOTP) and recovery codes', () => {
     const { recoveryCodes } = confirm.json<{ recoveryCodes: string[] }>()
     expect(new Set(recoveryCodes).size).toBe(10)
 
-    // The secret never leaves the server again, nor is it stored in clear.
-    const status = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
-    expect(status.json()).toEqual({ email: false, authenticator: true, recoveryCodesLeft: 10 })
-    const stored = JSON.stringify(
-      await app.mongo.db.collection('two_step_settings').find().toArray(),
-    )
-    expect(stored).not.toContain(secret)
-    expect(stored).not.toContain(recoveryCodes[0])
-
-    // The code used to confirm the setup cannot sign in: same time step (replay).
+    // The code used to confirm the setup cannot sign in: same time step (replay). Asked at
+    // once, before anything that waits, so the step is still the same.
     const first = await challengeFor(email)
     expect(first.methods).toEqual(['authenticator'])
     expect(first.emailCodeSent).toBe(false)
@@ -250,6 +368,17 @@ describe('authenticator app (TOTP) and recovery codes', () => {
       code: await generate({ secret }),
     })
     expect(replayed.statusCode).toBe(400)
+
+    await renewAfterChange(session)
+    // The secret never leaves the server again, nor is it stored in clear.
+    const status = await app.inject({ method: 'GET', url: '/api/auth/two-step', headers: auth })
+    expect(status.json()).toEqual({ email: false, authenticator: true, recoveryCodesLeft: 10 })
+    const stored = JSON.stringify(
+      await app.mongo.db.collection('two_step_settings').find().toArray(),
+    )
+    expect(stored).not.toContain(secret)
+    expect(stored).not.toContain(recoveryCodes[0])
+
     // A code of the next step signs in, once.
     const nextCode = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 })
     const signedInWithApp = await verify({
@@ -287,6 +416,7 @@ describe('authenticator app (TOTP) and recovery codes', () => {
     expect(left.json().recoveryCodesLeft).toBe(9)
     // Both methods on: the authenticator first; e-mail is mailed only when asked for.
     await turnOnEmail(auth)
+    await renewAfterChange(session)
     const both = await challengeFor(email)
     expect(both.methods).toEqual(['authenticator', 'email'])
     expect(both.emailCodeSent).toBe(false)
@@ -314,6 +444,7 @@ describe('authenticator app (TOTP) and recovery codes', () => {
       authenticator: false,
       recoveryCodesLeft: 0,
     })
+    await renewAfterChange(session)
   })
 
   it('"Keep my account" with two-step on lifts the deletion only after the second step', async () => {

@@ -9,6 +9,7 @@ import {
   listen,
   rawRequest,
   startGateway,
+  startRecordingUpstream,
   unusedUrl,
   type RunningGateway,
 } from '../test/helpers'
@@ -462,4 +463,60 @@ describe('Socket.IO when one of two notifications instances dies', () => {
       await second.close()
     }
   }, 30_000)
+})
+
+describe('Socket.IO paths that leave /socket.io once decoded', () => {
+  // A notifications stand-in that answers every path, as the real service answers its own
+  // /metrics and /healthz: whatever reaches it outside /socket.io/ is recorded.
+  let upstream: Awaited<ReturnType<typeof startRecordingUpstream>>
+  let gateway: RunningGateway
+
+  beforeAll(async () => {
+    upstream = await startRecordingUpstream('notifications')
+    gateway = await startGateway({ NOTIFICATIONS_URL: upstream.url })
+  })
+
+  afterAll(async () => {
+    await gateway.app.close()
+    await upstream.close()
+  })
+
+  it.each([
+    '/socket.io/%2e%2e/metrics',
+    '/socket.io/%2e%2e/healthz',
+    '/socket.io/.%2e/metrics?EIO=4&transport=polling',
+    '/socket.io/%2E%2E/%2e%2e/readyz',
+    '/socket.io/..%5cmetrics',
+  ])('GET %s is refused with 400 and reaches no instance', async (path) => {
+    // `path` given apart: a URL string would be resolved by the client itself, `..` and all.
+    const response = await rawRequest(gateway.url, { method: 'GET', path })
+
+    expect(response.status).toBe(400)
+    expect(response.body).not.toContain('"service":"notifications"')
+    expect(upstream.requests).toEqual([])
+  })
+
+  it('a WebSocket upgrade to such a path is refused too', async () => {
+    const response = await rawRequest(gateway.url, {
+      path: '/socket.io/%2e%2e/metrics?EIO=4&transport=websocket',
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    })
+
+    expect(response.status).toBe(400)
+    expect(upstream.requests).toEqual([])
+  })
+
+  it('a path under /socket.io/ is still forwarded', async () => {
+    const response = await rawRequest(`${gateway.url}/socket.io/?EIO=4&transport=polling`, {
+      method: 'GET',
+    })
+
+    expect(response.status).toBe(200)
+    expect(upstream.requests.at(-1)?.url).toBe('/socket.io/?EIO=4&transport=polling')
+  })
 })

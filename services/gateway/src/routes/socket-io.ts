@@ -4,6 +4,7 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '@marketplace/service-kit'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
+import { proxiedPath } from '../lib/proxy-path'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
 
 export const SOCKET_IO_PREFIX = '/socket.io'
@@ -104,6 +105,11 @@ export async function socketIoRoutes(scope: FastifyInstance, options: SocketIoRo
     new AppError(502, 'UPSTREAM_UNREACHABLE', 'The notifications service could not be reached')
 
   async function handler(request: FastifyRequest, reply: FastifyReply) {
+    // The URL is resolved against the instance's origin below, and a URL parser reads
+    // `%2e%2e` as `..`: `/socket.io/%2e%2e/metrics` would reach the service's own /metrics and
+    // /healthz. The same check as every other proxied prefix refuses any path that leaves
+    // /socket.io once decoded (400), before an instance is chosen or asked.
+    proxiedPath(request.url, SOCKET_IO_PREFIX, instances[0]!.href)
     const sid = new URL(request.url, 'http://gateway').searchParams.get('sid')
     if (sid) {
       const instance = await sessions.ownerOf(sid)

@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import { allVariantKeys } from '@marketplace/contracts/marketplace'
 import { pngBytes } from '../test/media-test-app'
-import { NotAPictureError, inspectPicture, makeVariants } from './make-variants'
+import { NotAPictureError, inspectPicture, makePictureFiles } from './make-variants'
 
 // sharp on real bytes: what is a picture of its declared type, and what its sizes look like.
 describe('picture variants', () => {
@@ -40,7 +40,7 @@ describe('picture variants', () => {
 
   it('makes every size in WebP and in the original format, never enlarged, the avatar square', async () => {
     const key = 'jobImages/64b7f0c2a1b2c3d4e5f60718/0f4c2a9e-1b7d-4c1e-9a57-3f1e2d4c5b6a.jpg'
-    const files = await makeVariants(await photo(), key)
+    const { variants: files } = await makePictureFiles(await photo(), key)
     expect(files.map((file) => file.key)).toEqual(allVariantKeys(key))
     const sizes: Record<string, { width?: number; height?: number; format?: string }> = {}
     for (const file of files) {
@@ -60,7 +60,7 @@ describe('picture variants', () => {
     })
 
     // A picture smaller than a size keeps its own width.
-    const small = await makeVariants(pngBytes(300, 200), 'userImages/u/a.png')
+    const { variants: small } = await makePictureFiles(pngBytes(300, 200), 'userImages/u/a.png')
     const w960 = small.find((file) => file.key === 'userImages/u/a.w960.png')!
     expect(await sharp(w960.body).metadata()).toMatchObject({ width: 300, height: 200 })
   })
@@ -71,8 +71,60 @@ describe('picture variants', () => {
     await expect(
       (async () => {
         await inspectPicture(truncated, 'image/jpeg')
-        await makeVariants(truncated, 'jobImages/u/a.jpg')
+        await makePictureFiles(truncated, 'jobImages/u/a.jpg')
       })(),
     ).rejects.toBeInstanceOf(NotAPictureError)
+  })
+
+  it('re-encodes the original with no metadata, turned as its EXIF orientation said', async () => {
+    // A phone photo: taller than wide once turned (orientation 6: rotate 90° clockwise), with
+    // the GPS position where it was taken.
+    const phone = await sharp({
+      create: { width: 400, height: 300, channels: 3, background: { r: 10, g: 200, b: 90 } },
+    })
+      .jpeg()
+      .withExif({
+        IFD0: { Make: 'PhoneMaker' },
+        IFD3: {
+          GPSLatitudeRef: 'N',
+          GPSLatitude: '40/1 44/1 0/1',
+          GPSLongitudeRef: 'W',
+          GPSLongitude: '73/1 59/1 0/1',
+        },
+      })
+      .withMetadata({ orientation: 6 })
+      .toBuffer()
+    const before = await sharp(phone).metadata()
+    expect(before.orientation).toBe(6)
+    expect(before.exif).toBeDefined()
+    expect(before.exif!.toString('latin1')).toContain('PhoneMaker')
+
+    const key = 'jobImages/u/phone.jpg'
+    const { original, variants } = await makePictureFiles(phone, key)
+
+    expect(original.key).toBe(key)
+    expect(original.contentType).toBe('image/jpeg')
+    for (const file of [original, ...variants]) {
+      const after = await sharp(file.body).metadata()
+      expect({ key: file.key, exif: after.exif, xmp: after.xmp, iptc: after.iptc }).toEqual({
+        key: file.key,
+        exif: undefined,
+        xmp: undefined,
+        iptc: undefined,
+      })
+      expect(after.orientation).toBeUndefined()
+      expect(file.body.includes(Buffer.from('PhoneMaker'))).toBe(false)
+    }
+    expect(await sharp(original.body).metadata()).toMatchObject({ width: 300, height: 400 })
+  })
+
+  it('decodes the upload once for the original and all its sizes', async () => {
+    const decodes = jest.spyOn(sharp.prototype, 'raw')
+    try {
+      await makePictureFiles(await photo(), 'jobImages/u/once.jpg')
+      expect(decodes).toHaveBeenCalledTimes(1)
+    } finally {
+      decodes.mockRestore()
+    }
   })
 })

@@ -68,45 +68,93 @@ export interface VariantFile {
 const CONTENT_TYPE_OF_EXTENSION: Record<string, string> = {
   webp: 'image/webp',
   jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
   png: 'image/png',
+  gif: 'image/gif',
+}
+
+/** What an upload becomes: its original, cleaned, and its sizes. */
+export interface PictureFiles {
+  /** The original re-encoded at full size under its public key, with no metadata. */
+  original: VariantFile
+  variants: VariantFile[]
 }
 
 /**
- * Every variant of the original stored at `key` (contracts' PICTURE_VARIANTS): WebP, and the
- * original's format as the fallback. Oriented by the EXIF tag and stripped of metadata (a
- * phone's GPS position never reaches the public bucket through a variant); never enlarged.
- * Decoding fails here too on a truncated file that inspectPicture's header read accepted.
+ * The public original and every variant (contracts' PICTURE_VARIANTS: WebP, and the
+ * original's format as the fallback) of the bytes uploaded for `key`, from one decode.
+ *
+ * The original is re-encoded, not copied: a phone photo carries EXIF (the GPS position where
+ * it was taken, the camera, the time) and the original is served publicly, so a copy would
+ * tell anyone where a post's hidden location is. sharp writes no metadata unless asked
+ * (`withMetadata`), and `rotate()` first turns the pixels as the EXIF orientation says, so the
+ * picture still stands the right way up once the tag is gone. sharp is the library the service
+ * already uses for the sizes (libvips: fast, streaming, well kept).
+ *
+ * The picture is decoded once, to raw pixels, and every file is encoded from those: a 60 MP
+ * upload costs one decode, not one per size. Never enlarged. Decoding fails here too on a
+ * truncated file that inspectPicture's header read accepted.
  */
-export async function makeVariants(bytes: Buffer, key: string): Promise<VariantFile[]> {
-  const files: VariantFile[] = []
+export async function makePictureFiles(bytes: Buffer, key: string): Promise<PictureFiles> {
+  let pixels: { data: Buffer; info: sharp.OutputInfo }
   try {
-    for (const [variant, box] of Object.entries(PICTURE_VARIANTS) as Array<
-      [PictureVariant, { width: number; height?: number }]
-    >) {
-      const resized = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
-        .rotate()
-        .resize({
-          width: box.width,
-          height: box.height,
-          fit: box.height ? 'cover' : 'inside',
-          withoutEnlargement: true,
-        })
-      for (const format of ['webp', 'fallback'] as const) {
-        const target = variantKey(key, variant, format)
-        if (!target) continue
-        const extension = target.slice(target.lastIndexOf('.') + 1)
-        const encoder = resized.clone()
-        const body = await (extension === 'webp'
-          ? encoder.webp({ quality: 75 })
-          : extension === 'png'
-            ? encoder.png({ compressionLevel: 9, palette: true })
-            : encoder.jpeg({ quality: 78, mozjpeg: true })
-        ).toBuffer()
-        files.push({ key: target, contentType: CONTENT_TYPE_OF_EXTENSION[extension]!, body })
-      }
-    }
+    pixels = await sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, animated: false })
+      .rotate()
+      .raw()
+      .toBuffer({ resolveWithObject: true })
   } catch (error) {
     throw new NotAPictureError(`could not be decoded: ${(error as Error).message}`)
   }
-  return files
+  const { width, height, channels } = pixels.info
+  const decoded = () =>
+    sharp(pixels.data, {
+      raw: { width, height, channels: channels as 1 | 2 | 3 | 4 },
+      limitInputPixels: MAX_INPUT_PIXELS,
+    })
+  const extensionOfKey = key.slice(key.lastIndexOf('.') + 1).toLowerCase()
+  const original: VariantFile = {
+    key,
+    contentType: CONTENT_TYPE_OF_EXTENSION[extensionOfKey] ?? 'application/octet-stream',
+    body: await encode(decoded(), extensionOfKey, 'original'),
+  }
+  const variants: VariantFile[] = []
+  for (const [variant, box] of Object.entries(PICTURE_VARIANTS) as Array<
+    [PictureVariant, { width: number; height?: number }]
+  >) {
+    const resized = decoded().resize({
+      width: box.width,
+      height: box.height,
+      fit: box.height ? 'cover' : 'inside',
+      withoutEnlargement: true,
+    })
+    for (const format of ['webp', 'fallback'] as const) {
+      const target = variantKey(key, variant, format)
+      if (!target) continue
+      const extension = target.slice(target.lastIndexOf('.') + 1)
+      variants.push({
+        key: target,
+        contentType: CONTENT_TYPE_OF_EXTENSION[extension]!,
+        body: await encode(resized.clone(), extension, 'variant'),
+      })
+    }
+  }
+  return { original, variants }
+}
+
+/**
+ * One file in the format its extension names. The original keeps a high quality (it is what
+ * a client that asks for the full picture gets); the sizes are tuned for the screen.
+ */
+function encode(image: sharp.Sharp, extension: string, role: 'original' | 'variant') {
+  const original = role === 'original'
+  switch (extension) {
+    case 'webp':
+      return image.webp({ quality: original ? 90 : 75 }).toBuffer()
+    case 'png':
+      return image.png({ compressionLevel: 9, palette: !original }).toBuffer()
+    case 'gif':
+      return image.gif().toBuffer()
+    default:
+      return image.jpeg({ quality: original ? 90 : 78, mozjpeg: true }).toBuffer()
+  }
 }

@@ -25,9 +25,13 @@ export function createAttachPicture(deps: {
     // Kept first: a failure of the storage step retries the event, and the sweep meanwhile
     // already knows the picture is in use.
     const firstAttachment = await deps.uploads.markAttached(key, now())
-    const headers = await deps.applyPictureCachePolicy(key)
-    const picture =
-      headers === 'missing' ? 'missing' : (await deps.processPicture(key, { facts: false })).outcome
+    // Published first: a client that never called complete left its bytes in staging, and
+    // the public original only exists once they are checked and cleaned.
+    const picture = (await deps.processPicture(key, { facts: false })).outcome
+    const headers =
+      picture === 'missing' || picture === 'refused'
+        ? 'missing'
+        : await deps.applyPictureCachePolicy(key)
     if (firstAttachment || headers === 'applied' || picture === 'made') {
       deps.logger.debug({ key, firstAttachment, headers, picture }, 'picture attached')
     }

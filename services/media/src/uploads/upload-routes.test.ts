@@ -146,7 +146,8 @@ describe('upload routes', () => {
           `^jobImages/${userId}/[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}\\.jpg$`,
         ),
       )
-      expect(new URL(presignedUrl).pathname).toBe(`/${media.config.S3_BUCKET}/${objectKey}`)
+      // The PUT lands in staging, outside the public prefixes; completion publishes objectKey.
+      expect(new URL(presignedUrl).pathname).toBe(`/${media.config.S3_BUCKET}/staging/${objectKey}`)
     })
 
     it('puts profile pictures under userImages/{caller}/', async () => {

@@ -1,3 +1,4 @@
+import sharp from 'sharp'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { PutObjectCommand } from '@aws-sdk/client-s3'
 import { UPLOAD_CACHE_CONTROL } from '@marketplace/contracts/validation'
@@ -31,6 +32,14 @@ describe('upload slots against real object storage', () => {
     return response.json() as { presignedUrl: string; objectKey: string }
   }
 
+  const complete = (objectKey: string) =>
+    media.app.inject({
+      method: 'POST',
+      url: '/api/upload/complete',
+      headers: { authorization: `Bearer ${media.tokenFor(userId)}` },
+      payload: { objectKey },
+    })
+
   /** Spec 2 §7's PUT (content type, content length, cache control of one year). */
   const put = (presignedUrl: string, body: Buffer, headers: Record<string, string> = {}) =>
     fetch(presignedUrl, {
@@ -42,19 +51,30 @@ describe('upload slots against real object storage', () => {
   it.each([
     ['/api/upload', 'jobImages'],
     ['/api/upload/user-profile-picture', 'userImages'],
-  ])('a picture PUT to a slot of %s is then readable by anyone', async (url, prefix) => {
-    const { presignedUrl, objectKey } = await slot(url, 'image/png', picture.length)
-    expect(objectKey.startsWith(`${prefix}/${userId}/`)).toBe(true)
+  ])(
+    'a picture PUT to a slot of %s is readable by anyone once checked, not before',
+    async (url, prefix) => {
+      const { presignedUrl, objectKey } = await slot(url, 'image/png', picture.length)
+      expect(objectKey.startsWith(`${prefix}/${userId}/`)).toBe(true)
 
-    const upload = await put(presignedUrl, picture)
-    expect(upload.status).toBe(200)
+      const upload = await put(presignedUrl, picture)
+      expect(upload.status).toBe(200)
+      // The bytes as sent wait in staging, which nobody can read.
+      expect((await fetch(publicUrl(media.config, objectKey))).status).toBe(404)
+      expect((await fetch(publicUrl(media.config, `staging/${objectKey}`))).status).toBe(403)
 
-    const read = await fetch(publicUrl(media.config, objectKey))
-    expect(read.status).toBe(200)
-    expect(read.headers.get('content-type')).toBe('image/png')
-    expect(read.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
-    expect(Buffer.from(await read.arrayBuffer()).equals(picture)).toBe(true)
-  })
+      expect((await complete(objectKey)).statusCode).toBe(200)
+      const read = await fetch(publicUrl(media.config, objectKey))
+      expect(read.status).toBe(200)
+      expect(read.headers.get('content-type')).toBe('image/png')
+      expect(read.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
+      expect(await sharp(Buffer.from(await read.arrayBuffer())).metadata()).toMatchObject({
+        format: 'png',
+        width: 3,
+        height: 2,
+      })
+    },
+  )
 
   it('the spec 1 flow: a plain PUT with only Content-Type stores the picture, then anyone reads it', async () => {
     const answer = await fetch(`${await media.listen()}/api/upload`, {
@@ -79,12 +99,14 @@ describe('upload slots against real object storage', () => {
     })
     expect(upload.status).toBe(200)
 
+    // Checked (by complete here; by the post naming it for a client that never calls it).
+    expect((await complete(objectKey!)).statusCode).toBe(200)
     const read = await fetch(publicUrl(media.config, objectKey!))
     expect(read.status).toBe(200)
     expect(read.headers.get('content-type')).toBe('image/png')
     // The browser reads pictures straight from the bucket: no content sniffing there.
     expect(read.headers.get('x-content-type-options')).toBe('nosniff')
-    expect(Buffer.from(await read.arrayBuffer()).equals(picture)).toBe(true)
+    expect((await sharp(Buffer.from(await read.arrayBuffer())).metadata()).format).toBe('png')
   })
 
   it('a plain PUT of another type, or of a larger body, is still refused', async () => {

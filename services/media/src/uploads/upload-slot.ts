@@ -13,6 +13,7 @@ import {
 } from '@marketplace/contracts/marketplace'
 import { AppError, BadRequestError } from '@marketplace/service-kit'
 import type { PutSigner } from '../storage/put-signer'
+import { stagingKeyOf } from '../storage/staging-keys'
 import { quotaId } from './upload-documents'
 import type { UploadsRepository } from './uploads-repository'
 
@@ -75,8 +76,9 @@ export async function createUploadSlot(
   }
   const extension = EXTENSIONS[file.type as keyof typeof EXTENSIONS]
   const objectKey = `${rules.prefix}${callerId}/${randomUUID()}.${extension}`
+  // The PUT lands in staging; objectKey is where the checked, cleaned picture is published.
   const presignedUrl = await deps.signPut({
-    key: objectKey,
+    key: stagingKeyOf(objectKey),
     contentType: file.type,
     contentLength: file.size,
   })

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { allVariantKeys } from '@marketplace/contracts/marketplace'
+import { stagingKeyOf } from '../storage/staging-keys'
 import { endOfMinute, nextMinute } from './upload-documents'
 import type { UploadsRepository } from './uploads-repository'
 
@@ -39,7 +40,12 @@ export function createUploadSweep(deps: {
     }
     // Objects first: a crash before the records go leaves them for the next run to redo.
     // The sizes made at /api/upload/complete go with their original.
-    await deps.deleteObjects(unattached.flatMap((key) => [key, ...allVariantKeys(key)]))
+    // Every slot's staging object goes too, attached or not: a PUT repeated after the check
+    // (the pre-signed address lives on for minutes) left bytes there that nobody serves.
+    await deps.deleteObjects([
+      ...unattached.flatMap((key) => [key, ...allVariantKeys(key)]),
+      ...slots.keys.map(stagingKeyOf),
+    ])
     await deps.uploads.forgetMinute(slots)
     return { removed: unattached.length, kept: slots.keys.length - unattached.length }
   }

@@ -28,6 +28,8 @@ export interface FullStackOptions {
    * process with INSTANCE_ID `<service>-<n>`, all of them behind the gateway.
    */
   replicas?: number
+  /** More environment for the gateway (its METRICS_PORT, say). */
+  gatewayEnv?: Record<string, string>
 }
 
 export interface FullStack {
@@ -143,6 +145,7 @@ export async function startFullStack(
       RATE_LIMIT_MAX: '100000',
       ANALYTICS_RATE_LIMIT_MAX: '100000',
       KAFKA_BROKERS: infra.kafkaBrokers,
+      ...options.gatewayEnv,
     })
     running.unshift(gateway)
   } catch (error) {
