@@ -38,7 +38,14 @@ export {
   type Caller,
   type AccessTokenClaims,
 } from './plugins/auth'
-export { mongoPlugin, connectMongo, ensureIndexes, type IndexDefinition } from './plugins/mongodb'
+export {
+  mongoPlugin,
+  connectMongo,
+  ensureIndexes,
+  countCommandsOf,
+  COMMANDS_HEADER,
+  type IndexDefinition,
+} from './plugins/mongodb'
 export { kafkaPlugin } from './plugins/kafka'
 export { outboxPlugin } from './plugins/outbox'
 export { eventsPlugin, type ConsumerDefinition } from './plugins/events'
