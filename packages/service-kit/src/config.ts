@@ -33,7 +33,7 @@ export const MongoConfigSchema = Type.Object({
    * (plugins/mongodb.ts). For the tests' command budgets; off in production, where the
    * count goes to /metrics only.
    */
-  MONGO_COMMANDS_HEADER: Type.Boolean({ default: false }),
+  MONGO_COMMANDS_HEADER: Type.Optional(Type.Boolean()),
 })
 
 /**

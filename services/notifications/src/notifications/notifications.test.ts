@@ -318,7 +318,10 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
       const third = await reader.get('/api/notifications?page=3&limit=10')
       const wide = await reader.get('/api/notifications?page=2&limit=50')
       const count = await reader.get('/api/notifications/unread-count')
-      const id = encodeURIComponent(first.body.notifications[0]._id as string)
+      const unread = (first.body.notifications as Array<{ _id: string; isRead: boolean }>).find(
+        (notification) => !notification.isRead,
+      )
+      const id = encodeURIComponent(unread!._id)
       const read = await reader.patch(`/api/notifications/${id}/read`, {})
       // Newest first, whatever the history: notice `total` is the newest.
       expect(first.body.notifications.map((n: { message: string }) => n.message)).toEqual(
