@@ -39,7 +39,6 @@ const fromJobs = createRequire(join(repoRoot, 'services', 'jobs', 'package.json'
 const { MongoClient, ObjectId } = fromJobs('mongodb')
 const autocannon = createRequire(join(repoRoot, 'package.json'))('autocannon')
 const fromAuth = createRequire(join(repoRoot, 'services', 'auth', 'package.json'))
-const fromReports = createRequire(join(repoRoot, 'services', 'reports', 'package.json'))
 
 const { values: args } = parseArgs({
   options: {
@@ -227,34 +226,12 @@ const SERVICES = {
   reports: {
     port: 4995,
     async own() {},
-    // The small size is stored before the service starts, as reports from before the queues:
-    // the service's fills at start join the open ones and list the closed ones (waited for
-    // below). What is added while it runs is stored as the service stores it, by the
-    // service's own code: an open report joined to the queue and marked queued, a closed
-    // one listed in the closed queue (half the reports are closed, the other half open).
+    // Half the reports are closed, the other half open; the queues are indexed queries on
+    // them (services/reports/src/reports/reports-repository.ts).
     async fill(db, from, to) {
       const docs = []
-      for (let i = from; i < to; i += 1) docs.push({ ...report(i), ...(reportsStarted ? { queued: true } : {}) })
-      if (reportsStarted) {
-        const { createReportQueue } = fromReports('./dist/reports/report-queue-repository.js')
-        const { createClosedQueue } = fromReports('./dist/reports/closed-queue-repository.js')
-        await createReportQueue(db).join(docs.filter((r) => r.status === 'open'))
-        await insert(db, 'reports', docs)
-        // Listed once stored: the reader drops an entry whose report is gone.
-        await createClosedQueue(db).list(docs.filter((r) => r.status === 'closed'))
-      } else {
-        await insert(db, 'reports', docs)
-      }
-    },
-    async started(db) {
-      reportsStarted = true
-      const started = Date.now()
-      for (const [head, what] of [['head', 'moderation queue'], ['closed:head', 'closed moderation queue']]) {
-        while (!(await db.collection('report_queue').findOne({ _id: head, filledAt: { $exists: true } }))) {
-          if (Date.now() - started > MAX_SECONDS * 1000) throw new Error(`the ${what} was not filled at start`)
-          await new Promise((resolve) => setTimeout(resolve, 200))
-        }
-      }
+      for (let i = from; i < to; i += 1) docs.push(report(i))
+      await insert(db, 'reports', docs)
     },
   },
   conversations: {
@@ -324,7 +301,6 @@ const SERVICES = {
     },
   },
 }
-let reportsStarted = false
 let passwordHash = ''
 const credential = (userId, email, i) => ({
   _id: userId, email, passwordHash, firstName: 'Bench', lastName: 'User', phoneNumber: '(212) 555-0100', isWorker: false,

@@ -50,9 +50,4 @@ export interface ReportDocument extends OutboxFields {
   action: ReportAction | null
   /** Message reports only. */
   message?: ReportedMessageSnapshot
-  /**
-   * Joined the open queue as it was stored (report-queue-repository.ts). Reports stored
-   * before the queue existed lack it: the queue's one-time fill joins those, and only those.
-   */
-  queued?: true
 }
