@@ -15,10 +15,8 @@
 // The services start once, on the small size; the large size is added while they run, so
 // a read model loaded at start (the feeds) is not what is measured.
 //
-// Documents of a redesigned read kept beside the data (issue 19 §2): the address document of
-// each account (auth), each post's list of requests (jobs), the open and the closed
-// moderation queues (reports). Data stored before the services start gets them from the service's own fill at
-// start (waited for); what is added while they run is written as the service writes it.
+// Documents of a redesigned read kept beside the data: each post's list of requests (jobs).
+// What is added while the services run is written as the service writes it.
 //
 //   MARKETPLACE_PORT_OFFSET=20000 bash infra/local/infra.sh up
 //   pnpm turbo run build --filter=@marketplace/jobs... --filter=@marketplace/people... \
@@ -287,17 +285,6 @@ const SERVICES = {
         docs.push(credential(userId, `user${i}.${userId}@bench.test`, i))
       }
       await insert(db, 'credentials', docs)
-      // Each account's address document (credentials-repository.ts), as sign-up writes it.
-      await insert(db, 'email_addresses', docs.map((c) => ({ _id: c.email, userId: c._id, claimedAt: c.createdAt })))
-    },
-    // The accounts stored before the start get their address documents from the service's
-    // fill at start; measured once it is done.
-    async started(db) {
-      const started = Date.now()
-      while (!(await db.collection('email_addresses').findOne({ _id: 'FILLED' }))) {
-        if (Date.now() - started > MAX_SECONDS * 1000) throw new Error('the address documents were not filled at start')
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
     },
   },
 }
