@@ -142,8 +142,10 @@ export function createNotificationsRepository(
    * only where none is.
    */
   async function fillBuckets(userId: string): Promise<void> {
+    // Oldest first on the `user_recent` index (read backwards); notices of the same instant
+    // take their numbers in either order.
     const stored = await notifications
-      .find({ userId }, { ...withoutOutbox, sort: { createdAt: 1, _id: 1 } })
+      .find({ userId }, { ...withoutOutbox, sort: { createdAt: 1 } })
       .toArray()
     for (const notification of stored) {
       let seq = notification.seq
