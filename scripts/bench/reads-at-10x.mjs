@@ -218,7 +218,6 @@ const SERVICES = {
         docs.push(favorite(id(), kind, id(), id(), i))
       }
       await insert(db, 'favorites', docs)
-      await insert(db, 'favorite_lists', docs.map((f) => ({ _id: `${f.userId}:${f.kind}`, userId: f.userId, list: f.kind, ids: [f._id], complete: true })))
     },
   },
   reports: {
