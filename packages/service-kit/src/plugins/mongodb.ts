@@ -76,7 +76,7 @@ export function countRequestCommands(client: MongoClient): void {
 /**
  * How long an operation waits for the database server to be found. Every request path runs
  * on this client, so it bounds a request's wait in an outage: the error handler then answers
- * 503 (issue 18 §13: at the driver's default 10 s, an outage answered 500 after 10 s). A
+ * 503 (at the driver's default of 10 s, an outage answered 500 after 10 s). A
  * healthy server is known to the driver's monitor and selected at once.
  */
 export const SERVER_SELECTION_TIMEOUT_MS = 1_000

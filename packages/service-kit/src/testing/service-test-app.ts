@@ -69,7 +69,8 @@ export async function startServiceTestApp<App extends TestableApp>(
     // ESM-only dependency), which also exercises the server as deployed.
     await app.listen({ host: '127.0.0.1', port: 0 })
     await app.events.ready
-    // Every instance's queries count for the index check (issue 19 §2, query-shapes.ts).
+    // Every instance's queries count for the check that each is served by an index
+    // (query-shapes.ts).
     queryShapes ??= recordQueryShapes(app.mongo.db)
     queryShapes.attach(app.mongo.client)
     apps.push(app)

@@ -4,11 +4,11 @@ import type { OutboxFields } from '@marketplace/service-kit'
 
 export const NOTIFICATIONS_COLLECTION = 'notifications'
 
-/** The three types of spec 2 §2.5 and the two of conversations (issue 17). */
+/** Requests, request decisions and favorites, and the two kinds the conversations service causes. */
 export type NotificationKind = EventData<'notification.created'>['kind']
 
 /**
- * The preference that switches each kind off (spec 2 §2.5, §3; issue 17's "Messages"), both
+ * The preference that switches each kind off (the settings page's switches), both
  * its notification and its mail. A take-down is a moderator's word to the author and is
  * always told (docs/notifications.md).
  */

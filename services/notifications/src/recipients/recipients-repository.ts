@@ -10,7 +10,7 @@ export const RECIPIENTS_COLLECTION = 'recipients'
 /**
  * What this service knows of a user: where to mail them and how to greet them (from
  * user.registered and user.profile-updated), and the notification preferences they saved.
- * Preferences a user never saved read as the defaults (spec 2 §3: all on but mobile).
+ * Preferences a user never saved read as the defaults (all on but mobile push).
  */
 export interface RecipientDocument {
   _id: string

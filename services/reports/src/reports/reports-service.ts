@@ -34,10 +34,6 @@ interface Context {
 
 const ID = /^[0-9a-zA-Z_-]{1,64}$/
 
-/**
- * Catalog entries of a page, each read by `_id` in parallel: the local server (FerretDB v1)
- * answers `_id: {$in}` by reading the whole catalog (issue 19 §2).
- */
 const MODERATOR_ROLES: readonly string[] = [ROLES.Admin, ROLES.Editor]
 
 /** Only administrators (2001) and editors (2002) review reports; everyone else gets 403. */
@@ -48,8 +44,8 @@ export function assertModerator(caller: Caller): void {
 }
 
 /**
- * Reports (spec 1 §5, §8) and their moderation (spec 2 §1: reviewed within 24 hours; the
- * platform may remove content). A user reports a post or a person once here, a message in
+ * Reports and their moderation (each report is to be reviewed within 24 hours, and the
+ * platform may remove the content). A user reports a post or a person once here, a message in
  * the conversations service (message.reported); a moderator dismisses a report or takes the
  * content down, which closes every open report of that content and tells jobs, people or
  * conversations through report.resolved.
@@ -271,7 +267,7 @@ export function createReportsService(deps: {
     closeOfDeletedPost: (postId: string) => deps.reports.closeOfDeletedPost(postId, now()),
 
     /**
-     * message.reported (conversations service, issue 17 §6): the report joins the queue as
+     * message.reported (a message reported in the conversations service): the report joins the queue as
      * filed there, once, whatever the number of deliveries. The conversations service checked
      * the reporter, the reason and the message; a reason this service does not know is filed
      * as "other" rather than lost.

@@ -8,7 +8,7 @@ import { REPORTS_COLLECTION, type ReportDocument } from '../reports/report-docum
 // test), so an event under test may take a while to be handled.
 export const EVENT_WAIT_MS = 60_000
 
-/** Role codes in a moderator's token (spec 2 §3): a user who is also an admin or an editor. */
+/** Role codes in a moderator's token: a user (2000) who is also an admin (2001) or an editor (2002). */
 export const ADMIN_ROLES = ['2000', '2001']
 export const EDITOR_ROLES = ['2000', '2002']
 
