@@ -17,6 +17,7 @@ import {
   newestFirst,
   slicesForPage,
   totalOf,
+  type BucketCounts,
   type BucketedNotification,
   type NotificationBucketDocument,
 } from './notification-buckets'
@@ -70,6 +71,7 @@ export function createNotificationsRepository(
       {
         projection: {
           unreadCount: 1,
+          notificationSeq: 1,
           notificationBuckets: 1,
           notificationsBucketed: 1,
         },
@@ -93,10 +95,9 @@ export function createNotificationsRepository(
 
   /**
    * Puts the notice in its bucket unless it is there already (a redelivered event, a fill
-   * running twice), and only then counts it on the head: a notice is counted once. Without
-   * transactions, a crash between the two leaves it in its bucket but uncounted: the user's
-   * pages then skip one notice of that bucket (the oldest), which is the price of never
-   * counting one twice.
+   * running twice), and only then counts it on the head: a redelivered event counts nothing
+   * again. Without transactions, a crash between the two leaves it in its bucket uncounted,
+   * until the user's next look at that bucket counts it (settleCounts).
    */
   async function list(notification: NotificationDocument & { seq: number }): Promise<void> {
     const { userId, seq } = notification
@@ -196,6 +197,30 @@ export function createNotificationsRepository(
   }
 
   /**
+   * Sets the head's count of each bucket just read to what the bucket holds, where they
+   * differ, each as a compare-and-set on the count the head showed: a crash between listing a
+   * notice and counting it leaves a count one short, which the user's next look sets right.
+   * A notice listed while this read ran but not yet counted may be counted here and again by
+   * its own write: one too many, which the next look sets right in turn.
+   */
+  async function settleCounts(
+    userId: string,
+    counts: BucketCounts | undefined,
+    read: ReadonlyMap<number, NotificationBucketDocument | null>,
+  ): Promise<void> {
+    for (const [bucket, found] of read) {
+      const path = `notificationBuckets.${countKey(bucket)}`
+      const seen = counts?.[countKey(bucket)]
+      const holds = Object.keys(found?.items ?? {}).length
+      if ((seen ?? 0) === holds) continue
+      await heads.updateOne(
+        { _id: userId, [path]: seen === undefined ? { $exists: false } : seen },
+        { $set: { [path]: holds } },
+      )
+    }
+  }
+
+  /**
    * Calls `change` with each bucket that holds notices, one read by `_id` each: the two
    * actions over all of a user's notices ("mark all read", "clear read") are the only ones
    * whose cost grows with the history, a write the user asks for, never a read.
@@ -268,13 +293,24 @@ export function createNotificationsRepository(
       const head = await bucketedHead(userId)
       const counts = head?.notificationBuckets
       const slices = slicesForPage(counts, (page - 1) * limit, limit)
-      const read = await Promise.all(slices.map(({ bucket }) => readBucket(userId, bucket)))
-      const items = slices.flatMap(({ skip, take }, i) =>
-        newestFirst(read[i]!).slice(skip, skip + take),
+      // The first page also looks at the newest bucket when the head counts nothing there:
+      // a crash between listing a user's first notice of a bucket and counting it would
+      // otherwise hide that bucket for good.
+      const newest = head?.notificationSeq ? bucketOfSeq(head.notificationSeq) : null
+      const wanted = slices.map(({ bucket }) => bucket)
+      if (page === 1 && newest !== null && !wanted.includes(newest)) wanted.push(newest)
+      const read = new Map(
+        await Promise.all(
+          wanted.map(async (bucket) => [bucket, await readBucket(userId, bucket)] as const),
+        ),
       )
+      const items = slices.flatMap(({ bucket, skip, take }) =>
+        newestFirst(read.get(bucket) ?? null).slice(skip, skip + take),
+      )
+      await settleCounts(userId, counts, read)
       let unreadCount = head?.unreadCount ?? 0
       if (slices.length === liveBuckets(counts).length) {
-        const exact = read.flatMap(newestFirst).filter((item) => !item.isRead).length
+        const exact = [...read.values()].flatMap(newestFirst).filter((item) => !item.isRead).length
         unreadCount = await settleUnread(userId, head?.unreadCount, exact)
       }
       return { items, total: totalOf(counts), unreadCount: Math.max(0, unreadCount) }

@@ -92,7 +92,9 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
       doc.items[itemKey(notice.seq)] = notice
       buckets.set(bucket, doc)
     }
-    await app.db.collection(NOTIFICATION_BUCKETS_COLLECTION).insertMany([...buckets.values()] as never[])
+    await app.db
+      .collection(NOTIFICATION_BUCKETS_COLLECTION)
+      .insertMany([...buckets.values()] as never[])
     const counts = Object.fromEntries(
       [...buckets.values()].map((doc) => [countKey(doc.bucket), Object.keys(doc.items).length]),
     )
@@ -309,6 +311,27 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
     })
   })
 
+  it("sets a bucket's count right on the next look when a crash left it off", async () => {
+    const { userId } = await storeHistory(30)
+    const recipients = app.db.collection('recipients')
+    const reader = app.clientFor(userId)
+    const total = async () =>
+      (await reader.get('/api/notifications?page=1&limit=10')).body.pagination.total
+    expect(await total()).toBe(30)
+    // The count of the user's only bucket never written (a crash right after listing).
+    await recipients.updateOne({ _id: userId } as never, {
+      $unset: { [`notificationBuckets.${countKey(0)}`]: '' },
+    })
+    expect(await total()).toBe(0)
+    expect(await total()).toBe(30)
+    // One short (a crash after listing the latest notice).
+    await recipients.updateOne({ _id: userId } as never, {
+      $set: { [`notificationBuckets.${countKey(0)}`]: 29 },
+    })
+    expect(await total()).toBe(29)
+    expect(await total()).toBe(30)
+  })
+
   it('serves a page, the unread count and a read in a fixed number of commands, at 1x and 10x the history', async () => {
     const small = await storeHistory(150)
     const large = await storeHistory(1500)
@@ -345,7 +368,9 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
     const atSmall = await costs(small)
     const atLarge = await costs(large)
     // Printed for the record (docs/notifications.md quotes them).
-    console.log(`notification route commands at 1x and 10x: ${JSON.stringify({ atSmall, atLarge })}`)
+    console.log(
+      `notification route commands at 1x and 10x: ${JSON.stringify({ atSmall, atLarge })}`,
+    )
     expect(atLarge).toEqual(atSmall)
     for (const commands of Object.values(atSmall)) {
       expect(commands).toBeGreaterThan(0)
