@@ -155,7 +155,6 @@ const SERVICES = {
         requests.push(jobRequest(posts.at(-1)._id, owner, id(), i))
       }
       await insert(db, 'posts', posts)
-      await insert(db, 'post_lists', posts.map((p) => ({ _id: `${p.userID}:own`, userId: p.userID, list: 'own', ids: [p._id], complete: true })))
       await insert(db, 'job_requests', requests)
       // Each post's list of requests (requests-repository.ts), as the store keeps it.
       await insert(db, 'post_request_lists', requests.map((r) => ({ _id: `${r.postId}:requests`, userId: r.postId, list: 'requests', ids: [r._id], complete: true })))
