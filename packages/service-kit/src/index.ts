@@ -115,9 +115,3 @@ export {
   type ActivityField,
   type RequestActivity,
 } from './stats/request-activity'
-export {
-  createUserLists,
-  userListId,
-  type UserListDocument,
-  type UserLists,
-} from './lists/user-lists'

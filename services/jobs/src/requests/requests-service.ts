@@ -117,7 +117,6 @@ export function createRequestsService(deps: {
     for (const request of await deps.requests.ofPost(postId)) {
       await lifecycle.discard(request, context, 'receiver')
     }
-    await deps.requests.forgetPost(postId)
   }
 
   /** user.deleted: the user's requests go, each with its event, and acceptances they held with them. */
