@@ -15,8 +15,6 @@
 // The services start once, on the small size; the large size is added while they run, so
 // a read model loaded at start (the feeds) is not what is measured.
 //
-// Documents of a redesigned read kept beside the data: each post's list of requests (jobs).
-// What is added while the services run is written as the service writes it.
 //
 //   MARKETPLACE_PORT_OFFSET=20000 bash infra/local/infra.sh up
 //   pnpm turbo run build --filter=@marketplace/jobs... --filter=@marketplace/people... \
@@ -156,8 +154,6 @@ const SERVICES = {
       }
       await insert(db, 'posts', posts)
       await insert(db, 'job_requests', requests)
-      // Each post's list of requests (requests-repository.ts), as the store keeps it.
-      await insert(db, 'post_request_lists', requests.map((r) => ({ _id: `${r.postId}:requests`, userId: r.postId, list: 'requests', ids: [r._id], complete: true })))
     },
   },
   people: {
