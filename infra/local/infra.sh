@@ -22,7 +22,7 @@ BIN=$CACHE/bin
 KAFKA_LIBS=$CACHE/kafka-$KAFKA_VERSION-libs
 # The wrapper's own sources and our patch of FerretDB are part of the cache key: a change to
 # either rebuilds the binary.
-FERRETDB_PATCH=id-lookups-use-the-id-index-v2
+FERRETDB_PATCH=id-lookups-use-the-id-index-v3
 FERRETDB_WRAPPER_REV=$( (cat "$HERE"/ferretdb-sqlite/*.go "$HERE"/ferretdb-sqlite/go.mod; echo "$FERRETDB_PATCH") | sha1sum | cut -c1-10)
 FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION-$FERRETDB_WRAPPER_REV
 MINIO_BIN=$BIN/minio-$MINIO_VERSION
@@ -75,10 +75,16 @@ patch_ferretdb() { # build-dir
   # `{_id, outbox: [...]}` (the outbox relay's clear), `{_id, userId}` (a BOLA-checked update)
   # or any compare-and-set by `_id` scans the table. An `_id` equality narrows the query
   # whatever else the filter says (its keys are ANDed, and FerretDB applies the whole filter
-  # to what the query returns), so it is pushed down whenever the filter has one.
+  # to what the query returns), so it is pushed down whenever the filter has one. A query
+  # without a filter (estimatedDocumentCount, count/find/distinct without a query, an
+  # aggregation that does not start with $match) reaches this with no filter document at
+  # all: that is not an `_id` filter, and asking a missing document for a key panics and
+  # drops the connection, so the check comes first. The stock condition, `Len() == 1`,
+  # answers 0 for a missing document; `Has` does not check. (In Query and Explain both.)
   file=$build/ferretdb-src/internal/backends/sqlite/collection.go
-  sed -i 's|if params.Filter.Len() == 1 {|if params.Filter.Has("_id") {|' "$file"
-  grep -q 'if params.Filter.Has("_id") {' "$file" || die "FerretDB patch did not apply (_id pushdown in $file)"
+  sed -i 's|if params.Filter.Len() == 1 {|if params.Filter != nil \&\& params.Filter.Has("_id") {|' "$file"
+  [[ $(grep -c 'if params.Filter != nil && params.Filter.Has("_id") {' "$file") == 2 ]] ||
+    die "FerretDB patch did not apply (_id pushdown in Query and Explain of $file)"
   (cd "$build" && go mod edit -replace "github.com/FerretDB/FerretDB=./ferretdb-src")
 }
 

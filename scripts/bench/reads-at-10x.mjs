@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Reads at ten times the data (issue 19 §2): every read a signed-in user triggers, measured
+// Reads at ten times the data: every read a signed-in user triggers, measured
 // through its service's HTTP route at a small size and at ten times it, in one run, against
 // built services started as processes and the real FerretDB of infra/local. Prints p99 at
 // both sizes and their ratio per read (target: at most 1.5).
@@ -15,10 +15,6 @@
 // The services start once, on the small size; the large size is added while they run, so
 // a read model loaded at start (the feeds) is not what is measured.
 //
-// Documents of a redesigned read kept beside the data (issue 19 §2): the address document of
-// each account (auth), each post's list of requests (jobs), the open and the closed
-// moderation queues (reports). Data stored before the services start gets them from the service's own fill at
-// start (waited for); what is added while they run is written as the service writes it.
 //
 //   MARKETPLACE_PORT_OFFSET=20000 bash infra/local/infra.sh up
 //   pnpm turbo run build --filter=@marketplace/jobs... --filter=@marketplace/people... \
@@ -39,7 +35,6 @@ const fromJobs = createRequire(join(repoRoot, 'services', 'jobs', 'package.json'
 const { MongoClient, ObjectId } = fromJobs('mongodb')
 const autocannon = createRequire(join(repoRoot, 'package.json'))('autocannon')
 const fromAuth = createRequire(join(repoRoot, 'services', 'auth', 'package.json'))
-const fromReports = createRequire(join(repoRoot, 'services', 'reports', 'package.json'))
 
 const { values: args } = parseArgs({
   options: {
@@ -132,16 +127,6 @@ function conversation(requesterId, otherId, i, messages) {
 }
 
 /**
- * Each side's list of a request (service-kit lists/user-lists.ts), as the store keeps them
- * for requests sent after the lists existed. The signed-in user's are not written: the
- * service fills them from the old shape on the first read (the warm-up).
- */
-const listsOf = (senderField, receiverField) => (request) => [
-  { _id: `${request[senderField]}:sent`, userId: request[senderField], list: 'sent', ids: [request._id], complete: true },
-  { _id: `${request[receiverField]}:received`, userId: request[receiverField], list: 'received', ids: [request._id], complete: true },
-]
-
-/**
  * What each service stores, as functions of a range of other users' documents: `fill(db,
  * from, to)` writes documents from..to-1 of each collection. `own(db)` writes the signed-in
  * user's.
@@ -168,11 +153,7 @@ const SERVICES = {
         requests.push(jobRequest(posts.at(-1)._id, owner, id(), i))
       }
       await insert(db, 'posts', posts)
-      await insert(db, 'post_lists', posts.map((p) => ({ _id: `${p.userID}:own`, userId: p.userID, list: 'own', ids: [p._id], complete: true })))
       await insert(db, 'job_requests', requests)
-      await insert(db, 'job_request_lists', requests.flatMap(listsOf('requesterId', 'ownerId')))
-      // Each post's list of requests (requests-repository.ts), as the store keeps it.
-      await insert(db, 'post_request_lists', requests.map((r) => ({ _id: `${r.postId}:requests`, userId: r.postId, list: 'requests', ids: [r._id], complete: true })))
     },
   },
   people: {
@@ -187,7 +168,6 @@ const SERVICES = {
       const requests = []
       for (let i = from; i < to; i += 1) requests.push(peopleRequest(id(), id(), id(), i))
       await insert(db, 'people_requests', requests)
-      await insert(db, 'people_request_lists', requests.flatMap(listsOf('ownerId', 'workerId')))
     },
   },
   notifications: {
@@ -199,11 +179,9 @@ const SERVICES = {
       const others = Array.from({ length: Math.max(1, (to - from) / 10) }, () => id())
       const docs = []
       for (let i = from; i < to; i += 1) docs.push(notification(others[i % others.length], i))
+      // Others' notifications in the shape before the buckets: a user's first look puts
+      // them in buckets (notifications-repository.ts); here only their number matters.
       await insert(db, 'notifications', docs)
-      // Each user's list (notifications-repository.ts), as the service keeps it.
-      await insert(db, 'notification_lists', others.map((userId) => ({
-        _id: `${userId}:all`, userId, list: 'all', ids: docs.filter((n) => n.userId === userId).map((n) => n._id), complete: true,
-      })))
     },
   },
   favorites: {
@@ -223,40 +201,17 @@ const SERVICES = {
         docs.push(favorite(id(), kind, id(), id(), i))
       }
       await insert(db, 'favorites', docs)
-      await insert(db, 'favorite_lists', docs.map((f) => ({ _id: `${f.userId}:${f.kind}`, userId: f.userId, list: f.kind, ids: [f._id], complete: true })))
     },
   },
   reports: {
     port: 4995,
     async own() {},
-    // The small size is stored before the service starts, as reports from before the queues:
-    // the service's fills at start join the open ones and list the closed ones (waited for
-    // below). What is added while it runs is stored as the service stores it, by the
-    // service's own code: an open report joined to the queue and marked queued, a closed
-    // one listed in the closed queue (half the reports are closed, the other half open).
+    // Half the reports are closed, the other half open; the queues are indexed queries on
+    // them (services/reports/src/reports/reports-repository.ts).
     async fill(db, from, to) {
       const docs = []
-      for (let i = from; i < to; i += 1) docs.push({ ...report(i), ...(reportsStarted ? { queued: true } : {}) })
-      if (reportsStarted) {
-        const { createReportQueue } = fromReports('./dist/reports/report-queue-repository.js')
-        const { createClosedQueue } = fromReports('./dist/reports/closed-queue-repository.js')
-        await createReportQueue(db).join(docs.filter((r) => r.status === 'open'))
-        await insert(db, 'reports', docs)
-        // Listed once stored: the reader drops an entry whose report is gone.
-        await createClosedQueue(db).list(docs.filter((r) => r.status === 'closed'))
-      } else {
-        await insert(db, 'reports', docs)
-      }
-    },
-    async started(db) {
-      reportsStarted = true
-      const started = Date.now()
-      for (const [head, what] of [['head', 'moderation queue'], ['closed:head', 'closed moderation queue']]) {
-        while (!(await db.collection('report_queue').findOne({ _id: head, filledAt: { $exists: true } }))) {
-          if (Date.now() - started > MAX_SECONDS * 1000) throw new Error(`the ${what} was not filled at start`)
-          await new Promise((resolve) => setTimeout(resolve, 200))
-        }
-      }
+      for (let i = from; i < to; i += 1) docs.push(report(i))
+      await insert(db, 'reports', docs)
     },
   },
   conversations: {
@@ -312,21 +267,9 @@ const SERVICES = {
         docs.push(credential(userId, `user${i}.${userId}@bench.test`, i))
       }
       await insert(db, 'credentials', docs)
-      // Each account's address document (credentials-repository.ts), as sign-up writes it.
-      await insert(db, 'email_addresses', docs.map((c) => ({ _id: c.email, userId: c._id, claimedAt: c.createdAt })))
-    },
-    // The accounts stored before the start get their address documents from the service's
-    // fill at start; measured once it is done.
-    async started(db) {
-      const started = Date.now()
-      while (!(await db.collection('email_addresses').findOne({ _id: 'FILLED' }))) {
-        if (Date.now() - started > MAX_SECONDS * 1000) throw new Error('the address documents were not filled at start')
-        await new Promise((resolve) => setTimeout(resolve, 200))
-      }
     },
   },
 }
-let reportsStarted = false
 let passwordHash = ''
 const credential = (userId, email, i) => ({
   _id: userId, email, passwordHash, firstName: 'Bench', lastName: 'User', phoneNumber: '(212) 555-0100', isWorker: false,

@@ -12,7 +12,6 @@ describe('request collection indexes', () => {
     const requests: RequestCollection<PostRequest> = {
       name: 'job_requests',
       tombstones: 'job_request_tombstones',
-      lists: 'post_request_lists',
       parties: { sender: 'requesterId', receiver: 'ownerId' },
       unique: { fields: ['postId', 'requesterId'], index: 'one_request_per_post' },
     }

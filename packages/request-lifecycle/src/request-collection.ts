@@ -7,11 +7,6 @@ export interface RequestCollection<Doc extends RequestDocument> {
   name: string
   /** Where a deleted request's events wait for the relay (service-kit tombstones.ts). */
   tombstones: string
-  /**
-   * Each user's requests, one document per user and side addressed by `_id` (service-kit
-   * lists/user-lists.ts): what the sent and received lists read (issue 19 §2).
-   */
-  lists: string
   parties: RequestParties<Doc>
   /** The fields no two requests share all of: the database refuses a second one (the 409). */
   unique: { fields: ReadonlyArray<keyof Doc & string>; index: string }
@@ -19,8 +14,8 @@ export interface RequestCollection<Doc extends RequestDocument> {
 
 /**
  * The indexes of a request collection, equality then sort: the unique one, which makes a
- * second request a 409 even when two are sent in parallel; each side's list newest first;
- * the outbox flag.
+ * second request a 409 even when two are sent in parallel; each side's list newest first
+ * (what `sent` and `received` read, and the purge of a user); the outbox flag.
  */
 export function requestCollectionIndexes<Doc extends RequestDocument>(
   requests: RequestCollection<Doc>,

@@ -2,13 +2,7 @@ import { ObjectId, type Db, type MongoClient } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import { Messages } from '@marketplace/contracts/validation'
-import {
-  AppError,
-  connectMongo,
-  ensureIndexes,
-  userListId,
-  type UserListDocument,
-} from '@marketplace/service-kit'
+import { AppError, connectMongo, ensureIndexes } from '@marketplace/service-kit'
 import { testMongoUrl } from '@marketplace/service-kit/testing'
 import type { DecisionRules } from './decision-rules'
 import { FINAL_DECISIONS, UNDOABLE_DECISIONS } from './request-decisions'
@@ -35,7 +29,6 @@ const TOMBSTONES = 'ask_tombstones'
 const asks: RequestCollection<AskDocument> = {
   name: REQUESTS,
   tombstones: TOMBSTONES,
-  lists: 'ask_lists',
   parties: { sender: 'ownerId', receiver: 'workerId' },
   unique: { fields: ['postId', 'workerId'], index: 'one_ask_per_post_and_person' },
 }
@@ -263,35 +256,31 @@ describe('request lifecycle (real FerretDB)', () => {
     expect(await store.received(userId)).toEqual([])
   })
 
-  const listOf = (userId: string, list: 'sent' | 'received') =>
-    mongo.db.collection<UserListDocument>(asks.lists).findOne({ _id: userListId(userId, list) })
-
-  it('keeps each side its list by _id: in on create, out on delete and on the other side’s purge', async () => {
+  it("keeps both sides' lists as the requests are: out on delete and on the other side's purge", async () => {
     const { lifecycle, store } = lifecycleWith(FINAL_DECISIONS)
     const owner = newId()
     const worker = newId()
     const kept = await sendAsk(lifecycle, owner, worker)
     const deleted = await sendAsk(lifecycle, owner, worker)
-    expect((await listOf(owner, 'sent'))?.ids).toEqual([kept.request._id, deleted.request._id])
-    expect((await listOf(worker, 'received'))?.ids).toEqual([kept.request._id, deleted.request._id])
+    const ids = (requests: AskDocument[]) => requests.map((r) => r._id)
+    expect(ids(await store.sent(owner))).toEqual([deleted.request._id, kept.request._id])
+    expect(ids(await store.received(worker))).toEqual([deleted.request._id, kept.request._id])
 
     await lifecycle.remove(deleted.request._id, caller(owner), ['sender'])
-    expect((await listOf(owner, 'sent'))?.ids).toEqual([kept.request._id])
-    expect((await listOf(worker, 'received'))?.ids).toEqual([kept.request._id])
+    expect(ids(await store.sent(owner))).toEqual([kept.request._id])
+    expect(ids(await store.received(worker))).toEqual([kept.request._id])
 
-    // A decision writes the request only; the list shows its status as stored.
+    // A decision writes the request; the list shows its status as stored.
     await lifecycle.decide(kept.request._id, 'accepted', caller(worker))
     expect((await store.received(worker)).map((r) => r.status)).toEqual(['accepted'])
 
-    // The worker's account is purged: the owner's list loses the request, the worker's lists go.
+    // The worker's account is purged: the owner's list loses the request too.
     await store.deleteOfUser(worker)
-    expect((await listOf(owner, 'sent'))?.ids).toEqual([])
-    expect(await listOf(worker, 'received')).toBeNull()
     expect(await store.sent(owner)).toEqual([])
   })
 
-  it('a second send refused by the unique index leaves no id on either list', async () => {
-    const { lifecycle } = lifecycleWith(FINAL_DECISIONS)
+  it('a second send refused by the unique index leaves one request on each side', async () => {
+    const { lifecycle, store } = lifecycleWith(FINAL_DECISIONS)
     const { request, ownerId, workerId } = await sendAsk(lifecycle)
     await expect(
       lifecycle.create(
@@ -299,45 +288,30 @@ describe('request lifecycle (real FerretDB)', () => {
         caller(ownerId),
       ),
     ).rejects.toMatchObject({ statusCode: 409 })
-    expect((await listOf(ownerId, 'sent'))?.ids).toEqual([request._id])
-    expect((await listOf(workerId, 'received'))?.ids).toEqual([request._id])
+    expect((await store.sent(ownerId)).map((r) => r._id)).toEqual([request._id])
+    expect((await store.received(workerId)).map((r) => r._id)).toEqual([request._id])
   })
 
-  it('lists requests stored before the lists existed (the old shape), filling the list once', async () => {
-    const { lifecycle, store } = lifecycleWith(FINAL_DECISIONS)
+  it('orders requests of the same instant by id, newest id first', async () => {
+    const { store } = lifecycleWith(FINAL_DECISIONS)
     const owner = newId()
     const at = new Date(Date.now() - 60_000)
-    // Written as the store wrote them before: the request alone, no list.
-    const old = {
-      _id: newId(),
+    const same = [newId(), newId(), newId()].map((_id) => ({
+      _id,
       postId: newId(),
-      postTitle: 'Old',
+      postTitle: 'Same instant',
       ownerId: owner,
       workerId: newId(),
       status: 'pending' as const,
       createdAt: at,
       updatedAt: at,
-    }
-    await mongo.db.collection<AskDocument>(REQUESTS).insertOne(old)
-    // A new one after the change: the list exists but is not complete yet.
-    const fresh = await sendAsk(lifecycle, owner)
-    expect(await listOf(owner, 'sent')).not.toHaveProperty('complete')
-
-    expect((await store.sent(owner)).map((r) => r._id)).toEqual([fresh.request._id, old._id])
-    expect(await listOf(owner, 'sent')).toMatchObject({ complete: true })
-    expect((await store.received(old.workerId)).map((r) => r._id)).toEqual([old._id])
-    // The old one is deleted like any other, from both lists.
-    await lifecycle.remove(old._id, caller(owner), ['sender'])
-    expect((await listOf(owner, 'sent'))?.ids).toEqual([fresh.request._id])
-    expect((await listOf(old.workerId, 'received'))?.ids).toEqual([])
-  })
-
-  it('skips an id whose request is gone (a crash between the writes) without failing the list', async () => {
-    const { lifecycle, store } = lifecycleWith(FINAL_DECISIONS)
-    const { request, ownerId } = await sendAsk(lifecycle)
-    await mongo.db
-      .collection(asks.lists)
-      .updateOne({ _id: userListId(ownerId, 'sent') as never }, { $addToSet: { ids: newId() } })
-    expect((await store.sent(ownerId)).map((r) => r._id)).toEqual([request._id])
+    }))
+    await mongo.db.collection<AskDocument>(REQUESTS).insertMany(same)
+    expect((await store.sent(owner)).map((r) => r._id)).toEqual(
+      same
+        .map((r) => r._id)
+        .sort()
+        .reverse(),
+    )
   })
 })

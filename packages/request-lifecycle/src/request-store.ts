@@ -1,7 +1,6 @@
 import { MongoServerError, ObjectId, type Db, type Filter, type UpdateFilter } from 'mongodb'
 import type { DomainEvent } from '@marketplace/contracts/events'
 import {
-  createUserLists,
   findOneAndUpdateWithEvents,
   insertTombstone,
   insertWithEvents,
@@ -29,9 +28,9 @@ export interface RequestStore<Doc extends RequestDocument> {
   /** Stores a new request with its events; DuplicateRequestError when the unique index refuses. */
   insert(request: Doc, events: DomainEvent[]): Promise<void>
   findById(id: string): Promise<Doc | null>
-  /** The requests `userId` sent, newest first (from the user's list: reads by `_id`). */
+  /** The requests `userId` sent, newest first (one query on the index `sent_recent`). */
   sent(userId: string): Promise<Doc[]>
-  /** The requests `userId` received, newest first (from the user's list: reads by `_id`). */
+  /** The requests `userId` received, newest first (one query on the index `received_recent`). */
   received(userId: string): Promise<Doc[]>
   /**
    * Writes `decision` with its events only if the request is still as `current` was read;
@@ -42,11 +41,6 @@ export interface RequestStore<Doc extends RequestDocument> {
   delete(id: string, events: DomainEvent[]): Promise<boolean>
   /** user.deleted: every request the user sent or received. */
   deleteOfUser(userId: string): Promise<void>
-  /**
-   * user.deleted, once the user's requests were deleted one by one (each with its events):
-   * the user's own lists go too (reading them made them, if they were not there).
-   */
-  forgetListsOf(userId: string): Promise<void>
 }
 
 export function createRequestStore<Doc extends RequestDocument>(
@@ -57,61 +51,36 @@ export function createRequestStore<Doc extends RequestDocument>(
   const { parties } = declared
   const requests = db.collection<RequestDocument>(declared.name)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
-  const partyFields = { _id: 1, [parties.sender]: 1, [parties.receiver]: 1 }
   // The driver's filter types cannot follow field names chosen by a type parameter; the
   // collection is typed by the common fields, and these are the only places that widen.
   const sideOf = (role: RequestRole, userId: string) =>
     ({ [parties[role]]: userId }) as Filter<RequestDocument>
   const asRequest = (doc: RequestDocument | null) => doc as Doc | null
   const asRequests = (docs: RequestDocument[]) => docs as Doc[]
-  // Each side's requests by user: one list document per user and side (service-kit
-  // lists/user-lists.ts), so a list reads by `_id` whatever the size of the collection.
-  const lists = createUserLists(db, declared.lists)
-  const LIST: Record<RequestRole, string> = { sender: 'sent', receiver: 'received' }
-  const ROLES: RequestRole[] = ['sender', 'receiver']
-  /** Requests stored before the lists: the side's query (its index: sent_recent, received_recent). */
-  const storedIdsOf = async (role: RequestRole, userId: string) =>
-    (await requests.find(sideOf(role, userId), { projection: { _id: 1 } }).toArray()).map(
-      (doc) => doc._id,
-    )
   const byNewest = (a: RequestDocument, b: RequestDocument) =>
     b.createdAt.getTime() - a.createdAt.getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0)
-  /** The requests on `role`'s side of `userId`, newest first. */
+  /**
+   * The requests on `role`'s side of `userId`, newest first: one query on the side's index
+   * (`sent_recent`, `received_recent`), which keeps them by date; requests of the same instant
+   * are put in `_id` order here.
+   */
   async function listOf(role: RequestRole, userId: string) {
-    const ids = await lists.ids(userId, LIST[role], () => storedIdsOf(role, userId))
-    const found = await Promise.all(ids.map((id) => requests.findOne({ _id: id }, withoutOutbox)))
-    // Skipped: an id whose request is gone or not inserted yet (user-lists.ts says why).
-    const party = parties[role] as keyof RequestDocument
-    return asRequests(
-      found
-        .filter((doc): doc is RequestDocument => doc !== null && doc[party] === userId)
-        .sort(byNewest),
-    )
+    const found = await requests
+      .find(sideOf(role, userId), withoutOutbox)
+      .sort({ createdAt: -1 })
+      .toArray()
+    return asRequests(found.sort(byNewest))
   }
-  /** Both sides' lists of one request, each on its own user. */
-  const partiesOf = (doc: RequestDocument) =>
-    ROLES.map((role) => ({ role, userId: String(doc[parties[role] as keyof RequestDocument]) }))
-  const unlist = (doc: RequestDocument) =>
-    Promise.all(
-      partiesOf(doc).map(({ role, userId }) => lists.remove(userId, LIST[role], [doc._id])),
-    )
 
   return {
     parties,
     newId: () => new ObjectId().toHexString(),
 
     async insert(request, events) {
-      // Listed first: a crash before the insert leaves an id the lists skip, never a
-      // request missing from a list.
-      const listed = partiesOf(request)
-      await Promise.all(
-        listed.map(({ role, userId }) => lists.add(userId, LIST[role], request._id)),
-      )
       try {
         await requests.insertOne(insertWithEvents(request, events))
       } catch (error) {
         if (error instanceof MongoServerError && error.code === 11000) {
-          await unlist(request)
           throw new DuplicateRequestError()
         }
         throw error
@@ -139,24 +108,15 @@ export function createRequestStore<Doc extends RequestDocument>(
     },
 
     async delete(id, events) {
-      const current = await requests.findOne({ _id: id }, { projection: partyFields })
       const tombstoneId = await insertTombstone(db, declared.tombstones, id, events)
       const { deletedCount } = await requests.deleteOne({ _id: id })
-      // Unlisted after the delete: a crash in between leaves an id the lists skip.
-      if (current) await unlist(current)
       if (tombstoneId) notifyOutbox({ collection: declared.tombstones, id: tombstoneId })
       return deletedCount === 1
     },
 
     async deleteOfUser(userId) {
-      const own = [...(await listOf('sender', userId)), ...(await listOf('receiver', userId))]
       await requests.deleteMany(sideOf('sender', userId))
       await requests.deleteMany(sideOf('receiver', userId))
-      // The other side of each keeps its list without the ids; the user's own lists go.
-      for (const doc of own) await unlist(doc)
-      await lists.forget(userId, Object.values(LIST))
     },
-
-    forgetListsOf: (userId) => lists.forget(userId, Object.values(LIST)),
   }
 }

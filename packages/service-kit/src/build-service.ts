@@ -107,6 +107,7 @@ export async function buildService<
     if (!config.MONGO_URL) throw new Error('a service with a database needs MONGO_URL')
     await app.register(mongoPlugin, {
       url: config.MONGO_URL,
+      commandsHeader: config.MONGO_COMMANDS_HEADER,
       indexes: [
         ...database.indexes,
         // The relay's sweep of each outbox collection (tombstones too) reads by the flag:

@@ -28,6 +28,12 @@ export const MongoConfigSchema = Type.Object({
     pattern: '^mongodb(\\+srv)?://',
     secret: { productionMinLength: 12, inUrl: true } satisfies SecretRule,
   }),
+  /**
+   * Answer every request with `x-mongodb-commands`: how many database commands it sent
+   * (plugins/mongodb.ts). For the tests' command budgets; off in production, where the
+   * count goes to /metrics only.
+   */
+  MONGO_COMMANDS_HEADER: Type.Optional(Type.Boolean()),
 })
 
 /**

@@ -38,7 +38,14 @@ export {
   type Caller,
   type AccessTokenClaims,
 } from './plugins/auth'
-export { mongoPlugin, connectMongo, ensureIndexes, type IndexDefinition } from './plugins/mongodb'
+export {
+  mongoPlugin,
+  connectMongo,
+  ensureIndexes,
+  countCommandsOf,
+  COMMANDS_HEADER,
+  type IndexDefinition,
+} from './plugins/mongodb'
 export { kafkaPlugin } from './plugins/kafka'
 export { outboxPlugin } from './plugins/outbox'
 export { eventsPlugin, type ConsumerDefinition } from './plugins/events'
@@ -111,12 +118,6 @@ export {
   type ActivityField,
   type RequestActivity,
 } from './stats/request-activity'
-export {
-  createUserLists,
-  userListId,
-  type UserListDocument,
-  type UserLists,
-} from './lists/user-lists'
 export {
   READ_AFTER_HEADER,
   READ_AFTER_EVERYONE_HEADER,

@@ -93,21 +93,6 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
           app.log.info({ email: config.ADMIN_EMAIL, outcome }, 'administrator account ready')
         }
       }
-      // Accounts stored before the address documents get theirs in the background: until it
-      // is done, a lookup that misses asks the accounts (credentials-repository.ts).
-      let closing = false
-      const filling = credentials
-        .fillAddressBook(() => closing)
-        .then(
-          (written) => {
-            if (written > 0) app.log.info({ written }, 'e-mail address documents filled')
-          },
-          (error: unknown) =>
-            app.log.warn(
-              { err: error },
-              'filling the e-mail address documents failed; the next start goes on',
-            ),
-        )
       const stopHousekeeping = startHousekeeping(
         {
           sessions: (now) => sessionsRepository.removeExpired(now),
@@ -143,8 +128,6 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
         },
         async close() {
           stopHousekeeping()
-          closing = true
-          await filling
           if (!overrides.mailer) mailer.close()
         },
       }

@@ -18,7 +18,11 @@ export function buildFavoritesApp(config: FavoritesConfig) {
     },
     tokenRevocations: true,
     compose({ db, notifyOutbox, tokenRevocations }) {
-      const favorites = createFavoritesRepository(db, { notifyOutbox })
+      const favorites = createFavoritesRepository(
+        db,
+        { notifyOutbox },
+        { maxPerKind: config.FAVORITES_MAX_PER_KIND },
+      )
       const { posts, people, consumers } = createCatalogs(db, {
         // A deleted post leaves every list it was saved in.
         postDeleted: (postId) => favorites.deleteOfTarget(postId),

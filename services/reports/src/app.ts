@@ -19,7 +19,7 @@ export function buildReportsApp(config: ReportsConfig) {
       outbox: [REPORTS_COLLECTION],
     },
     tokenRevocations: true,
-    compose({ app, db, notifyOutbox, tokenRevocations }) {
+    compose({ db, notifyOutbox, tokenRevocations }) {
       const reports = createReportsRepository(db, { notifyOutbox })
       const { posts, people, consumers } = createCatalogs(db, {
         // A deleted post leaves nothing to review: its open reports close.
@@ -33,42 +33,7 @@ export function buildReportsApp(config: ReportsConfig) {
         people,
         reviewHours: config.REPORT_REVIEW_HOURS,
       })
-      // Reports stored open before the queue existed join it in the background, and those
-      // closed before the closed queue existed are listed in it; until each is done, its
-      // queue is answered from the reports themselves (report-queue-repository.ts,
-      // closed-queue-repository.ts).
-      let closing = false
-      const filling = Promise.all([
-        reports
-          .fillQueue(() => closing)
-          .then(
-            (joined) => {
-              if (joined > 0) app.log.info({ joined }, 'open reports joined the moderation queue')
-            },
-            (error: unknown) =>
-              app.log.warn(
-                { err: error },
-                'filling the moderation queue failed; the next start goes on',
-              ),
-          ),
-        reports
-          .fillClosedQueue(() => closing)
-          .then(
-            (listed) => {
-              if (listed > 0) app.log.info({ listed }, 'closed reports listed in the closed queue')
-            },
-            (error: unknown) =>
-              app.log.warn(
-                { err: error },
-                'filling the closed moderation queue failed; the next start goes on',
-              ),
-          ),
-      ])
       return {
-        async close() {
-          closing = true
-          await filling
-        },
         subscriptions: reportsSubscriptions({
           catalogs: consumers('reports'),
           reports: service,

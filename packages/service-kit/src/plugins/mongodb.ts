@@ -1,6 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { Counter, type Registry } from 'prom-client'
+import { Counter, Histogram, type Registry } from 'prom-client'
 import {
   MongoClient,
   type Db,
@@ -21,18 +22,61 @@ export interface MongoPluginOptions {
   url: string
   /** Every index the service's queries rely on; created (idempotently) before it listens. */
   indexes: IndexDefinition[]
+  /** Answer each request with its command count in `x-mongodb-commands` (tests). */
+  commandsHeader?: boolean
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     mongo: { client: MongoClient; db: Db }
   }
+  interface FastifyRequest {
+    /** The database commands this request sent so far (null before its handlers run). */
+    mongodbCommands: CommandCount | null
+  }
+}
+
+/** A running count of database commands, one per request (or per `countCommandsOf` call). */
+export interface CommandCount {
+  count: number
+}
+
+/** The header that carries a request's command count when `commandsHeader` is on. */
+export const COMMANDS_HEADER = 'x-mongodb-commands'
+
+/**
+ * The count of the request (or the work) whose async context a command starts in. The
+ * driver emits `commandStarted` in the caller's context, so every command a handler awaits,
+ * however deep, lands on its request's count; work outside any request (consumers, the
+ * outbox relay) has no count and is not counted here.
+ */
+const currentCount = new AsyncLocalStorage<CommandCount>()
+
+/**
+ * Runs `work` with a count of its own: what a request's budget is measured with, usable in
+ * a unit test of a repository. The client must monitor commands (`connectMongo` with metrics,
+ * or `monitorCommands=true` in its URL) and have `countRequestCommands` attached.
+ */
+export async function countCommandsOf<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; commands: number }> {
+  const count: CommandCount = { count: 0 }
+  const result = await currentCount.run(count, work)
+  return { result, commands: count.count }
+}
+
+/** Counts each command the client sends on the count of the context it starts in. */
+export function countRequestCommands(client: MongoClient): void {
+  client.on('commandStarted', () => {
+    const count = currentCount.getStore()
+    if (count) count.count += 1
+  })
 }
 
 /**
  * How long an operation waits for the database server to be found. Every request path runs
  * on this client, so it bounds a request's wait in an outage: the error handler then answers
- * 503 (issue 18 §13: at the driver's default 10 s, an outage answered 500 after 10 s). A
+ * 503 (at the driver's default of 10 s, an outage answered 500 after 10 s). A
  * healthy server is known to the driver's monitor and selected at once.
  */
 export const SERVER_SELECTION_TIMEOUT_MS = 1_000
@@ -52,7 +96,10 @@ export async function connectMongo(
     })
     try {
       await client.connect()
-      if (options.metrics) countCommands(client, options.metrics)
+      if (options.metrics) {
+        countCommands(client, options.metrics)
+        countRequestCommands(client)
+      }
       // The database is the URL's path: database-per-service in one deployment.
       return { client, db: client.db() }
     } catch (error) {
@@ -139,6 +186,43 @@ function countCommands(client: MongoClient, registry: Registry): void {
   client.on('commandFailed', finished)
 }
 
+/**
+ * Gives each request its own command count from its first preHandler on (after the body is
+ * read: the body's stream events run outside the request's async context), so the token
+ * check, the handler and everything they await are counted. How many commands a route sends
+ * is what its cost on the database comes down to, whatever the engine: the tests assert a
+ * small budget per read route, and /metrics has its distribution per route
+ * (`http_request_mongodb_commands`).
+ */
+function countCommandsPerRequest(app: FastifyInstance, header: boolean): void {
+  const perRequest = new Histogram({
+    name: 'http_request_mongodb_commands',
+    help: 'MongoDB commands sent by one request, by method and route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0, 1, 2, 3, 5, 8, 13, 21, 50],
+    registers: [app.metrics],
+  })
+  app.decorateRequest('mongodbCommands', null)
+  app.addHook('preHandler', (request, _reply, done) => {
+    const count: CommandCount = { count: 0 }
+    request.mongodbCommands = count
+    currentCount.run(count, done)
+  })
+  if (header) {
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.mongodbCommands) {
+        reply.header(COMMANDS_HEADER, String(request.mongodbCommands.count))
+      }
+      return payload
+    })
+  }
+  app.addHook('onResponse', async (request) => {
+    const route = request.routeOptions.url
+    if (!request.mongodbCommands || !route) return
+    perRequest.observe({ method: request.method, route }, request.mongodbCommands.count)
+  })
+}
+
 export const mongoPlugin = fp(
   async (app: FastifyInstance, options: MongoPluginOptions) => {
     const mongo = await connectMongo(options.url, { metrics: app.metrics })
@@ -147,6 +231,7 @@ export const mongoPlugin = fp(
     app.addReadinessCheck('mongodb', async () => {
       await mongo.db.command({ ping: 1 })
     })
+    countCommandsPerRequest(app, options.commandsHeader === true)
     app.addHook('onClose', async () => {
       await mongo.client.close()
     })

@@ -4,6 +4,7 @@ import { ObjectId, type Db, type MongoClient } from 'mongodb'
 import { waitForConsumersCaughtUp } from './consumer-lag'
 import { infraEnv, testMongoUrl } from './infra-env'
 import { signTestToken, testKeyPair } from './keys'
+import { COMMANDS_HEADER } from '../plugins/mongodb'
 import { recordQueryShapes } from './query-shapes'
 
 /** What the helper needs of a service app built by the service kit. */
@@ -19,6 +20,11 @@ export interface HttpAnswer<T = unknown> {
   status: number
   body: T
   text: string
+  /**
+   * The database commands the request sent (the service's `x-mongodb-commands`, which test
+   * apps turn on): what the read routes' command budgets assert.
+   */
+  commands: number | null
 }
 
 /**
@@ -55,6 +61,7 @@ export async function startServiceTestApp<App extends TestableApp>(
       KAFKA_GROUP_PREFIX: groupPrefix,
       KAFKA_NEW_GROUPS_SINCE: String(FILE_STARTED_AT),
       JWT_PUBLIC_KEY: keys.publicKey,
+      MONGO_COMMANDS_HEADER: 'true',
       // TEST_LOG_LEVEL=info shows the services' logs when a test needs explaining.
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     })
@@ -62,7 +69,8 @@ export async function startServiceTestApp<App extends TestableApp>(
     // ESM-only dependency), which also exercises the server as deployed.
     await app.listen({ host: '127.0.0.1', port: 0 })
     await app.events.ready
-    // Every instance's queries count for the index check (issue 19 §2, query-shapes.ts).
+    // Every instance's queries count for the check that each is served by an index
+    // (query-shapes.ts).
     queryShapes ??= recordQueryShapes(app.mongo.db)
     queryShapes.attach(app.mongo.client)
     apps.push(app)
@@ -100,7 +108,13 @@ export async function startServiceTestApp<App extends TestableApp>(
         body: body === undefined ? undefined : JSON.stringify(body),
       })
       const text = await response.text()
-      return { status: response.status, text, body: (text ? JSON.parse(text) : null) as T }
+      const commands = response.headers.get(COMMANDS_HEADER)
+      return {
+        status: response.status,
+        text,
+        body: (text ? JSON.parse(text) : null) as T,
+        commands: commands === null ? null : Number(commands),
+      }
     }
     /* eslint-disable @typescript-eslint/no-explicit-any -- tests read bodies loosely; each
        assertion states the shape it expects */

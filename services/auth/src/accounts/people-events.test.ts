@@ -186,7 +186,6 @@ it('user.deleted removes every trace of the user from the auth database', async 
   expect(rateLimitKeys).toBe(0)
   for (const name of [
     'credentials',
-    'email_addresses',
     'sessions',
     'session_markers',
     'one_time_codes',

@@ -2,7 +2,6 @@ import { Topics } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { startEventProbe, waitFor } from '@marketplace/service-kit/testing'
 import { FAVORITES_COLLECTION } from './favorite-document'
-import { FAVORITE_LISTS_COLLECTION } from './favorites-repository'
 import {
   EVENT_WAIT_MS,
   startFavoritesTestApp,
@@ -319,33 +318,58 @@ describe('favorites service (real FerretDB and Kafka)', () => {
     )
   })
 
-  it('keeps each user a list by _id per kind, and lists favorites stored before it (the old shape)', async () => {
+  it('lists favorites and counts saves in a fixed number of commands, at 1x and 10x the entries', async () => {
     const keeperId = await app.registerUser('Kim', 'Keeper')
     const keeper = app.clientFor(keeperId)
-    const first = await app.announcePost(ownerId, 'Saved before the lists')
-    const second = await app.announcePost(ownerId, 'Saved after the lists')
-    expect(
-      (await keeper.post('/api/favorites/posts', { userId: keeperId, postId: first })).status,
-    ).toBe(201)
-    // The favorite as stored before the lists: no list document.
-    const lists = app.db.collection(FAVORITE_LISTS_COLLECTION)
-    await lists.deleteOne({ _id: `${keeperId}:post` as never })
-    expect(
-      (await keeper.post('/api/favorites/posts', { userId: keeperId, postId: second })).status,
-    ).toBe(201)
-
-    const listed = await keeper.get(`/api/favorites/posts/${keeperId}`)
-    expect(listed.body.map((e: { favoriteID: { _id: string } }) => e.favoriteID._id)).toEqual([
-      second,
-      first,
-    ])
-    expect(await lists.findOne({ _id: `${keeperId}:post` as never })).toMatchObject({
-      complete: true,
-    })
-    // A removal takes the entry off the list.
-    expect((await keeper.delete(`/api/favorites/posts/${keeperId}/${first}`)).status).toBe(204)
-    expect((await lists.findOne({ _id: `${keeperId}:post` as never }))?.ids).toEqual([
-      `${keeperId}:post:${second}`,
-    ])
+    const posts = [
+      await app.announcePost(ownerId, 'Kept one'),
+      await app.announcePost(ownerId, 'Kept two'),
+    ]
+    for (const postId of posts) {
+      expect((await keeper.post('/api/favorites/posts', { userId: keeperId, postId })).status).toBe(
+        201,
+      )
+    }
+    const owner = app.clientFor(ownerId)
+    /** `count` favorites of others, half of them of the owner's posts (what the stats count). */
+    const storeOthers = (from: number, count: number) =>
+      app.db.collection(FAVORITES_COLLECTION).insertMany(
+        Array.from({ length: count }, (_, i) => {
+          const n = from + i
+          const userId = app.newUserId()
+          const postId = n % 2 === 0 ? posts[0]! : app.newUserId()
+          return {
+            _id: `${userId}:post:${postId}`,
+            userId,
+            kind: 'post',
+            targetId: postId,
+            targetOwnerId: n % 2 === 0 ? ownerId : app.newUserId(),
+            createdAt: new Date(Date.now() - n),
+          }
+        }) as never[],
+      )
+    const costs = async () => {
+      const listed = await keeper.get(`/api/favorites/posts/${keeperId}`)
+      expect(listed.body.map((e: { favoriteID: { _id: string } }) => e.favoriteID._id)).toEqual([
+        posts[1],
+        posts[0],
+      ])
+      const stats = await owner.get(`/api/favorites/stats/${ownerId}`)
+      return { list: listed.commands, stats: stats.commands, received: stats.body }
+    }
+    await storeOthers(0, 40)
+    const atSmall = await costs()
+    await storeOthers(40, 360)
+    const atLarge = await costs()
+    console.log(`favorites commands at 1x and 10x: ${JSON.stringify({ atSmall, atLarge })}`)
+    expect(atLarge.list).toBe(atSmall.list)
+    expect(atLarge.stats).toBe(atSmall.stats)
+    expect(atLarge.received.postFavoritesReceived - atSmall.received.postFavoritesReceived).toBe(
+      180,
+    )
+    for (const commands of [atSmall.list, atSmall.stats]) {
+      expect(commands).toBeGreaterThan(0)
+      expect(commands).toBeLessThanOrEqual(5)
+    }
   })
 })

@@ -4,8 +4,7 @@ import { FAVORITES_COLLECTION } from '../favorites/favorite-document'
 import type { FavoritesRepository } from '../favorites/favorites-repository'
 
 export const favoritesStatsIndexes: IndexDefinition[] = [
-  // targetOwnerId = ?, kind = ?: the one-time fill of a user's saved-by lists from favorites
-  // stored before the lists.
+  // targetOwnerId = ?, kind = ?: the counts below, and user.deleted of a target's owner.
   {
     collection: FAVORITES_COLLECTION,
     keys: { targetOwnerId: 1, kind: 1 },
@@ -15,8 +14,8 @@ export const favoritesStatsIndexes: IndexDefinition[] = [
 
 /**
  * GET /api/favorites/stats/{userId} (docs/ratings-and-stats.md): how many times other users
- * saved the user's posts and the user as a person, counted over the user's saved-by lists
- * (read by `_id`: favorites-repository.ts, issue 19 §2). Nobody can save their own post or themself
+ * saved the user's posts and the user as a person: two counts on `by_target_owner_kind`.
+ * Nobody can save their own post or themself
  * (favorites-service.ts), so every entry counted is someone else's.
  */
 export function createFavoritesStats(favorites: Pick<FavoritesRepository, 'savedOf'>) {

@@ -1,4 +1,3 @@
-import { FAVORITE_LISTS_COLLECTION } from '../favorites/favorites-repository'
 import {
   EVENT_WAIT_MS,
   startFavoritesTestApp,
@@ -53,18 +52,6 @@ describe('favorites service: stats (real FerretDB and Kafka)', () => {
 
       const stats = async () => (await owner.get(`/api/favorites/stats/${ownerId}`)).body
       expect(await stats()).toEqual({ postFavoritesReceived: 5, peopleFavoritesReceived: 2 })
-      // Favorites stored before the saved-by lists (the old shape): the list is filled once
-      // from them, and the counts are the same.
-      await app.db
-        .collection(FAVORITE_LISTS_COLLECTION)
-        .deleteMany({ _id: { $in: [`${ownerId}:saved-post`, `${ownerId}:saved-person`] } } as never)
-      expect(await stats()).toEqual({ postFavoritesReceived: 5, peopleFavoritesReceived: 2 })
-      expect(
-        await app.db
-          .collection(FAVORITE_LISTS_COLLECTION)
-          .findOne({ _id: `${ownerId}:saved-post` as never }),
-      ).toMatchObject({ complete: true })
-
       // A removed entry and a deleted post no longer count.
       await sid.delete(`/api/favorites/people/${savers[0]}/${ownerId}`)
       await app.deletePost(gone, ownerId, 'Soon deleted')

@@ -1,5 +1,5 @@
 import { MongoServerError, type Db } from 'mongodb'
-import { createUserLists, type IndexDefinition } from '@marketplace/service-kit'
+import type { IndexDefinition } from '@marketplace/service-kit'
 
 /**
  * The invitations that let a worker see a post's hidden location and contact: the owner asked
@@ -9,18 +9,11 @@ import { createUserLists, type IndexDefinition } from '@marketplace/service-kit'
  *
  * An accepted request on the post grants the same view, but it is no row here: it is read
  * from the request itself (post-readers.ts), so a decision and its access are one write and
- * cannot disagree (issue 18 §14). Rows of the route `request` that earlier versions wrote
+ * cannot disagree. Rows of the route `request` that earlier versions wrote
  * are ignored, and deleted at start-up.
  */
 export const POST_ACCESS_COLLECTION = 'post_access'
 
-/**
- * Each post's invitations, `<postId>:invited` (service-kit lists/user-lists.ts, issue 19 §2):
- * the owner's views read a post's invitations by `_id`, whatever the size of the collection
- * (the local server answers `{postId: {$in}}` by reading every row).
- */
-export const POST_ACCESS_LISTS_COLLECTION = 'post_access_lists'
-const INVITED = 'invited'
 
 /** invitation: the owner asked the user; request: an earlier version's grant, now derived. */
 type AccessRoute = 'request' | 'invitation'
@@ -34,7 +27,7 @@ interface PostAccessDocument {
 }
 
 export const postAccessIndexes: IndexDefinition[] = [
-  // Details, lists and the feed's refresh read the users of one post.
+  // Details, lists and the feed's refresh read the users of the posts they show.
   { collection: POST_ACCESS_COLLECTION, keys: { postId: 1 }, options: { name: 'by_post' } },
   // user.deleted removes everything of one user.
   { collection: POST_ACCESS_COLLECTION, keys: { userId: 1 }, options: { name: 'by_user' } },
@@ -44,18 +37,7 @@ export const postAccessIndexes: IndexDefinition[] = [
 
 export function createPostAccess(db: Db) {
   const access = db.collection<PostAccessDocument>(POST_ACCESS_COLLECTION)
-  const lists = createUserLists(db, POST_ACCESS_LISTS_COLLECTION)
   const invitationId = (postId: string, userId: string) => `${postId}:invitation:${userId}`
-
-  /** The post's invitations, each read by `_id`; rows stored before the lists fill it once. */
-  async function invitationsOf(postId: string): Promise<PostAccessDocument[]> {
-    const ids = await lists.ids(postId, INVITED, async () =>
-      (await access.find({ postId }, { projection: { _id: 1 } }).toArray()).map((row) => row._id),
-    )
-    const rows = await Promise.all(ids.map((id) => access.findOne({ _id: id })))
-    // Skipped: a row gone or still being inserted (user-lists.ts).
-    return rows.filter((row): row is PostAccessDocument => row !== null && row.postId === postId)
-  }
 
   /** Adds each row's user to its post's list, once; rows of another route are not grants. */
   function addInvitation(result: Map<string, string[]>, row: PostAccessDocument) {
@@ -67,8 +49,6 @@ export function createPostAccess(db: Db) {
 
   return {
     async invite(postId: string, userId: string): Promise<void> {
-      // Listed before the insert: a crash in between leaves an id the reader skips.
-      await lists.add(postId, INVITED, invitationId(postId, userId))
       try {
         await access.insertOne({
           _id: invitationId(postId, userId),
@@ -85,14 +65,14 @@ export function createPostAccess(db: Db) {
 
     async uninvite(postId: string, userId: string): Promise<void> {
       await access.deleteOne({ _id: invitationId(postId, userId) })
-      await lists.remove(postId, INVITED, [invitationId(postId, userId)])
     },
 
-    /** The invited users of each post named (from each post's list). */
+    /** The invited users of each post named: one query on `by_post`. */
     async invitedTo(postIds: readonly string[]): Promise<Map<string, string[]>> {
       const result = new Map<string, string[]>()
-      const each = await Promise.all([...new Set(postIds)].map(invitationsOf))
-      for (const row of each.flat()) addInvitation(result, row)
+      if (postIds.length === 0) return result
+      const rows = await access.find({ postId: { $in: [...new Set(postIds)] } }).toArray()
+      for (const row of rows) addInvitation(result, row)
       return result
     },
 
@@ -117,14 +97,11 @@ export function createPostAccess(db: Db) {
 
     async deleteOfPost(postId: string): Promise<void> {
       await access.deleteMany({ postId })
-      await lists.forget(postId, [INVITED])
     },
 
-    /** user.deleted: the user's invitations, each taken off its post's list after the delete. */
+    /** user.deleted: the user's invitations. */
     async deleteOfUser(userId: string): Promise<void> {
-      const rows = await access.find({ userId }, { projection: { _id: 1, postId: 1 } }).toArray()
       await access.deleteMany({ userId })
-      for (const row of rows) await lists.remove(row.postId, INVITED, [row._id])
     },
   }
 }

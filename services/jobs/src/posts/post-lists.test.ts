@@ -1,9 +1,11 @@
 import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
-import { POST_LISTS_COLLECTION } from './posts-repository'
+import { POSTS_COLLECTION, type PostDocument } from './post-document'
 
-// issue 19 §2: my posts and the stats read the owner's list of posts by _id.
+// My posts and the stats read the owner's posts with one query on `owner_recent`
+// (posts-repository.ts): newest first, gone once deleted, and as many database commands
+// whatever the number of other owners' posts.
 
-describe('jobs service: each owner’s list of posts (real FerretDB and Kafka)', () => {
+describe('jobs service: each owner’s posts (real FerretDB and Kafka)', () => {
   let jobs: JobsTestApp
 
   beforeAll(async () => {
@@ -11,10 +13,7 @@ describe('jobs service: each owner’s list of posts (real FerretDB and Kafka)',
   }, 200_000)
   afterAll(() => jobs.stop())
 
-  const listOf = (ownerId: string) =>
-    jobs.db.collection(POST_LISTS_COLLECTION).findOne({ _id: `${ownerId}:own` as never })
-
-  it('lists a post on create and unlists it on delete; my posts and the stats read the list', async () => {
+  it('lists an owner’s posts newest first, without a deleted one; my posts and the stats agree', async () => {
     const ownerId = jobs.newUserId()
     const owner = jobs.clientFor(ownerId)
     const ids: string[] = []
@@ -23,7 +22,6 @@ describe('jobs service: each owner’s list of posts (real FerretDB and Kafka)',
       expect(created.status).toBe(201)
       ids.push(created.body._id)
     }
-    expect((await listOf(ownerId))?.ids).toEqual(ids)
     expect((await owner.get('/api/jobs/my-jobs')).body.map((p: { _id: string }) => p._id)).toEqual(
       [...ids].reverse(),
     )
@@ -34,23 +32,46 @@ describe('jobs service: each owner’s list of posts (real FerretDB and Kafka)',
     })
 
     expect((await owner.delete(`/api/jobs/${ids[0]}`)).status).toBe(204)
-    expect((await listOf(ownerId))?.ids).toEqual([ids[1]])
     expect((await owner.get('/api/jobs/my-jobs')).body.map((p: { _id: string }) => p._id)).toEqual([
       ids[1],
     ])
     expect((await owner.get(`/api/jobs/stats/${ownerId}`)).body.posts.total).toBe(1)
   })
 
-  it('serves posts stored before the lists (the old shape), filling the list once', async () => {
+  it('serves my posts and the stats in a fixed number of commands, at 1x and 10x the posts', async () => {
     const ownerId = jobs.newUserId()
     const owner = jobs.clientFor(ownerId)
-    const created = await owner.post('/api/jobs', { title: 'Stored long ago', where: 'Denver CO' })
-    // The post as it was stored before the lists: no list document.
-    await jobs.db.collection(POST_LISTS_COLLECTION).deleteOne({ _id: `${ownerId}:own` as never })
-
-    const mine = await owner.get('/api/jobs/my-jobs')
-    expect(mine.body.map((p: { _id: string }) => p._id)).toEqual([created.body._id])
-    expect(await listOf(ownerId)).toMatchObject({ ids: [created.body._id], complete: true })
-    expect((await owner.get(`/api/jobs/stats/${ownerId}`)).body.posts.total).toBe(1)
+    const created = await owner.post('/api/jobs', { title: 'Mine', where: 'Denver CO' })
+    const posts = jobs.db.collection<PostDocument>(POSTS_COLLECTION)
+    const mine = await posts.findOne({ _id: created.body._id })
+    /** `count` posts of other owners, stored as the service stores a post. */
+    const storeOthers = (count: number) =>
+      posts.insertMany(
+        Array.from({ length: count }, (): PostDocument => {
+          const post: PostDocument = { ...mine!, _id: jobs.newUserId(), userID: jobs.newUserId() }
+          delete post.outbox
+          delete post.outboxPending
+          return post
+        }),
+      )
+    const costs = async () => {
+      const myJobs = await owner.get('/api/jobs/my-jobs')
+      expect(myJobs.body.map((p: { _id: string }) => p._id)).toEqual([created.body._id])
+      const stats = await owner.get(`/api/jobs/stats/${ownerId}`)
+      expect(stats.body.posts.total).toBe(1)
+      return { myJobs: myJobs.commands, stats: stats.commands }
+    }
+    await storeOthers(40)
+    const atSmall = await costs()
+    await storeOthers(360)
+    const atLarge = await costs()
+    console.log(
+      `my posts and stats commands at 1x and 10x: ${JSON.stringify({ atSmall, atLarge })}`,
+    )
+    expect(atLarge).toEqual(atSmall)
+    for (const commands of Object.values(atSmall)) {
+      expect(commands).toBeGreaterThan(0)
+      expect(commands).toBeLessThanOrEqual(6)
+    }
   })
 })

@@ -256,7 +256,6 @@ export function createPostsService(deps: {
     for (const post of await deps.posts.findByOwner(userId)) {
       await deleteWithEverything(post, null)
     }
-    await deps.posts.forgetOwner(userId)
     // And whatever the user was granted on other people's posts.
     await deps.access.deleteOfUser(userId)
   }

@@ -1,22 +1,19 @@
 import { Topics } from '@marketplace/contracts/events'
 import { newEvent } from '@marketplace/service-kit'
 import { TEST_QUERY, publishEvent, waitFor } from '@marketplace/service-kit/testing'
-import {
-  POST_ACCESS_COLLECTION,
-  POST_ACCESS_LISTS_COLLECTION,
-  createPostAccess,
-} from '../access/post-access'
+import { createPostAccess } from '../access/post-access'
 import { announceWorker } from '../test/announce-worker'
 import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
-import { POST_REQUEST_LISTS_COLLECTION } from './requests-repository'
 
-// issue 19 §2: who may see a post's hidden fields is read from the post's own lists by _id
-// (its requests, its invitations), never by a query over every request, on the real FerretDB.
+// Who may see a post's hidden fields is read from the post's own requests and invitations (one
+// indexed query each for the posts a view shows), on the real FerretDB: granted by an
+// accepted request or an invitation, taken back by a decision, a withdrawal, the post's
+// deletion or the purge of the user.
 
 const EVENT_WAIT_MS = 60_000
 const HIDDEN_PLACE = 'Juniper Lane 9 Denver CO'
 
-describe('jobs service: each post’s list of requests and invitations (real FerretDB and Kafka)', () => {
+describe('jobs service: who may see a post’s hidden fields (real FerretDB and Kafka)', () => {
   let jobs: JobsTestApp
   type Client = ReturnType<JobsTestApp['clientFor']>
   let owner: Client
@@ -31,10 +28,14 @@ describe('jobs service: each post’s list of requests and invitations (real Fer
   }, 150_000)
   afterAll(() => jobs.stop())
 
-  const listOf = async (postId: string) =>
-    jobs.db
-      .collection<{ _id: string; ids: string[]; complete?: boolean }>(POST_REQUEST_LISTS_COLLECTION)
-      .findOne({ _id: `${postId}:requests` }, TEST_QUERY)
+  /** The post's requests as the service reads them (one query on `one_request_per_post`). */
+  const requestIdsOn = async (postId: string) =>
+    (
+      await jobs.db
+        .collection<{ _id: string }>('job_requests')
+        .find({ postId }, { ...TEST_QUERY, projection: { _id: 1 } })
+        .toArray()
+    ).map((request) => request._id)
 
   const privatePost = async (title: string) =>
     (
@@ -55,14 +56,12 @@ describe('jobs service: each post’s list of requests and invitations (real Fer
       (entry: { _id: string }) => entry._id === requestId,
     )
 
-  it('lists a request on its post when sent and unlists it when withdrawn; a decision writes no list', async () => {
+  it('grants the hidden fields to an accepted requester, and takes them back on rejection and withdrawal', async () => {
     const post = await privatePost('Paint a shed lynx')
     const { body: request } = await worker.post('/api/jobs/requests', { postID: post._id })
-    expect((await listOf(post._id))?.ids).toEqual([request._id])
     expect(await authorizedOn(post._id)).toEqual([])
 
     await owner.patch(`/api/jobs/requests/${request._id}`, { status: 'accepted' })
-    expect((await listOf(post._id))?.ids).toEqual([request._id])
     expect(await authorizedOn(post._id)).toEqual([workerId])
     expect((await sentEntry(request._id)).post.location).toBe(HIDDEN_PLACE)
 
@@ -72,11 +71,11 @@ describe('jobs service: each post’s list of requests and invitations (real Fer
 
     await owner.patch(`/api/jobs/requests/${request._id}`, { status: 'accepted' })
     expect((await worker.delete(`/api/jobs/requests/${request._id}`)).status).toBe(204)
-    expect((await listOf(post._id))?.ids).toEqual([])
+    expect(await requestIdsOn(post._id)).toEqual([])
     expect(await authorizedOn(post._id)).toEqual([])
   })
 
-  it('lists one request of two sent at once (the second is refused and takes its id back)', async () => {
+  it('stores one request of two sent at once (the unique index refuses the second)', async () => {
     const post = await privatePost('Move a piano lynx')
     const answers = await Promise.all([
       worker.post('/api/jobs/requests', { postID: post._id }),
@@ -84,33 +83,17 @@ describe('jobs service: each post’s list of requests and invitations (real Fer
     ])
     expect(answers.map((a) => a.status).sort()).toEqual([201, 409])
     const created = answers.find((a) => a.status === 201)!.body
-    expect((await listOf(post._id))?.ids).toEqual([created._id])
+    expect(await requestIdsOn(post._id)).toEqual([created._id])
   })
 
-  it('serves requests stored before the lists (the old shape), filling the post’s list once', async () => {
-    const post = await privatePost('Stored long ago lynx')
-    const { body: request } = await worker.post('/api/jobs/requests', { postID: post._id })
-    await owner.patch(`/api/jobs/requests/${request._id}`, { status: 'accepted' })
-    // The request as it was stored before the post lists: no list document.
-    await jobs.db
-      .collection(POST_REQUEST_LISTS_COLLECTION)
-      .deleteOne({ _id: `${post._id}:requests` as never }, TEST_QUERY)
-
-    expect(await authorizedOn(post._id)).toEqual([workerId])
-    expect(await listOf(post._id)).toMatchObject({ ids: [request._id], complete: true })
-  })
-
-  it('leaves none of a deleted post’s requests on its list', async () => {
+  it('leaves none of a deleted post’s requests', async () => {
     const post = await privatePost('Soon gone lynx')
     await worker.post('/api/jobs/requests', { postID: post._id })
     expect((await owner.delete(`/api/jobs/${post._id}`)).status).toBe(204)
-    // The list goes with the post; the feed's refresh of the deleted post, which reads who
-    // may see it, may leave it again, empty (an empty list is what saves the next read a
-    // query), never with a request's id.
-    expect((await listOf(post._id))?.ids ?? []).toEqual([])
+    expect(await requestIdsOn(post._id)).toEqual([])
   })
 
-  it('takes a purged requester off the lists of the posts they requested', async () => {
+  it('takes a purged requester’s requests and grants off the posts they requested', async () => {
     const leaverId = await announceWorker(jobs, 'Quentin', EVENT_WAIT_MS)
     const leaver = jobs.clientFor(leaverId)
     const post = await privatePost('Clean gutters lynx')
@@ -127,32 +110,23 @@ describe('jobs service: each post’s list of requests and invitations (real Fer
         data: { userId: leaverId },
       }),
     )
-    await waitFor(async () => (await listOf(post._id))?.ids.length === 1, {
+    await waitFor(async () => (await requestIdsOn(post._id)).length === 1, {
       timeoutMs: EVENT_WAIT_MS,
-      what: "the purged requester's request to leave the post's list",
+      what: "the purged requester's request to go",
     })
-    expect((await listOf(post._id))?.ids).toEqual([mine._id])
+    expect(await requestIdsOn(post._id)).toEqual([mine._id])
     expect(await authorizedOn(post._id)).toEqual([])
   }, 150_000)
 
   describe('invitations (post_access), through the module itself', () => {
-    const ownListOf = async (postId: string) =>
-      jobs.db
-        .collection<{ _id: string; ids: string[] }>(POST_ACCESS_LISTS_COLLECTION)
-        .findOne({ _id: `${postId}:invited` }, TEST_QUERY)
-
-    it('lists an invitation on its post, reads it by _id, and unlists it on uninvite, post deletion and purge', async () => {
+    it('reads a post’s invitations, and none after uninvite, post deletion and purge', async () => {
       const access = createPostAccess(jobs.db)
       const [postA, postB] = [jobs.newUserId(), jobs.newUserId()]
       const [ann, ben] = [jobs.newUserId(), jobs.newUserId()]
       await access.invite(postA, ann)
-      await access.invite(postA, ann) // a redelivered grant: the same row, listed once
+      await access.invite(postA, ann) // a redelivered grant: the same row, once
       await access.invite(postA, ben)
       await access.invite(postB, ann)
-      expect((await ownListOf(postA))?.ids).toEqual([
-        `${postA}:invitation:${ann}`,
-        `${postA}:invitation:${ben}`,
-      ])
       expect(await access.invitedTo([postA, postB])).toEqual(
         new Map([
           [postA, [ann, ben]],
@@ -163,39 +137,14 @@ describe('jobs service: each post’s list of requests and invitations (real Fer
 
       await access.uninvite(postA, ben)
       expect(await access.isInvited(postA, ben)).toBe(false)
-      expect((await ownListOf(postA))?.ids).toEqual([`${postA}:invitation:${ann}`])
+      expect(await access.invitedTo([postA])).toEqual(new Map([[postA, [ann]]]))
 
       await access.deleteOfUser(ann)
-      expect((await ownListOf(postA))?.ids).toEqual([])
-      expect((await ownListOf(postB))?.ids).toEqual([])
       expect(await access.invitedTo([postA, postB])).toEqual(new Map())
 
       await access.invite(postB, ben)
       await access.deleteOfPost(postB)
-      expect(await ownListOf(postB)).toBeNull()
       expect(await access.invitedTo([postB])).toEqual(new Map())
-    })
-
-    it('serves invitations stored before the lists, filling the post’s list once', async () => {
-      const access = createPostAccess(jobs.db)
-      const postId = jobs.newUserId()
-      const userId = jobs.newUserId()
-      // A row as it was stored before the lists: no list document.
-      await jobs.db.collection(POST_ACCESS_COLLECTION).insertOne(
-        {
-          _id: `${postId}:invitation:${userId}` as never,
-          postId,
-          userId,
-          via: 'invitation',
-          grantedAt: new Date(),
-        },
-        TEST_QUERY,
-      )
-      expect(await access.invitedTo([postId])).toEqual(new Map([[postId, [userId]]]))
-      expect(await ownListOf(postId)).toMatchObject({
-        ids: [`${postId}:invitation:${userId}`],
-        complete: true,
-      })
     })
   })
 })

@@ -5,7 +5,7 @@ export const JOB_REQUESTS_COLLECTION = 'job_requests'
 /** A deleted request's event waits here for the relay: the request itself is gone. */
 export const REQUEST_TOMBSTONES_COLLECTION = 'job_request_tombstones'
 
-/** A worker asked to do a post (spec 1 §4); the post's owner decides. */
+/** A worker asked to do a post; the post's owner decides. */
 export interface JobRequestDocument extends RequestDocument {
   postId: string
   /** The post's owner, who decides. */
@@ -19,7 +19,6 @@ export interface JobRequestDocument extends RequestDocument {
 export const JOB_REQUESTS: RequestCollection<JobRequestDocument> = {
   name: JOB_REQUESTS_COLLECTION,
   tombstones: REQUEST_TOMBSTONES_COLLECTION,
-  lists: 'job_request_lists',
   parties: { sender: 'requesterId', receiver: 'ownerId' },
   unique: { fields: ['postId', 'requesterId'], index: 'one_request_per_post' },
 }

@@ -19,7 +19,7 @@ import type { JobRequestDocument } from './request-document'
 import type { RequestsRepository } from './requests-repository'
 
 /**
- * Requests on posts (spec 1 §4, spec 2 §4): a worker asks to do a post; its owner accepts or
+ * Requests on posts: a worker asks to do a post; its owner accepts or
  * rejects, and may undo back to pending; the requester withdraws at any status and the owner
  * may delete a request on their post. The lifecycle (@marketplace/request-lifecycle) keeps
  * those steps; this service checks the post and the requester before one. What acceptance
@@ -118,7 +118,6 @@ export function createRequestsService(deps: {
     for (const request of await deps.requests.ofPost(postId)) {
       await lifecycle.discard(request, context, 'receiver')
     }
-    await deps.requests.forgetPost(postId)
   }
 
   /** user.deleted: the user's requests go, each with its event, and acceptances they held with them. */
@@ -131,7 +130,6 @@ export function createRequestsService(deps: {
     for (const request of await deps.requests.received(userId)) {
       await lifecycle.discard(request, context, 'receiver')
     }
-    await deps.requests.forgetListsOf(userId)
   }
 
   return { send, decide, remove, discardAllOfPost, deleteAllOf }

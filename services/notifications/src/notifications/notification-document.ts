@@ -4,11 +4,11 @@ import type { OutboxFields } from '@marketplace/service-kit'
 
 export const NOTIFICATIONS_COLLECTION = 'notifications'
 
-/** The three types of spec 2 §2.5 and the two of conversations (issue 17). */
+/** Requests, request decisions and favorites, and the two kinds the conversations service causes. */
 export type NotificationKind = EventData<'notification.created'>['kind']
 
 /**
- * The preference that switches each kind off (spec 2 §2.5, §3; issue 17's "Messages"), both
+ * The preference that switches each kind off (the settings page's switches), both
  * its notification and its mail. A take-down is a moderator's word to the author and is
  * always told (docs/notifications.md).
  */
@@ -27,8 +27,11 @@ export function kindAllowed(kind: NotificationKind, preferences: NotificationPre
 }
 
 /**
- * One notice to one user (spec 1 §3 "Notification"). The id is the causing event's id and the
- * recipient, so a redelivered event names the same document and is stored once.
+ * One notice to one user. The id is the causing event's id and the recipient, so a
+ * redelivered event names the same document and is stored once. The document carries the
+ * notice's outbox (notification.created) and says where the notice is listed (`seq`); the
+ * dropdown reads the notice's copy in its bucket (notification-buckets.ts), which is also
+ * where "read" is kept.
  */
 export interface NotificationDocument extends OutboxFields {
   _id: string
@@ -36,10 +39,16 @@ export interface NotificationDocument extends OutboxFields {
   kind: NotificationKind
   message: string
   link: string
+  /**
+   * As stored: false for a new notice. Only notices stored before the buckets existed carry
+   * their later state here; the one-time fill of their user's buckets copies it.
+   */
   isRead: boolean
-  /** "unread" or "read", kept with isRead: the web app reads either (spec 1 §3). */
+  /** "unread" or "read", kept with isRead: the web app reads either. */
   status: 'unread' | 'read'
   createdAt: Date
+  /** Its number in the user's history (1, 2, ...): which bucket lists it. */
+  seq?: number
   /** When it was pushed to the recipient's devices: set once, so it is pushed once. */
   pushedAt?: Date
 }

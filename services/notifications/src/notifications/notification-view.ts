@@ -2,15 +2,21 @@ import type { NotificationView } from '@marketplace/contracts/api'
 import type { EventData } from '@marketplace/contracts/events'
 import type { NotificationDocument } from './notification-document'
 
-/** A notification as the dropdown reads it (spec 1 §3): never the outbox or internals. */
-export function notificationView(notification: NotificationDocument): NotificationView {
+/** A notification as the dropdown reads it: never the outbox or internals. */
+export function notificationView(
+  notification: Pick<
+    NotificationDocument,
+    '_id' | 'kind' | 'message' | 'link' | 'isRead' | 'createdAt'
+  >,
+): NotificationView {
   return {
     _id: notification._id,
     kind: notification.kind,
     message: notification.message,
     link: notification.link,
     isRead: notification.isRead,
-    status: notification.status,
+    // "status" says the same as isRead: the web app reads either.
+    status: notification.isRead ? 'read' : 'unread',
     createdAt: notification.createdAt.toISOString(),
   }
 }

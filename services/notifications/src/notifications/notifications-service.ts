@@ -38,13 +38,19 @@ export function createNotificationsService(deps: {
     if (!notice || isOldNews(event)) return 'nothing'
     // Counted before it is stored, so its event can carry the badge count (the push then
     // needs no read); taken back when it is switched off or was stored before.
-    const { preferences, unreadCount } = await deps.recipients.countIncoming(notice.recipientId)
+    const counted = await deps.recipients.countIncoming(notice.recipientId)
+    const { preferences, unreadCount } = counted
     if (!kindAllowed(notice.kind, preferences)) {
       await deps.recipients.uncount(notice.recipientId)
       return 'switched-off'
     }
+    // The number the count gave it, unless the user's older notifications are not in
+    // buckets yet: they are put there first, and it comes after them.
+    const seq = counted.bucketed
+      ? counted.seq
+      : await deps.notifications.seqAfterFill(notice.recipientId)
     const at = now()
-    const notification: NotificationDocument = {
+    const notification: NotificationDocument & { seq: number } = {
       _id: notificationId(event.id, notice.recipientId),
       userId: notice.recipientId,
       kind: notice.kind,
@@ -53,6 +59,7 @@ export function createNotificationsService(deps: {
       isRead: false,
       status: 'unread',
       createdAt: at,
+      seq,
     }
     // A redelivered event finds its notification stored and changes nothing.
     const stored = await deps.notifications.insert(notification, [
@@ -76,31 +83,21 @@ export function createNotificationsService(deps: {
   }
 
   /**
-   * The exact unread count, which also corrects the stored one: a crash between counting and
-   * storing a notification, or a race with a read, leaves it off until the user's next look.
+   * The unread count kept on the user's head document (notifications-repository.ts says when
+   * it is also counted and set right).
    */
-  async function unreadCount(userId: string): Promise<number> {
-    const [recipient, exact] = await Promise.all([
-      deps.recipients.findById(userId),
-      deps.notifications.unreadCount(userId),
-    ])
-    await deps.recipients.settleUnreadCount(userId, recipient?.unreadCount, exact)
-    return exact
-  }
+  const unreadCount = (userId: string) => deps.notifications.unreadCount(userId)
 
   return {
     record,
     isOldNews,
 
     async page(userId: string, page: number, limit: number): Promise<NotificationsPage> {
-      const [{ items, total }, unread] = await Promise.all([
-        deps.notifications.page(userId, page, limit),
-        unreadCount(userId),
-      ])
+      const { items, total, unreadCount } = await deps.notifications.page(userId, page, limit)
       return {
         notifications: items.map(notificationView),
         pagination: { current: page, pages: Math.ceil(total / limit), total },
-        unreadCount: unread,
+        unreadCount,
       }
     },
 

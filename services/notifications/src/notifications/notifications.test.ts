@@ -3,15 +3,24 @@ import { Kafka, logLevel, type KafkaMessage } from 'kafkajs'
 import { Topics } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { DEAD_LETTER_TOPIC, newEvent } from '@marketplace/service-kit'
-import { infraEnv, publishEvent, waitFor } from '@marketplace/service-kit/testing'
+import { TEST_QUERY, infraEnv, publishEvent, waitFor } from '@marketplace/service-kit/testing'
 import {
   APP_URL,
   EVENT_WAIT_MS,
   startNotificationsTestApp,
   type NotificationsTestApp,
 } from '../test/notifications-test-app'
+import {
+  NOTIFICATION_BUCKETS_COLLECTION,
+  NOTIFICATION_BUCKET_SIZE,
+  bucketDocumentId,
+  bucketOfSeq,
+  countKey,
+  itemKey,
+  type BucketedNotification,
+  type NotificationBucketDocument,
+} from './notification-buckets'
 import { NOTIFICATIONS_COLLECTION } from './notification-document'
-import { NOTIFICATION_LISTS_COLLECTION } from './notifications-repository'
 
 interface MailSummary {
   ID: string
@@ -42,6 +51,64 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
   afterAll(async () => {
     await app?.stop()
   })
+
+  /**
+   * A user with `total` notifications, written straight in the stored shape (numbered 1 to
+   * `total`, every third one read): as the service leaves them after `total` events, without
+   * sending them all through Kafka.
+   */
+  async function storeHistory(total: number) {
+    const userId = app.newUserId()
+    const start = Date.now() - total * 1000
+    const notices = Array.from({ length: total }, (_, i) => {
+      const seq = i + 1
+      const notice: BucketedNotification = {
+        _id: `history-${seq}:${userId}`,
+        seq,
+        kind: 'post-favorite',
+        message: `Notice ${seq}`,
+        link: '/settings-employer-jobs',
+        isRead: seq % 3 === 0,
+        createdAt: new Date(start + seq * 1000),
+      }
+      return notice
+    })
+    await app.db.collection(NOTIFICATIONS_COLLECTION).insertMany(
+      notices.map((notice) => ({
+        ...notice,
+        userId,
+        status: notice.isRead ? 'read' : 'unread',
+      })) as never[],
+    )
+    const buckets = new Map<number, NotificationBucketDocument>()
+    for (const notice of notices) {
+      const bucket = bucketOfSeq(notice.seq)
+      const doc = buckets.get(bucket) ?? {
+        _id: bucketDocumentId(userId, bucket),
+        userId,
+        bucket,
+        items: {},
+      }
+      doc.items[itemKey(notice.seq)] = notice
+      buckets.set(bucket, doc)
+    }
+    await app.db
+      .collection(NOTIFICATION_BUCKETS_COLLECTION)
+      .insertMany([...buckets.values()] as never[])
+    const counts = Object.fromEntries(
+      [...buckets.values()].map((doc) => [countKey(doc.bucket), Object.keys(doc.items).length]),
+    )
+    await app.db.collection('recipients').insertOne({
+      _id: userId,
+      notificationsBucketed: true,
+      notificationSeq: total,
+      notificationBuckets: counts,
+      unreadCount: notices.filter((notice) => !notice.isRead).length,
+      updatedAt: new Date(),
+    } as never)
+    expect(buckets.size).toBe(Math.ceil(total / NOTIFICATION_BUCKET_SIZE))
+    return { userId, total }
+  }
 
   it('tells the right person, in a short sentence, once per event', async () => {
     const { userId: ownerId } = owner
@@ -195,10 +262,10 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
     expect((await app.clientFor(null).get('/api/notifications')).status).toBe(401)
   })
 
-  it('keeps each user a list by _id, and serves notifications stored before it (the old shape)', async () => {
+  it('puts notifications stored before the buckets in buckets, once, on the first look', async () => {
     const userId = app.newUserId()
     const at = (minutes: number) => new Date(Date.now() - minutes * 60_000)
-    // Written as the service stored them before the lists: the notifications alone.
+    // Written as the service stored them before the buckets: the notifications alone.
     const old = [1, 2, 3].map((minutes) => ({
       _id: `${randomUUID()}:${userId}`,
       userId,
@@ -210,8 +277,8 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
       createdAt: at(minutes),
     }))
     await app.db.collection(NOTIFICATIONS_COLLECTION).insertMany(old as never[])
-    const lists = app.db.collection(NOTIFICATION_LISTS_COLLECTION)
-    expect(await lists.findOne({ _id: `${userId}:all` as never })).toBeNull()
+    const buckets = app.db.collection<NotificationBucketDocument>(NOTIFICATION_BUCKETS_COLLECTION)
+    expect(await buckets.findOne({ _id: bucketDocumentId(userId, 0) }, TEST_QUERY)).toBeNull()
 
     const reader = app.clientFor(userId)
     const page = await reader.get('/api/notifications?page=1&limit=10')
@@ -220,16 +287,95 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
       'Old notice 2',
       'Old notice 3',
     ])
+    expect(page.body.notifications.map((n: { status: string }) => n.status)).toEqual([
+      'unread',
+      'unread',
+      'read',
+    ])
     expect(page.body.unreadCount).toBe(2)
-    const list = await lists.findOne({ _id: `${userId}:all` as never })
-    expect(list).toMatchObject({ userId, complete: true })
-    expect([...(list?.ids ?? [])].sort()).toEqual(old.map((n) => n._id).sort())
+    const bucket = await buckets.findOne({ _id: bucketDocumentId(userId, 0) }, TEST_QUERY)
+    // Numbered oldest first: the oldest is 1.
+    expect(bucket?.items[itemKey(1)]?.message).toBe('Old notice 3')
+    expect(Object.keys(bucket?.items ?? {})).toHaveLength(3)
+    // A second look fills nothing again.
+    expect((await reader.get('/api/notifications')).body.pagination.total).toBe(3)
 
-    // Clearing the read ones takes them off the list too.
+    // Clearing the read ones takes them out of their bucket and off the total.
     expect((await reader.delete('/api/notifications/clear-read')).body).toEqual({ deleted: 1 })
-    const after = await lists.findOne({ _id: `${userId}:all` as never })
-    expect(after?.ids).not.toContain(old[2]!._id)
-    expect(after?.ids).toHaveLength(2)
+    const after = await buckets.findOne({ _id: bucketDocumentId(userId, 0) }, TEST_QUERY)
+    expect(Object.keys(after?.items ?? {})).toHaveLength(2)
+    expect((await reader.get('/api/notifications')).body.pagination).toEqual({
+      current: 1,
+      pages: 1,
+      total: 2,
+    })
+  })
+
+  it("sets a bucket's count right on the next look when a crash left it off", async () => {
+    const { userId } = await storeHistory(30)
+    const recipients = app.db.collection('recipients')
+    const reader = app.clientFor(userId)
+    const total = async () =>
+      (await reader.get('/api/notifications?page=1&limit=10')).body.pagination.total
+    expect(await total()).toBe(30)
+    // The count of the user's only bucket never written (a crash right after listing).
+    await recipients.updateOne({ _id: userId } as never, {
+      $unset: { [`notificationBuckets.${countKey(0)}`]: '' },
+    })
+    expect(await total()).toBe(0)
+    expect(await total()).toBe(30)
+    // One short (a crash after listing the latest notice).
+    await recipients.updateOne({ _id: userId } as never, {
+      $set: { [`notificationBuckets.${countKey(0)}`]: 29 },
+    })
+    expect(await total()).toBe(29)
+    expect(await total()).toBe(30)
+  })
+
+  it('serves a page, the unread count and a read in a fixed number of commands, at 1x and 10x the history', async () => {
+    const small = await storeHistory(150)
+    const large = await storeHistory(1500)
+    const costs = async (user: { userId: string; total: number }) => {
+      const reader = app.clientFor(user.userId)
+      const first = await reader.get('/api/notifications?page=1&limit=10')
+      const third = await reader.get('/api/notifications?page=3&limit=10')
+      const wide = await reader.get('/api/notifications?page=2&limit=50')
+      const count = await reader.get('/api/notifications/unread-count')
+      const unread = (first.body.notifications as Array<{ _id: string; isRead: boolean }>).find(
+        (notification) => !notification.isRead,
+      )
+      const id = encodeURIComponent(unread!._id)
+      const read = await reader.patch(`/api/notifications/${id}/read`, {})
+      // Newest first, whatever the history: notice `total` is the newest.
+      expect(first.body.notifications.map((n: { message: string }) => n.message)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `Notice ${user.total - i}`),
+      )
+      expect(third.body.notifications[0].message).toBe(`Notice ${user.total - 20}`)
+      expect(wide.body.notifications).toHaveLength(50)
+      expect(wide.body.notifications[0].message).toBe(`Notice ${user.total - 50}`)
+      expect(first.body.pagination.total).toBe(user.total)
+      // Every third notice was read.
+      expect(count.body.count).toBe(user.total - Math.floor(user.total / 3))
+      expect(read.body.unreadCount).toBe(count.body.count - 1)
+      return {
+        page: first.commands,
+        thirdPage: third.commands,
+        widePage: wide.commands,
+        unreadCount: count.commands,
+        markRead: read.commands,
+      }
+    }
+    const atSmall = await costs(small)
+    const atLarge = await costs(large)
+    // Printed for the record (docs/notifications.md quotes them).
+    console.log(
+      `notification route commands at 1x and 10x: ${JSON.stringify({ atSmall, atLarge })}`,
+    )
+    expect(atLarge).toEqual(atSmall)
+    for (const commands of Object.values(atSmall)) {
+      expect(commands).toBeGreaterThan(0)
+      expect(commands).toBeLessThanOrEqual(5)
+    }
   })
 
   it('keeps preferences per user, honours them, and validates them', async () => {

@@ -10,7 +10,7 @@ export const RECIPIENTS_COLLECTION = 'recipients'
 /**
  * What this service knows of a user: where to mail them and how to greet them (from
  * user.registered and user.profile-updated), and the notification preferences they saved.
- * Preferences a user never saved read as the defaults (spec 2 §3: all on but mobile).
+ * Preferences a user never saved read as the defaults (all on but mobile push).
  */
 export interface RecipientDocument {
   _id: string
@@ -24,6 +24,15 @@ export interface RecipientDocument {
    * (docs/notifications.md, "The unread count").
    */
   unreadCount?: number
+  /** The number the user's last notification took (notification-buckets.ts). */
+  notificationSeq?: number
+  /** How many notices each of the user's buckets holds: `{ b0: 50, b1: 12 }`. */
+  notificationBuckets?: Record<string, number>
+  /**
+   * Whether the user's notifications are all in buckets: true from the start for a user who
+   * registered since the buckets exist; set by the one-time fill for anyone older.
+   */
+  notificationsBucketed?: boolean
   updatedAt: Date
 }
 
@@ -51,7 +60,8 @@ export function createRecipients(db: Db) {
         { _id: data.userId },
         {
           $set: { email: data.email, updatedAt: new Date() },
-          $setOnInsert: { firstName: data.firstName },
+          // Someone new has no notification stored before the buckets: nothing to fill.
+          $setOnInsert: { firstName: data.firstName, notificationsBucketed: true },
         },
         { upsert: true },
       )
@@ -71,13 +81,20 @@ export function createRecipients(db: Db) {
     preferencesOf,
 
     /**
-     * Counts one more unread notification for the user, in the same write that reads their
-     * preferences: answers both, the count including the new one.
+     * Counts one more unread notification for the user and gives it the next number in their
+     * history, in the same write that reads their preferences: answers all three, the count
+     * including the new one, and whether their older notifications are in buckets yet.
      */
-    async countIncoming(
-      userId: string,
-    ): Promise<{ preferences: NotificationPreferences; unreadCount: number }> {
-      const update = { $inc: { unreadCount: 1 }, $setOnInsert: { updatedAt: new Date() } }
+    async countIncoming(userId: string): Promise<{
+      preferences: NotificationPreferences
+      unreadCount: number
+      seq: number
+      bucketed: boolean
+    }> {
+      const update = {
+        $inc: { unreadCount: 1, notificationSeq: 1 },
+        $setOnInsert: { updatedAt: new Date() },
+      }
       const after = { returnDocument: 'after' } as const
       let recipient: RecipientDocument | null
       try {
@@ -93,6 +110,8 @@ export function createRecipients(db: Db) {
       return {
         preferences: preferencesOfRecipient(recipient),
         unreadCount: Math.max(1, recipient?.unreadCount ?? 1),
+        seq: recipient?.notificationSeq ?? 1,
+        bucketed: recipient?.notificationsBucketed === true,
       }
     },
 
@@ -101,18 +120,6 @@ export function createRecipients(db: Db) {
       await recipients.updateOne({ _id: userId }, { $inc: { unreadCount: -1 } })
     },
 
-    /**
-     * Stores the exact count, unless the stored one changed since it was read as `seen`: a
-     * notification counted in between is then not overwritten (a compare-and-set; the
-     * local server's writes are atomic per document, docs/local-infrastructure.md).
-     */
-    async settleUnreadCount(userId: string, seen: number | undefined, exact: number) {
-      if (seen === exact) return
-      await recipients.updateOne(
-        { _id: userId, unreadCount: seen === undefined ? { $exists: false } : seen },
-        { $set: { unreadCount: exact } },
-      )
-    },
     /** Saves the flags given (the others keep their value); answers all six. */
     async savePreferences(
       userId: string,

@@ -10,6 +10,10 @@ import {
 } from '@marketplace/service-kit/testing'
 import { buildNotificationsApp } from '../app'
 import { readConfig } from '../config'
+import {
+  NOTIFICATION_BUCKETS_COLLECTION,
+  type NotificationBucketDocument,
+} from '../notifications/notification-buckets'
 import { NOTIFICATIONS_COLLECTION } from '../notifications/notification-document'
 import { RECIPIENTS_COLLECTION } from '../recipients/recipients-repository'
 
@@ -151,9 +155,27 @@ export async function startNotificationsTestApp(name: string, env: Record<string
     })
   }
 
-  /** The user's stored notifications (all of them, newest first). */
-  const storedFor = (userId: string) =>
-    notifications.find({ userId }).sort({ createdAt: -1 }).toArray()
+  /**
+   * The user's stored notifications (all of them, newest first), each read or not as its
+   * bucket says: the bucket is where "read" is kept (notification-buckets.ts).
+   */
+  async function storedFor(userId: string) {
+    const [stored, buckets] = await Promise.all([
+      notifications.find({ userId }).sort({ createdAt: -1 }).toArray(),
+      service.db
+        .collection<NotificationBucketDocument>(NOTIFICATION_BUCKETS_COLLECTION)
+        .find({ userId })
+        .toArray(),
+    ])
+    const listed = new Map(
+      buckets.flatMap((bucket) => Object.values(bucket.items)).map((item) => [item._id, item]),
+    )
+    for (const notification of stored) {
+      const isRead = listed.get(String(notification._id))?.isRead ?? notification.isRead
+      Object.assign(notification, { isRead, status: isRead ? 'read' : 'unread' })
+    }
+    return stored
+  }
 
   /** Waits until the user has `count` notifications stored. */
   const waitForStored = (userId: string, count: number) =>

@@ -4,7 +4,7 @@ export const PEOPLE_REQUESTS_COLLECTION = 'people_requests'
 /** A deleted request's events wait here for the relay (service-kit tombstones.ts). */
 export const PEOPLE_REQUEST_TOMBSTONES_COLLECTION = 'people_request_tombstones'
 
-/** A post owner asked a worker to do one of their posts (spec 1 §4, spec 2 §3). */
+/** A post owner asked a worker to do one of their posts; the worker decides. */
 export interface PeopleRequestDocument extends RequestDocument {
   postId: string
   /** The post's title when the request was sent: lists and notifications show it. */
@@ -19,7 +19,6 @@ export interface PeopleRequestDocument extends RequestDocument {
 export const PEOPLE_REQUESTS: RequestCollection<PeopleRequestDocument> = {
   name: PEOPLE_REQUESTS_COLLECTION,
   tombstones: PEOPLE_REQUEST_TOMBSTONES_COLLECTION,
-  lists: 'people_request_lists',
   parties: { sender: 'ownerId', receiver: 'workerId' },
   unique: { fields: ['postId', 'workerId'], index: 'one_request_per_post_and_person' },
 }

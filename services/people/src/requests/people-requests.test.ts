@@ -207,4 +207,38 @@ describe('people service: requests to people (real FerretDB and Kafka)', () => {
     expect((await owner.delete(path)).status).toBe(404)
     expect((await owner.delete('/api/people/requests/not-an-id')).status).toBe(404)
   })
+  it("lists a user's sent and received requests in a fixed number of commands, at 1x and 10x the requests", async () => {
+    const requests = people.db.collection('people_requests')
+    /** `count` requests between other users, stored directly. */
+    const storeOthers = (count: number) =>
+      requests.insertMany(
+        Array.from({ length: count }, (_, i) => ({
+          _id: people.newUserId(),
+          postId: people.newUserId(),
+          postTitle: `Other ${i}`,
+          ownerId: people.newUserId(),
+          workerId: people.newUserId(),
+          status: 'pending',
+          createdAt: new Date(Date.now() - i),
+          updatedAt: new Date(Date.now() - i),
+        })) as never[],
+      )
+    const costs = async () => {
+      const sent = await owner.get('/api/people/requests/sent')
+      const received = await worker.get('/api/people/requests/received')
+      return { sent: sent.commands, received: received.commands, listed: sent.body.length }
+    }
+    await storeOthers(40)
+    const atSmall = await costs()
+    await storeOthers(360)
+    const atLarge = await costs()
+    console.log(
+      `people request lists commands at 1x and 10x: ${JSON.stringify({ atSmall, atLarge })}`,
+    )
+    expect(atLarge).toEqual(atSmall)
+    for (const commands of [atSmall.sent, atSmall.received]) {
+      expect(commands).toBeGreaterThan(0)
+      expect(commands).toBeLessThanOrEqual(5)
+    }
+  })
 })

@@ -524,4 +524,48 @@ describe('reports service: the moderation queue (real FerretDB and Kafka)', () =
     expect(tooLong.status).toBe(400)
     expect((await reports().findOne({ _id: reportId }))!.status).toBe('open')
   })
+  it('pages both queues in a fixed number of commands, at 1x and 10x the reports', async () => {
+    const postId = await app.announcePost(ownerId, 'Reported a lot')
+    const at = Date.now() - 60_000
+    /** `count` reports of the post by strangers, half open and half closed, stored directly. */
+    const store = (from: number, count: number) =>
+      reports().insertMany(
+        Array.from({ length: count }, (_, i): ReportDocument => {
+          const n = from + i
+          const closed = n % 2 === 1
+          return {
+            _id: `budget-${n}-${app.newUserId()}`,
+            reporterId: app.newUserId(),
+            targetType: 'post',
+            targetId: postId,
+            targetOwnerId: ownerId,
+            reason: 'scam',
+            description: '',
+            status: closed ? 'closed' : 'open',
+            createdAt: new Date(at + n),
+            closedAt: closed ? new Date(at + n + 1) : null,
+            closedBy: closed ? adminId : null,
+            action: closed ? 'dismiss' : null,
+          }
+        }),
+      )
+    const costs = async () => {
+      const open = await admin.get('/api/reports?status=open&page=2')
+      const closed = await admin.get('/api/reports?status=closed&page=2')
+      expect(open.body.reports).toHaveLength(PAGE_SIZE)
+      expect(closed.body.reports).toHaveLength(PAGE_SIZE)
+      return { open: open.commands, closed: closed.commands }
+    }
+    await store(0, 40)
+    const atSmall = await costs()
+    await store(40, 360)
+    const atLarge = await costs()
+    console.log(`moderation queue commands at 1x and 10x: ${JSON.stringify({ atSmall, atLarge })}`)
+    expect(atLarge).toEqual(atSmall)
+    for (const commands of Object.values(atSmall)) {
+      expect(commands).toBeGreaterThan(0)
+      // The page, its total, the overdue count, the posts, the people, the open counts.
+      expect(commands).toBeLessThanOrEqual(6)
+    }
+  })
 })

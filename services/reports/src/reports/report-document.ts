@@ -3,7 +3,7 @@ import type { OutboxFields } from '@marketplace/service-kit'
 
 export const REPORTS_COLLECTION = 'reports'
 
-/** Posts and people are reported here; messages in the conversations service (issue 17 §6). */
+/** Posts and people are reported here; messages in the conversations service, which tells us. */
 export type ReportTargetType = 'post' | 'person' | 'message'
 
 /** A message of the excerpt, as message.reported carried it. */
@@ -32,7 +32,7 @@ export interface ReportedMessageSnapshot {
  */
 export type ReportAction = 'dismiss' | 'take-down' | 'target-deleted'
 
-/** One user's report of one post, person or message (spec 1 §3, §5; issue 17 §6). */
+/** One user's report of one post, person or message. */
 export interface ReportDocument extends OutboxFields {
   _id: string
   reporterId: string
@@ -50,9 +50,4 @@ export interface ReportDocument extends OutboxFields {
   action: ReportAction | null
   /** Message reports only. */
   message?: ReportedMessageSnapshot
-  /**
-   * Joined the open queue as it was stored (report-queue-repository.ts). Reports stored
-   * before the queue existed lack it: the queue's one-time fill joins those, and only those.
-   */
-  queued?: true
 }

@@ -34,19 +34,6 @@ interface Context {
 
 const ID = /^[0-9a-zA-Z_-]{1,64}$/
 
-/**
- * Catalog entries of a page, each read by `_id` in parallel: the local server (FerretDB v1)
- * answers `_id: {$in}` by reading the whole catalog (issue 19 §2).
- */
-async function eachById<T extends { _id: string }>(
-  ids: readonly string[],
-  findById: (id: string) => Promise<T | null>,
-): Promise<Map<string, T>> {
-  const found: Array<T | null> = await Promise.all([...new Set(ids)].map((id) => findById(id)))
-  const entries = new Map<string, T>()
-  for (const entry of found) if (entry) entries.set(entry._id, entry)
-  return entries
-}
 const MODERATOR_ROLES: readonly string[] = [ROLES.Admin, ROLES.Editor]
 
 /** Only administrators (2001) and editors (2002) review reports; everyone else gets 403. */
@@ -57,8 +44,8 @@ export function assertModerator(caller: Caller): void {
 }
 
 /**
- * Reports (spec 1 §5, §8) and their moderation (spec 2 §1: reviewed within 24 hours; the
- * platform may remove content). A user reports a post or a person once here, a message in
+ * Reports and their moderation (each report is to be reviewed within 24 hours, and the
+ * platform may remove the content). A user reports a post or a person once here, a message in
  * the conversations service (message.reported); a moderator dismisses a report or takes the
  * content down, which closes every open report of that content and tells jobs, people or
  * conversations through report.resolved.
@@ -139,8 +126,8 @@ export function createReportsService(deps: {
   }
 
   /**
-   * Reports as the queue shows them, with one read per kind of data for the whole page (the
-   * targets, the reporters, the open reports of those targets), not three per row.
+   * Reports as the queue shows them, with one query per kind of data for the whole page (the
+   * posts, the people, the open reports of those targets), not one read per row.
    */
   async function views(reports: ReportDocument[], at: Date): Promise<ModerationReport[]> {
     const idsOf = (type: ReportTargetType) =>
@@ -148,11 +135,10 @@ export function createReportsService(deps: {
     // A message's sender is named as people know them now (the excerpt's name is a fallback).
     const senders = reports.filter((r) => r.targetType === 'message').map((r) => r.targetOwnerId)
     const [posts, people, openCounts] = await Promise.all([
-      eachById(idsOf('post'), deps.posts.findById),
-      eachById(
-        [...idsOf('person'), ...senders, ...reports.map((r) => r.reporterId)],
-        deps.people.findById,
-      ),
+      deps.posts.findMany([...new Set(idsOf('post'))]),
+      deps.people.findMany([
+        ...new Set([...idsOf('person'), ...senders, ...reports.map((r) => r.reporterId)]),
+      ]),
       deps.reports.openCountsOf(reports),
     ])
     return reports.map((report) =>
@@ -281,7 +267,7 @@ export function createReportsService(deps: {
     closeOfDeletedPost: (postId: string) => deps.reports.closeOfDeletedPost(postId, now()),
 
     /**
-     * message.reported (conversations service, issue 17 §6): the report joins the queue as
+     * message.reported (a message reported in the conversations service): the report joins the queue as
      * filed there, once, whatever the number of deliveries. The conversations service checked
      * the reporter, the reason and the message; a reason this service does not know is filed
      * as "other" rather than lost.
