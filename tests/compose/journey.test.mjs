@@ -178,6 +178,11 @@ describe('the compose stack, from nothing to down -v', () => {
     }
   })
 
+  it('keeps /metrics off the public port: the gateway answers 404, through the socket route 400', async () => {
+    assert.equal((await fetch(`${site}/metrics`)).status, 404)
+    assert.equal((await fetch(`${site}/socket.io/%2e%2e/metrics`)).status, 400)
+  })
+
   it('signs two people up with the mailed codes; the owner posts with a picture', async () => {
     state.owner = await signUp('Olive', 'Owner')
     state.worker = await signUp('Walt', 'Worker')
