@@ -177,6 +177,12 @@ describe('account deletion cascade', () => {
       body: png,
     })
     expect(upload.ok).toBe(true)
+    // The upload lands in private staging; completing it (as the web app does) publishes the
+    // checked, re-encoded picture under its key.
+    const completed = await call('POST', '/api/upload/complete', leaver.token, {
+      objectKey: slot.body.objectKey,
+    })
+    expect(completed.status).toBe(200)
     const pictureUrl = `${infra.s3Endpoint}/${bucket}/${slot.body.objectKey as string}`
     expect((await fetch(pictureUrl)).status).toBe(200)
 

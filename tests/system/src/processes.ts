@@ -79,12 +79,26 @@ export async function startService(
   child.stdout?.pipe(log)
   child.stderr?.pipe(log)
   const url = `http://127.0.0.1:${port}`
+  // Two test files start stacks at once, and a free port found by one can be taken by the
+  // other before this child binds it: then the child dies with EADDRINUSE while another
+  // stack's service answers /healthz on "its" port, and the test talks to the wrong service.
+  // So the child's own "Server listening at <url>" line must have been logged first (at info
+  // level, which every stack here uses; at a quieter level only /healthz is waited for).
+  const logsListening = ['trace', 'debug', 'info'].includes(env.LOG_LEVEL ?? 'info')
+  let listening = false
+  let seen = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (listening) return
+    seen = (seen + chunk.toString('utf8')).slice(-4096)
+    if (seen.includes(`Server listening at ${url}`)) listening = true
+  })
   // A service that never became healthy is stopped here: nobody else holds its handle, and
   // a live child would keep jest (and CI) from exiting.
   await waitFor(
     async () => {
       if (child.exitCode !== null)
         throw new Error(`${name} exited with ${child.exitCode}; see ${logDir}/${name}.log`)
+      if (logsListening && !listening) return false
       return (await fetch(`${url}/healthz`)).ok
     },
     { timeoutMs: 120_000, what: `${name} to answer /healthz` },
