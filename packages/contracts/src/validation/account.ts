@@ -32,9 +32,7 @@ export const ACCOUNT_LAST_NAME_MAX_LENGTH = 64
  * (a letter, then letters or hyphens), separated by single spaces.
  */
 export function isValidAccountLastName(lastName: string): boolean {
-  if (lastName.length > ACCOUNT_LAST_NAME_MAX_LENGTH) return false
-  const words = lastName.split(' ')
-  return words.length > 0 && words.every(isValidName)
+  return lastName.length <= ACCOUNT_LAST_NAME_MAX_LENGTH && lastName.split(' ').every(isValidName)
 }
 
 /**
