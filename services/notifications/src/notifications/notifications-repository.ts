@@ -133,7 +133,17 @@ export function createNotificationsRepository(
         { _id: userId },
         { $inc: { [`notificationBuckets.${countKey(bucket)}`]: 1 } },
       )
+      return
     }
+    // Listed already: a redelivery, perhaps after a crash between listing and counting. Its
+    // bucket's count is set from what the bucket holds now; otherwise a bucket the user's
+    // first page never reads (an older one) would stay one short, and the total with it.
+    const head = await heads.findOne({ _id: userId }, { projection: { notificationBuckets: 1 } })
+    await settleCounts(
+      userId,
+      head?.notificationBuckets,
+      new Map([[bucket, await readBucket(userId, bucket)]]),
+    )
   }
 
   /**

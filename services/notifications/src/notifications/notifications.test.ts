@@ -21,6 +21,7 @@ import {
   type NotificationBucketDocument,
 } from './notification-buckets'
 import { NOTIFICATIONS_COLLECTION } from './notification-document'
+import { createNotificationsRepository } from './notifications-repository'
 
 interface MailSummary {
   ID: string
@@ -330,6 +331,28 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
     })
     expect(await total()).toBe(29)
     expect(await total()).toBe(30)
+  })
+
+  it('counts an older bucket again when its notice is delivered again after a crash between listing and counting', async () => {
+    const { userId } = await storeHistory(60)
+    const recipients = app.db.collection('recipients')
+    const reader = app.clientFor(userId)
+    const total = async () =>
+      (await reader.get('/api/notifications?page=1&limit=10')).body.pagination.total
+    // The crash: notice 30 was listed in bucket 0 but never counted. Page 1 reads only the
+    // newest bucket, so looking does not set bucket 0 right.
+    await recipients.updateOne({ _id: userId } as never, {
+      $set: { [`notificationBuckets.${countKey(0)}`]: 49 },
+    })
+    expect(await total()).toBe(59)
+    expect(await total()).toBe(59)
+    // Kafka delivers the event again (its offset was not committed before the crash).
+    const stored = await app.db
+      .collection(NOTIFICATIONS_COLLECTION)
+      .findOne({ _id: `history-30:${userId}` } as never, TEST_QUERY)
+    const repository = createNotificationsRepository(app.db, { notifyOutbox: () => {} })
+    expect(await repository.insert({ ...(stored as object), seq: 30 } as never, [])).toBe(false)
+    expect(await total()).toBe(60)
   })
 
   it('serves a page, the unread count and a read in a fixed number of commands, at 1x and 10x the history', async () => {
