@@ -95,9 +95,12 @@ export function createNotificationsRepository(
 
   /**
    * Puts the notice in its bucket unless it is there already (a redelivered event, a fill
-   * running twice), and only then counts it on the head: a redelivered event counts nothing
-   * again. Without transactions, a crash between the two leaves it in its bucket uncounted,
-   * until the user's next look at that bucket counts it (settleCounts).
+   * running twice), and only then counts it on the head. The count is set to what the bucket
+   * holds after the listing, never below what the head has ($max), rather than raised by one:
+   * a page read that counted the bucket meanwhile (settleCounts) and this write then agree,
+   * where an increment would count the notice twice. Without transactions, a crash between
+   * the two writes leaves the notice uncounted until the next look at its bucket or its
+   * redelivery counts it.
    */
   async function list(notification: NotificationDocument & { seq: number }): Promise<void> {
     const { userId, seq } = notification
@@ -112,15 +115,14 @@ export function createNotificationsRepository(
       isRead: notification.isRead,
       createdAt: notification.createdAt,
     }
-    let added = false
+    let listedIn: NotificationBucketDocument | null = null
     for (let attempt = 1; attempt <= 2; attempt += 1) {
       try {
-        const result = await buckets.updateOne(
+        listedIn = await buckets.findOneAndUpdate(
           { _id: bucketDocumentId(userId, bucket), [path]: { $exists: false } },
           { $set: { [path]: item }, $setOnInsert: { userId, bucket } },
-          { upsert: true },
+          { upsert: true, returnDocument: 'after' },
         )
-        added = result.modifiedCount + result.upsertedCount === 1
         break
       } catch (error) {
         // The bucket exists with the notice in it (the filter then matches nothing, and the
@@ -128,10 +130,14 @@ export function createNotificationsRepository(
         if (!isDuplicateKey(error)) throw error
       }
     }
-    if (added) {
+    if (listedIn) {
       await heads.updateOne(
         { _id: userId },
-        { $inc: { [`notificationBuckets.${countKey(bucket)}`]: 1 } },
+        {
+          $max: {
+            [`notificationBuckets.${countKey(bucket)}`]: Object.keys(listedIn.items ?? {}).length,
+          },
+        },
       )
       return
     }
@@ -210,24 +216,27 @@ export function createNotificationsRepository(
    * Sets the head's count of each bucket just read to what the bucket holds, where they
    * differ, each as a compare-and-set on the count the head showed: a crash between listing a
    * notice and counting it leaves a count one short, which the user's next look sets right.
-   * A notice listed while this read ran but not yet counted may be counted here and again by
-   * its own write: one too many, which the next look sets right in turn.
+   * A notice listed while this read ran but not yet counted is counted here, and its own
+   * write then sets the same count ($max in list), not one more. Returns the counts as set.
    */
   async function settleCounts(
     userId: string,
     counts: BucketCounts | undefined,
     read: ReadonlyMap<number, NotificationBucketDocument | null>,
-  ): Promise<void> {
+  ): Promise<BucketCounts> {
+    const settled: BucketCounts = { ...counts }
     for (const [bucket, found] of read) {
       const path = `notificationBuckets.${countKey(bucket)}`
       const seen = counts?.[countKey(bucket)]
       const holds = Object.keys(found?.items ?? {}).length
+      settled[countKey(bucket)] = holds
       if ((seen ?? 0) === holds) continue
       await heads.updateOne(
         { _id: userId, [path]: seen === undefined ? { $exists: false } : seen },
         { $set: { [path]: holds } },
       )
     }
+    return settled
   }
 
   /**
@@ -264,12 +273,14 @@ export function createNotificationsRepository(
         if (stored?.seq !== undefined) await list({ ...stored, seq: stored.seq })
         return false
       }
+      // Listed and counted before its event is hurried out: the live push makes the browser
+      // read the page at once, and that page should already hold the notice.
+      await list(notification)
       hooks.notifyOutbox({
         collection: NOTIFICATIONS_COLLECTION,
         id: notification._id,
         outbox: events,
       })
-      await list(notification)
       return true
     },
 
@@ -317,13 +328,15 @@ export function createNotificationsRepository(
       const items = slices.flatMap(({ bucket, skip, take }) =>
         newestFirst(read.get(bucket) ?? null).slice(skip, skip + take),
       )
-      await settleCounts(userId, counts, read)
+      // The total as the buckets just read hold it: a count the head had off is reported right
+      // at once, not only from the next look on.
+      const settled = await settleCounts(userId, counts, read)
       let unreadCount = head?.unreadCount ?? 0
       if (slices.length === liveBuckets(counts).length) {
         const exact = [...read.values()].flatMap(newestFirst).filter((item) => !item.isRead).length
         unreadCount = await settleUnread(userId, head?.unreadCount, exact)
       }
-      return { items, total: totalOf(counts), unreadCount: Math.max(0, unreadCount) }
+      return { items, total: totalOf(settled), unreadCount: Math.max(0, unreadCount) }
     },
 
     /**

@@ -312,7 +312,7 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
     })
   })
 
-  it("sets a bucket's count right on the next look when a crash left it off", async () => {
+  it("reports and stores a bucket's count right on the first look when a crash left it off", async () => {
     const { userId } = await storeHistory(30)
     const recipients = app.db.collection('recipients')
     const reader = app.clientFor(userId)
@@ -323,13 +323,19 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
     await recipients.updateOne({ _id: userId } as never, {
       $unset: { [`notificationBuckets.${countKey(0)}`]: '' },
     })
-    expect(await total()).toBe(0)
+    const storedCount = async () =>
+      (
+        (await recipients.findOne({ _id: userId } as never, TEST_QUERY))?.notificationBuckets as
+          Record<string, number> | undefined
+      )?.[countKey(0)]
     expect(await total()).toBe(30)
+    expect(await storedCount()).toBe(30)
     // One short (a crash after listing the latest notice).
     await recipients.updateOne({ _id: userId } as never, {
       $set: { [`notificationBuckets.${countKey(0)}`]: 29 },
     })
-    expect(await total()).toBe(29)
+    expect(await total()).toBe(30)
+    expect(await storedCount()).toBe(30)
     expect(await total()).toBe(30)
   })
 
@@ -353,6 +359,60 @@ describe('notifications service: stored notices, preferences, mail (real FerretD
     const repository = createNotificationsRepository(app.db, { notifyOutbox: () => {} })
     expect(await repository.insert({ ...(stored as object), seq: 30 } as never, [])).toBe(false)
     expect(await total()).toBe(60)
+  })
+
+  it('counts a notice once when a page read settles its bucket between its listing and its count', async () => {
+    const { userId } = await storeHistory(3)
+    const recipients = app.db.collection('recipients')
+    const reader = app.clientFor(userId)
+    // The repository writes the count through a database whose head update waits for a gate:
+    // the notice is in its bucket, not yet counted, when the user's page is read.
+    let reachedCount!: () => void
+    const countReached = new Promise<void>((resolve) => (reachedCount = resolve))
+    let openGate!: () => void
+    const gate = new Promise<void>((resolve) => (openGate = resolve))
+    const heldDb = new Proxy(app.db, {
+      get(target, property, receiver) {
+        if (property !== 'collection') return Reflect.get(target, property, receiver)
+        return (name: string) => {
+          const collection = target.collection(name)
+          if (name !== 'recipients') return collection
+          return new Proxy(collection, {
+            get(inner, key, innerReceiver) {
+              if (key !== 'updateOne') return Reflect.get(inner, key, innerReceiver)
+              return async (filter: never, update: Record<string, unknown>) => {
+                if (JSON.stringify(update).includes('notificationBuckets')) {
+                  reachedCount()
+                  await gate
+                }
+                return inner.updateOne(filter, update as never)
+              }
+            },
+          })
+        }
+      },
+    })
+    const repository = createNotificationsRepository(heldDb, { notifyOutbox: () => {} })
+    const notice = {
+      _id: `history-4:${userId}`,
+      userId,
+      kind: 'post-favorite',
+      message: 'Notice 4',
+      link: '/settings-employer-jobs',
+      isRead: false,
+      status: 'unread',
+      createdAt: new Date(),
+      seq: 4,
+    }
+    const inserting = repository.insert(notice as never, [])
+    await countReached
+    // The page read finds 4 notices in the bucket and the head counting 3: it sets 4.
+    expect((await reader.get('/api/notifications?page=1&limit=10')).body.pagination.total).toBe(4)
+    openGate()
+    expect(await inserting).toBe(true)
+    const head = await recipients.findOne({ _id: userId } as never, TEST_QUERY)
+    expect(head?.notificationBuckets).toEqual({ [countKey(0)]: 4 })
+    expect((await reader.get('/api/notifications?page=1&limit=10')).body.pagination.total).toBe(4)
   })
 
   it('serves a page, the unread count and a read in a fixed number of commands, at 1x and 10x the history', async () => {
