@@ -216,6 +216,17 @@ export const Events = {
       takenDown: Type.Optional(Type.Boolean()),
     }),
   ),
+  /**
+   * Who may see a worker's hidden contacts changed (a post owner's request on the worker was
+   * made or withdrawn). Only the worker travels, never who the viewers are: every people
+   * instance re-reads the profile, so its feed shows the contacts to the right owners at once.
+   */
+  workerContactViewersChanged: defineEvent(
+    'worker.contact-viewers-changed',
+    1,
+    Topics.peopleUsers,
+    Type.Object({ workerId: Type.String() }),
+  ),
   /** The user asked to delete the account: the 30-day grace period starts (spec 2 §1). */
   userDeletionRequested: defineEvent(
     'user.deletion-requested',

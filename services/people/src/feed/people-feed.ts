@@ -244,6 +244,9 @@ export function createPeopleFeedSync(deps: {
     'user.deleted': byUserId,
     // A rating changed a worker's average on another replica: re-read the profile.
     'worker.rated': async ({ data }) => byUserId({ data: { userId: data.workerId } }),
+    // Another instance gave or took back an owner's sight of the worker's hidden contacts.
+    'worker.contact-viewers-changed': async ({ data }) =>
+      byUserId({ data: { userId: data.workerId } }),
   }
 
   const followed = createFollowedModel({

@@ -170,10 +170,18 @@ export function createProfilesService(deps: {
     allowed: boolean,
   ): Promise<void> {
     const entry = `${ownerId}:${jobRequestId}`
+    // The event tells the other people instances, whose feeds hold each worker's viewers and
+    // would otherwise show the owner the worker's old contacts until they restart.
     await deps.profiles.update(
       workerId,
       allowed ? { $addToSet: { contactViewers: entry } } : { $pull: { contactViewers: entry } },
-      [],
+      [
+        newEvent('worker.contact-viewers-changed', {
+          aggregateId: workerId,
+          actorId: null,
+          data: { workerId },
+        }),
+      ],
     )
   }
 
