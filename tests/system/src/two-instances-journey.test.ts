@@ -278,6 +278,49 @@ describe('two instances of every service, one of each killed during a journey, i
     expect(ids(pageOne).filter((id) => ids(pageTwo).includes(id))).toEqual([])
   }, 180_000)
 
+  it('after GET /logout the old access token is refused within a second by both instances of every service', async () => {
+    const person = await api.member('Lena', 'Logout')
+    const login = await fetch(`${stack.site}/api/auth/direct-login`, {
+      method: 'POST',
+      headers: { origin: stack.site, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: person.email, password: person.password }),
+    })
+    const { accessToken: token } = (await login.json()) as { accessToken: string }
+    const cookies = login.headers
+      .getSetCookie()
+      .map((header) => header.split(';')[0])
+      .join('; ')
+    const reads = {
+      people: `/api/users/${person.userId}`,
+      jobs: '/api/jobs/my-jobs',
+      favorites: `/api/favorites/posts/${person.userId}`,
+      conversations: '/api/conversations',
+      notifications: '/api/notifications',
+    }
+    // Each service is asked several times, so both of its instances have just read (and
+    // remembered) that the user has no cut-off: only one of them handles the revocation event.
+    const statuses = async (path: string) =>
+      Promise.all(
+        Array.from({ length: 6 }, async () => (await api.call('GET', path, token)).status),
+      )
+    for (const [service, path] of Object.entries(reads)) {
+      expect({ service, statuses: await statuses(path) }).toEqual({
+        service,
+        statuses: Array(6).fill(200),
+      })
+    }
+
+    const loggedOut = await fetch(`${stack.site}/logout`, { headers: { cookie: cookies } })
+    expect(loggedOut.status).toBe(204)
+    const at = Date.now()
+    await new Promise((resolve) => setTimeout(resolve, 1_000))
+    for (const [service, path] of Object.entries(reads)) {
+      const after = await statuses(path)
+      console.log(`${service}: ${after.join(' ')} from ${Date.now() - at} ms after the logout`)
+      expect({ service, statuses: after }).toEqual({ service, statuses: Array(6).fill(401) })
+    }
+  })
+
   it('posts with a picture, gets a live notification and loses nothing while an instance of each service dies', async () => {
     const suffix = randomBytes(3).toString('hex')
     const title = `Paint a shed ${suffix}`
