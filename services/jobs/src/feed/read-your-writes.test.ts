@@ -1,4 +1,6 @@
+import { hostname } from 'node:os'
 import { ObjectId } from 'mongodb'
+import { TEST_QUERY, waitFor, waitForConsumersCaughtUp } from '@marketplace/service-kit/testing'
 import { POSTS_COLLECTION, type PostDocument } from '../posts/post-document'
 import { derivedFields } from '../posts/post-input'
 import { JOB_REQUESTS_COLLECTION } from '../requests/request-document'
@@ -67,6 +69,27 @@ describe('jobs feed: read-your-writes across instances (X-Read-After)', () => {
     }
     await jobs.db.collection<PostDocument>(POSTS_COLLECTION).insertOne(post)
     return post
+  }
+
+  /**
+   * Until this instance's feed has read the events of the test's own writes: one read late
+   * re-reads from the database and so shows "another instance's" change before the read that
+   * names it.
+   */
+  async function ownEventsRead() {
+    await waitFor(
+      async () => {
+        for (const name of [POSTS_COLLECTION, JOB_REQUESTS_COLLECTION]) {
+          const pending = await jobs.db
+            .collection(name)
+            .countDocuments({ outboxPending: true }, TEST_QUERY)
+          if (pending > 0) return false
+        }
+        return true
+      },
+      { timeoutMs: 30_000, what: 'the outboxes sent' },
+    )
+    await waitForConsumersCaughtUp(`jobs-feed.${hostname()}.${process.pid}.`, 30_000)
   }
 
   const positionOf = (post: Pick<PostDocument, '_id' | 'updatedAt'>) =>
@@ -172,6 +195,7 @@ describe('jobs feed: read-your-writes across instances (X-Read-After)', () => {
     })
     expect(sent.status).toBe(201)
     expect((await search('echidna', undefined, first)).body.jobs[0].location).not.toBe(place)
+    await ownEventsRead()
 
     // Another instance accepts: the request is accepted in the database only.
     await jobs.db

@@ -1,3 +1,5 @@
+import { hostname } from 'node:os'
+import { TEST_QUERY, waitFor, waitForConsumersCaughtUp } from '@marketplace/service-kit/testing'
 import { PROFILES_COLLECTION, type ProfileDocument } from '../profiles/profile-document'
 import { startPeopleTestApp, workerProfileBody, type PeopleTestApp } from '../test/people-test-app'
 
@@ -28,6 +30,19 @@ describe('people feed: read-your-writes across instances (X-Read-After)', () => 
   }
 
   const profiles = () => people.db.collection<ProfileDocument>(PROFILES_COLLECTION)
+  /**
+   * Until this instance's feed has read the events of the test's own writes: one read late
+   * re-reads the profile from the database and so shows "another instance's" change before
+   * the read that names it (a busy CI machine did that).
+   */
+  async function ownEventsRead() {
+    await waitFor(
+      async () => (await profiles().countDocuments({ outboxPending: true }, TEST_QUERY)) === 0,
+      { timeoutMs: 30_000, what: 'the outbox sent' },
+    )
+    await waitForConsumersCaughtUp(`people-feed.${hostname()}.${process.pid}.`, 30_000)
+  }
+
   const positionOf = (profile: ProfileDocument) =>
     `user:${profile._id}@${profile.updatedAt!.getTime()}`
 
@@ -64,6 +79,7 @@ describe('people feed: read-your-writes across instances (X-Read-After)', () => 
     })
     expect(saved.status).toBe(200)
     expect((await call('GET', '/api/people?search=piano')).body.people).toHaveLength(1)
+    await ownEventsRead()
 
     // The other instance renames the worker's title: a newer version in the database only.
     const before = (await profiles().findOne({ _id: userId }))!
