@@ -23,7 +23,7 @@ const contracts = fileURLToPath(new URL('../../packages/contracts/src', import.m
 // The shared rules come straight from packages/contracts' TypeScript sources: the browser
 // runs the same code as the server, without a CommonJS build in between.
 export default defineConfig(({ command }) => ({
-  // Brotli and gzip copies beside each file: the gateway serves them as they are (issue 22 §1).
+  // Brotli and gzip copies beside each file: the gateway serves them as they are.
   // The app's chunks, run after the first paint, preloaded with the HTML (main.tsx).
   // Each busy address's page chunks, for the gateway to preload with its HTML.
   plugins: [react(), preloadBootChunks(), routePreloads(root), precompressAssets()],

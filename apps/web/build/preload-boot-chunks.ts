@@ -2,7 +2,7 @@ import type { Plugin } from 'vite'
 
 /**
  * `<link rel="modulepreload">` in index.html for a dynamically imported module, the chunks
- * it imports statically, and its own dynamic imports with theirs (issue 22): main.tsx imports boot.tsx, the app, dynamically
+ * it imports statically, and its own dynamic imports with theirs: main.tsx imports boot.tsx, the app, dynamically
  * (after the first paint when the gateway put posts into the page, which then drops these
  * links); for every other page these fetch it with the HTML, as if it were the entry's own,
  * so the dynamic import costs no round trip. (Vite preloads a dynamic import's chunks only
@@ -48,7 +48,7 @@ export function preloadBootChunks(moduleSuffix = '/src/boot.tsx'): Plugin {
           // Low priority: the page's stylesheets, which its outline waits for, go first, and
           // the scripts after them, on the same connection, still long before the app could
           // ask for them. Scripts at the default (high) priority share a slow link with the
-          // stylesheets and hold the outline's first paint back (issue 22, first contentful
+          // stylesheets and hold the outline's first paint back (first contentful
           // paint: Lighthouse counts every high-priority script loaded before the paint as
           // blocking it).
           ...files.filter(missing).map((file) => ({

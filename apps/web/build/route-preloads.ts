@@ -58,7 +58,7 @@ export type RoutePreloads = Record<
 /**
  * Writes ROUTE_PRELOADS_FILE: for each address of ROUTE_MODULES, the chunks of its modules,
  * the chunks they import and their stylesheets, as the build named them. The gateway adds
- * them to that address's HTML as low-priority preloads (issue 22, largest contentful
+ * them to that address's HTML as low-priority preloads (largest contentful
  * paint): the page's code then loads beside the app's scripts, not one round trip after
  * them. An address not listed (a thread, an unknown one) loads its chunks as before.
  */

@@ -8,7 +8,7 @@ startAnalytics()
 installErrorReporting()
 
 /**
- * A new task. The app's start is a few steps (issue 22, total blocking time): evaluating the
+ * A new task. The app's start is a few steps (total blocking time): evaluating the
  * store's code, the frame's, the router's, React DOM's and the app's, then the first render. Run in one
  * task they blocked a phone's main thread for about half a second; between tasks the browser
  * paints and answers input. Each step's code is preloaded with the HTML
@@ -38,7 +38,7 @@ async function start() {
   await nextTask()
 
   // The first render as a transition: React then renders in slices of a few milliseconds and
-  // lets the browser answer input between them, instead of one long task (issue 22, total
+  // lets the browser answer input between them, instead of one long task (total
   // blocking time); the shell stays on screen until the render is done.
   const root = createRoot(document.getElementById('root')!)
   startTransition(() => {

@@ -3,7 +3,7 @@ import '@/styles/global.css'
 
 /**
  * The entry: the stylesheet, then the app (boot.tsx). On / the gateway puts the feed's first
- * page into the HTML (issue 22; its public cards only for a browser that may be signed in): the posts paint with the
+ * page into the HTML (its public cards only for a browser that may be signed in): the posts paint with the
  * HTML and the stylesheet, and the app's scripts are fetched and run after that first paint.
  * Left to itself, a browser that has the scripts by then runs them first, and on a phone
  * their evaluation and React's first render hold the paint back by a second or more; on a

@@ -41,7 +41,7 @@ function serveSession() {
   return paths
 }
 
-describe('the start with "Keep me signed in" (spec 1 §4, issue 22)', () => {
+describe('the start with "Keep me signed in"', () => {
   it('once boot restored the session, App shows the signed-in routes at once and renews nothing more', async () => {
     writePersistFlag(true)
     window.history.replaceState(null, '', '/about')
@@ -71,7 +71,7 @@ describe('the start with "Keep me signed in" (spec 1 §4, issue 22)', () => {
   })
 })
 
-describe('preloadRoute (issue 22: the page in the first render)', () => {
+describe('preloadRoute (the page in the first render)', () => {
   it("a settings page preloaded renders with the frame's first render, its title before its data", async () => {
     serveSession()
     await preloadRoute('/settings-account')

@@ -8,7 +8,7 @@ import { isSessionRestored, restoreSession } from '@/lib/session-restore'
 import { watchSession } from '@/lib/session-expiry'
 
 /**
- * spec 1 §4 "Session": with the persist flag on and no token held, the app renews the
+ * With the persist flag on and no token held, the app renews the
  * session before it shows anything but "Loading..." (lib/session-restore). boot.tsx has
  * usually done that before the first render; the routes then render at once.
  */
@@ -16,7 +16,7 @@ export function App({ store }: { store: AppStore }) {
   const [router] = useState(createAppRouter)
   const [ready, setReady] = useState(() => !readPersistFlag() || isSessionRestored(store))
 
-  // A session that ends by itself (expired, or renewal refused) goes to /login: issue 20 §4.
+  // A session that ends by itself (expired, or renewal refused) goes to /login, told why.
   useEffect(() => watchSession(store, router), [router, store])
 
   useEffect(() => {

@@ -5,7 +5,7 @@ import { RequireRole } from '@/app/RequireRole'
 import { createStore } from '@/app/store'
 import { credentialsReceived } from '@/lib/auth-slice'
 
-describe('RequireRole (spec 2 §2.1)', () => {
+describe('RequireRole', () => {
   const renderAt = (roles: string[] | null) => {
     const store = createStore()
     if (roles) {

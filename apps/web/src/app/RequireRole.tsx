@@ -6,7 +6,7 @@ import { selectCurrentUser, selectIsLoggedIn } from '@/lib/auth-slice'
 import { hasAnyRole } from '@/lib/roles'
 
 /**
- * spec 2 §2.1: anonymous users go to /login, remembering where they were going; signed-in
+ * Anonymous users go to /login, remembering where they were going; signed-in
  * users without one of the roles go to /unauthorized.
  */
 export function RequireRole({

@@ -8,7 +8,7 @@ import { readPersistFlag, writePersistFlag } from '@/lib/persist'
 import { jsonResponse, sampleUser, stubFetch } from '@/test/helpers'
 
 // index.html's own script, run as the page runs it, then what boot.tsx waits for before the
-// first render (issue 22): the app must come out signed in, from that one renewal.
+// first render: the app must come out signed in, from that one renewal.
 const INDEX_HTML = readFileSync(path.join(__dirname, '..', '..', 'index.html'), 'utf8')
 const EARLY_SCRIPT = /<script>([\s\S]*?)<\/script>/.exec(INDEX_HTML)?.[1] ?? ''
 const runEarlyScript = () => new Function(EARLY_SCRIPT)()
@@ -46,7 +46,7 @@ afterEach(() => {
   localStorage.clear()
 })
 
-describe('before the first render, with "Keep me signed in" (issue 22)', () => {
+describe('before the first render, with "Keep me signed in"', () => {
   it("on /: signed in from the page's one renewal, the feed seeded from its one request", async () => {
     writePersistFlag(true)
     const requests = serve(renewed)

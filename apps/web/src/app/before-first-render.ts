@@ -9,7 +9,7 @@ import { readPersistFlag } from '@/lib/persist'
 import { restoreSession } from '@/lib/session-restore'
 
 /**
- * What the app waits for before its first render (boot.tsx), side by side (issue 22): the
+ * What the app waits for before its first render (boot.tsx), side by side: the
  * configuration; the route's page chunks, instead of after the first render asks for them;
  * with "Keep me signed in", the session (the renewal index.html started with the page,
  * lib/session-restore), so the first render is the signed-in page rather than "Loading...";

@@ -2,7 +2,7 @@ import { ROUTE_MODULES } from '../../build/route-preloads'
 import { pagesOf, routes } from '@/app/router'
 
 // The build names each address's page chunks for the gateway to preload with its HTML
-// (build/route-preloads.ts, issue 22); the router's routes are the truth about what each
+// (build/route-preloads.ts); the router's routes are the truth about what each
 // address renders, so the two must agree.
 
 /** The module a page's chunk imports, as its source path ('src/...'). */

@@ -108,7 +108,7 @@ export const routes = [
     element: <Layout />,
     errorElement: <RouteError />,
     children: [
-      // The feed's outline while its code loads: the page keeps its shape (issue 22 §2).
+      // The feed's outline while its code loads: the page keeps its shape.
       pageRoute(paths.home, HomePage, <HomePageSkeleton />),
       pageRoute(paths.login, LoginPage),
       pageRoute(paths.signup, SignupPage),
@@ -120,7 +120,7 @@ export const routes = [
       pageRoute(paths.help, HelpPage),
       pageRoute(paths.contactUs, ContactUsPage),
       {
-        // spec 2 §2.1: every settings page needs the role User.
+        // Every settings page needs the role User.
         element: (
           <RequireRole roles={[ROLES.User]}>
             <Suspense fallback={<Loading />}>
@@ -146,7 +146,7 @@ export const routes = [
           pageRoute(s.stats, StatsPage),
           pageRoute(s.rateWorkers, RateWorkersPage),
           {
-            // issue 17 §5: the list, with the open thread beside it (or alone on mobile).
+            // The list, with the open thread beside it (or alone on mobile).
             ...pageRoute(paths.messages.list, MessagesPage),
             children: [
               pageRoute(paths.messages.threadPattern, ThreadPage),
@@ -176,7 +176,7 @@ export const routes = [
 
 /**
  * Starts loading the chunks of the pages the route at this path renders (a settings page:
- * the settings frame and the page), and resolves when they are loaded or failed (issue 22):
+ * the settings frame and the page), and resolves when they are loaded or failed:
  * boot.tsx runs this beside the session's renewal, so the first render shows the page
  * itself, rather than a fallback, then a chunk's round trip, then the page.
  */

@@ -18,7 +18,7 @@ export type OpenModal =
   | { kind: PersonModalKind; personId: string }
 
 /**
- * The one modal open at a time (spec 1 §2 "Modals"). Any feature opens one with
+ * The one modal open at a time. Any feature opens one with
  * `modalOpened`; <ModalHost/> (app/modals) renders it, so features never import each
  * other's modals.
  */

@@ -1,4 +1,4 @@
-/** Every route of the app, in one place (spec 1 §2, spec 2 §2.2). */
+/** Every route of the app, in one place. */
 export const paths = {
   home: '/',
   login: '/login',
@@ -27,11 +27,11 @@ export const paths = {
     stats: '/settings-employer-stats',
     rateWorkers: '/settings-rate-your-workers',
     moderation: '/settings-moderation',
-    /** Issue 20 §5: product analytics, administrators and editors only. */
+    /** Product analytics, administrators and editors only. */
     analytics: '/settings-analytics',
   },
   /**
-   * Messages (issue 17): the list, a thread, and a request's conversation (resolved through
+   * Messages: the list, a thread, and a request's conversation (resolved through
    * GET /api/conversations/by-request/:requestId).
    */
   messages: {

@@ -16,7 +16,7 @@ function afterNextPaint(): Promise<void> {
 }
 
 /**
- * False for the first render of the app, true once that render has painted (issue 22, total
+ * False for the first render of the app, true once that render has painted (total
  * blocking time): what the first screen does not need for its content (the bell's counts,
  * the live connection) starts in a task of its own after the paint, instead of adding its
  * requests to the first render's long task on a slow phone. Once the first paint is past,

@@ -1,6 +1,6 @@
 import { useEffect, type RefObject } from 'react'
 
-/** spec 1 §2: clicking outside a dropdown closes it. */
+/** Clicking outside a dropdown closes it. */
 export function useClickOutside(
   ref: RefObject<HTMLElement | null>,
   onOutside: () => void,

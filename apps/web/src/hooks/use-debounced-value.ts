@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 
-/** The value once it has stopped changing for `delayMs` (spec 1 §9: search waits 300 ms). */
+/** The value once it has stopped changing for `delayMs` (search waits 300 ms). */
 export function useDebouncedValue<T>(value: T, delayMs: number): T {
   const [settled, setSettled] = useState(value)
   useEffect(() => {

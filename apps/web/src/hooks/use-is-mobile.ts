@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 
-/** spec 1 §9: mobile means a width of 768 px or less. */
+/** Mobile means a width of 768 px or less. */
 export const MOBILE_QUERY = '(max-width: 768px)'
 
 export function useIsMobile(): boolean {

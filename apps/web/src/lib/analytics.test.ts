@@ -33,7 +33,7 @@ function stubMatchMedia(mobile: boolean) {
   return matchMedia
 }
 
-describe('analytics reporter (spec 2 §7-§9)', () => {
+describe('analytics reporter', () => {
   let stop: () => void = () => {}
   let fetchStub: ReturnType<typeof stubFetch>
 

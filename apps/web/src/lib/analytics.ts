@@ -9,7 +9,7 @@ import {
 import { MOBILE_QUERY } from '@/hooks/use-is-mobile'
 
 /**
- * Product analytics (spec 2 §7-§9): a best-effort reporter. Events wait in a queue and go to
+ * Product analytics: a best-effort reporter. Events wait in a queue and go to
  * the gateway in batches; a failed send is dropped, never retried nor shown. Nothing is sent
  * until startAnalytics() (main.tsx), so tests and other callers stay silent by default.
  * Anonymous: never pass user ids, e-mails, names or anything typed into a form.

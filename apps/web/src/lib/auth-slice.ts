@@ -2,13 +2,13 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit'
 import type { SessionUser } from '@marketplace/contracts/api'
 
 /**
- * Why a session ended without the user signing out (issue 20 §4): its access token expired
+ * Why a session ended without the user signing out: its access token expired
  * and it could not be renewed (no "Keep me signed in"), or a renewal was refused.
  */
 export type SessionEndReason = 'expired' | 'refused'
 
 /**
- * The session (spec 1 §4): user and access token, in memory only. `restoring` is true while
+ * The session: user and access token, in memory only. `restoring` is true while
  * the app tries a renewal at start ("Loading..."). Every feature reads it and the base query
  * renews it, so it lives with them in the shared layer. The signed-in user is the session's
  * identity as login answered it, not a cached person: profiles stay in RTK Query. `ended` says

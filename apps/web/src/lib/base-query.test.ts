@@ -65,7 +65,7 @@ afterEach(() => {
   setSessionExpiredHandler(() => {})
 })
 
-describe('the shared base query: retries (spec 1 §7, §9)', () => {
+describe('the shared base query: retries', () => {
   it('retries a GET on network errors, 429 and 5xx, up to 3 times, then succeeds', async () => {
     const calls = serve({
       '/api/probe': [
@@ -134,13 +134,13 @@ describe('the shared base query: retries (spec 1 §7, §9)', () => {
       'Bearer token-1',
       'Bearer token-1',
     ])
-    // A read changes nothing: the cookie is not read for it (issue 22, blocking time).
+    // A read changes nothing: the cookie is not read for it (blocking time).
     expect(calls[0]!.headers.get('x-xsrf-token')).toBeNull()
     expect(calls[1]!.headers.get('x-xsrf-token')).toBe('csrf-value')
   })
 })
 
-describe('the shared base query: automatic renewal with "Keep me signed in" (spec 1 §4)', () => {
+describe('the shared base query: automatic renewal with "Keep me signed in"', () => {
   beforeEach(() => writePersistFlag(true))
 
   it('on a 401 renews once and retries the request with the new token', async () => {
@@ -209,7 +209,7 @@ describe('the shared base query: automatic renewal with "Keep me signed in" (spe
   })
 })
 
-describe('the shared base query without "Keep me signed in": no renewal (issue 20 §4)', () => {
+describe('the shared base query without "Keep me signed in": no renewal', () => {
   it('without the persist flag and without a session, passes a 401 on without renewing', async () => {
     const calls = serve({ '/api/probe': [{ status: 401 }] })
     const result = await createStore().dispatch(probeApi.endpoints.probe.initiate('/api/probe'))

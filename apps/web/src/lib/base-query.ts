@@ -18,7 +18,7 @@ import { clearStoredSession, readPersistFlag } from '@/lib/persist'
 import { READ_AFTER_HEADER, positionsFor, rememberWrite } from '@/lib/read-after'
 
 export const REFRESH_PATH = '/api/auth/refresh'
-/** spec 1 §9: 3 retries, exponential backoff from 100 ms with up to 20 % jitter. */
+/** 3 retries, exponential backoff from 100 ms with up to 20 % jitter. */
 export const RETRY = { attempts: 3, baseMs: 100, jitter: 0.2 }
 
 const rawBaseQuery = fetchBaseQuery({
@@ -29,7 +29,7 @@ const rawBaseQuery = fetchBaseQuery({
     if (token) headers.set('authorization', `Bearer ${token}`)
     // The XSRF token guards what changes state; a read (GET, HEAD) goes without it. Reading
     // document.cookie is a call into the browser's cookie store, about a tenth of the work a
-    // query costs on a phone, and the first render starts several reads at once (issue 22).
+    // query costs on a phone, and the first render starts several reads at once.
     if (!SAFE_METHODS.has(methodOf(arg as string | FetchArgs))) {
       const xsrf = readCookie(XSRF_COOKIE)
       if (xsrf) headers.set(XSRF_HEADER, xsrf)
@@ -88,7 +88,7 @@ const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryErro
 }
 
 /**
- * spec 1 §7, §8: the answer is read defensively (no token is a failed renewal) and `token`
+ * The answer is read defensively (no token is a failed renewal) and `token`
  * is read as a fallback name for the access token, which services/auth never sends.
  */
 type RefreshAnswer = Partial<SessionRenewalAnswer> & { token?: string }
@@ -97,7 +97,7 @@ type RefreshAnswer = Partial<SessionRenewalAnswer> & { token?: string }
 export type RenewalOutcome = 'renewed' | 'refused' | 'failed' | 'skipped'
 
 /**
- * spec 1 §4: only a session with the persist flag ("Keep me signed in") is ever renewed, on a
+ * Only a session with the persist flag ("Keep me signed in") is ever renewed, on a
  * 401 or 403, at start, or when the live connection warns that its token is expiring. Without
  * it the session lasts as long as its access token (lib/session-expiry.ts ends it then).
  */
@@ -109,7 +109,7 @@ export const mayRenewSession = (): boolean => readPersistFlag()
  */
 let renewal: Promise<RenewalOutcome> | null = null
 
-/** POST /api/auth/refresh with the XSRF header (spec 1 §4), its answer as index.html keeps one. */
+/** POST /api/auth/refresh with the XSRF header, its answer as index.html keeps one. */
 async function askForRenewal(): Promise<EarlyAnswer> {
   const xsrf = readCookie(XSRF_COOKIE)
   const response = await fetch(REFRESH_PATH, {
@@ -147,7 +147,7 @@ export function renewSession(api: {
       const answer = (body ?? {}) as RefreshAnswer
       const accessToken = answer.accessToken ?? answer.token
       if (!accessToken || !answer.user) {
-        // spec 1 §8: "No token received from refresh endpoint"; signed out only on 401/403.
+        // "No token received from refresh endpoint"; signed out only on 401/403.
         console.error('No token received from refresh endpoint')
         return 'failed'
       }
@@ -187,11 +187,11 @@ export function sessionEnded(dispatch: Dispatch, reason: SessionEndReason) {
 }
 
 /**
- * spec 1 §4 "Automatic renewal": on a 401 or 403, when the persist flag is set and the request
+ * On a 401 or 403, when the persist flag is set and the request
  * was not retried already and is not the renewal itself, renew once and retry. A refused
  * renewal signs the user out and sends them to /login.
  *
- * Without the flag nothing is renewed (issue 20 §4, docs/web-app.md): the error is passed on,
+ * Without the flag nothing is renewed (docs/web-app.md): the error is passed on,
  * and a 401 to a request that carried the session's current token ends the session, the
  * backstop of the expiry timer (a sleeping laptop, a clock that disagrees with the server's):
  * the services answer 401 only to a missing, invalid or expired token.

@@ -3,7 +3,7 @@ import { installErrorReporting, reportClientError } from '@/lib/client-errors'
 import { importWithRetry } from '@/lib/retry-import'
 import { recordAnalytics } from '@/test/analytics'
 
-describe('client error reporting (spec 2 §9)', () => {
+describe('client error reporting', () => {
   let analytics: ReturnType<typeof recordAnalytics>
   let uninstall: () => void
 

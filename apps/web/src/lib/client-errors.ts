@@ -2,7 +2,7 @@ import { ANALYTICS_LIMITS } from '@marketplace/contracts/marketplace'
 import { track } from '@/lib/analytics'
 
 /**
- * spec 2 §9: uncaught errors and unhandled rejections are reported to analytics with their
+ * Uncaught errors and unhandled rejections are reported to analytics with their
  * message, stack, type and URL; so is a page that failed to render after its retries.
  */
 

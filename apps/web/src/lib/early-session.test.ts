@@ -6,7 +6,7 @@ import { takeEarlyFirstFeedPage } from '@/lib/early-session'
 import { readPersistFlag, writePersistFlag } from '@/lib/persist'
 import { restoreSession } from '@/lib/session-restore'
 
-// The script index.html runs while the page is parsed (issue 22): these tests run that very
+// The script index.html runs while the page is parsed: these tests run that very
 // text, so the page's request and the app's hand-over are tested together.
 const INDEX_HTML = readFileSync(path.join(__dirname, '..', '..', 'index.html'), 'utf8')
 const EARLY_SCRIPT = /<script>([\s\S]*?)<\/script>/.exec(INDEX_HTML)?.[1] ?? ''
@@ -68,7 +68,7 @@ afterEach(() => {
   jest.restoreAllMocks()
 })
 
-describe("index.html's early renewal and the app's hand-over (issue 22)", () => {
+describe("index.html's early renewal and the app's hand-over", () => {
   it('exactly one refresh request: the page starts it, and the app signs in from its answer', async () => {
     writePersistFlag(true)
     document.cookie = 'XSRF-TOKEN=xsrf-1'

@@ -1,5 +1,5 @@
 /**
- * What index.html's inline script started with the page (issue 22, largest contentful
+ * What index.html's inline script started with the page (largest contentful
  * paint): the session's renewal, when "Keep me signed in" is on, and on / the signed-in
  * feed's first page asked for with the token that renewal answered. The app takes each of
  * them once: the renewal is never sent a second time with the same refresh cookie (the

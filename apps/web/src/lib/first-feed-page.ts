@@ -5,7 +5,7 @@ export const FIRST_FEED_PAGE_ID = 'first-feed-page'
 
 /**
  * The feed's first page as the gateway put it into the HTML for a visitor who is signed out
- * (issue 22: its cards paint with the HTML), or null. Read before React replaces the shell.
+ * (its cards paint with the HTML), or null. Read before React replaces the shell.
  */
 export function readFirstFeedPage(): JobsFeedAnswer | null {
   const element = document.getElementById(FIRST_FEED_PAGE_ID)

@@ -13,7 +13,7 @@ export const NO_IMAGE = '/images/no-image.svg'
 export const DEFAULT_PROFILE_PICTURE = '/images/default-profile.svg'
 
 /**
- * spec 1 §3 "Images": keys under userImages/ or jobImages/ come from the public bucket;
+ * Keys under userImages/ or jobImages/ come from the public bucket;
  * absolute and local (blob:, data:) addresses are used as they are; any other path is
  * same-origin; nothing at all gets the placeholder.
  */

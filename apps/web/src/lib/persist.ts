@@ -1,4 +1,4 @@
-// spec 1 §4 and §9: the local storage key "persist" marks that a session may be renewed
+// The local storage key "persist" marks that a session may be renewed
 // when the app starts (the "Keep me signed in" choice). The access token itself is never
 // stored: it lives in the Redux store, in memory only.
 const PERSIST_KEY = 'persist'
@@ -20,7 +20,7 @@ export function writePersistFlag(persist: boolean): void {
   }
 }
 
-/** spec 1 §4 "Logout": every stored trace of the session goes. */
+/** Every stored trace of the session goes. */
 export function clearStoredSession(): void {
   try {
     localStorage.removeItem(PERSIST_KEY)

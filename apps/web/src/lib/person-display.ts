@@ -1,17 +1,17 @@
 import type { PersonRating, PersonView } from '@marketplace/contracts/api'
 
-/** The name a person is shown by: name, else first and last name (spec 1 §3). */
+/** The name a person is shown by: name, else first and last name. */
 export function personName(person: Pick<PersonView, 'name' | 'firstName' | 'lastName'>): string {
   const full = [person.firstName, person.lastName].filter(Boolean).join(' ').trim()
   return (person.name ?? '').trim() || full
 }
 
-/** spec 1 §2: "N years old"; nothing when the age is unknown. */
+/** "N years old"; nothing when the age is unknown. */
 export function ageText(age: number | null | undefined): string | null {
   return typeof age === 'number' && age > 0 ? `${age} years old` : null
 }
 
-/** spec 1 §2: skills joined by " - ". */
+/** Skills joined by " - ". */
 export const skillsText = (skills: readonly string[] | null | undefined): string =>
   (skills ?? []).filter(Boolean).join(' - ')
 

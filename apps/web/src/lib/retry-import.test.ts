@@ -1,6 +1,6 @@
 import { importWithRetry } from '@/lib/retry-import'
 
-describe('importWithRetry (spec 2 §9: 3 retries, 100 ms apart)', () => {
+describe('importWithRetry (3 retries, 100 ms apart)', () => {
   afterEach(() => jest.restoreAllMocks())
 
   it('answers the module once a retry succeeds', async () => {

@@ -1,6 +1,6 @@
 import { reportClientError } from '@/lib/client-errors'
 
-/** spec 2 §9: a rendering failure is retried up to 3 times with a 100 ms delay. */
+/** A rendering failure is retried up to 3 times with a 100 ms delay. */
 export const RENDER_RETRIES = 3
 export const RENDER_RETRY_DELAY_MS = 100
 

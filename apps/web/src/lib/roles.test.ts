@@ -1,6 +1,6 @@
 import { hasAnyRole } from '@/lib/roles'
 
-describe('hasAnyRole (spec 2 §5 role checks)', () => {
+describe('hasAnyRole (role checks)', () => {
   it('accepts a list, an object or a single value, compared as strings', () => {
     expect(hasAnyRole(['2000'], ['2000'])).toBe(true)
     expect(hasAnyRole({ User: 2000 }, ['2000'])).toBe(true)

@@ -1,4 +1,4 @@
-/** spec 2 §5 "Role checks": a list, an object or a single value, compared as strings. */
+/** A list, an object or a single value, compared as strings. */
 export function hasAnyRole(roles: unknown, allowed: readonly string[]): boolean {
   const values = Array.isArray(roles)
     ? roles

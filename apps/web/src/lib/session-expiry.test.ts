@@ -79,7 +79,7 @@ describe('SESSION_ENDED_MESSAGES', () => {
   })
 })
 
-describe('watchSession without "Keep me signed in" (issue 20 §4)', () => {
+describe('watchSession without "Keep me signed in"', () => {
   it('ends the session when the access token expires and sends the user to /login, remembering the page', async () => {
     const store = createStore()
     const { router, navigate } = fakeRouter()

@@ -62,7 +62,7 @@ export interface LoginNavigator {
 }
 
 /**
- * Issue 20 §4, spec 1 §4: a session without "Keep me signed in" lasts as long as its access
+ * A session without "Keep me signed in" lasts as long as its access
  * token. A timer set from the token's lifetime ends it when the token expires (the base query's
  * 401 is the backstop); with the persist flag it does nothing and renewal goes on as before.
  * A session that ends by itself, expired or refused, is cleaned up as a sign-out on this tab

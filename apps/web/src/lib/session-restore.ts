@@ -9,9 +9,9 @@ const restores = new WeakMap<object, Promise<void>>()
 const restored = new WeakSet<object>()
 
 /**
- * spec 1 §4 "Session": with the persist flag on and no token held, the session is renewed
+ * With the persist flag on and no token held, the session is renewed
  * before the app shows anything of the user; a 401 or 403 clears the session and the flag,
- * and the app starts signed out. boot.tsx starts this before the first render (issue 22: the
+ * and the app starts signed out. boot.tsx starts this before the first render (the
  * renewal index.html started is usually answered by then), App as the fallback; once per
  * store, so the two share one renewal.
  */

@@ -1,6 +1,6 @@
 export type DateOrder = 'recent' | 'oldest'
 
-/** spec 2 §9: most recent first by createdAt unless the user picks Oldest. */
+/** Most recent first by createdAt unless the user picks Oldest. */
 export function sortByDate<T>(items: readonly T[], dateOf: (item: T) => string, order: DateOrder) {
   const time = (item: T) => {
     const value = Date.parse(dateOf(item))

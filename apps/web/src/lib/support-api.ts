@@ -2,8 +2,8 @@ import type { SupportMessageRequest, SupportMessageSent } from '@marketplace/con
 import { api } from '@/lib/api'
 
 /**
- * POST /api/email/send-email: a message to support, from Help & Support (spec 2 §2.6) and
- * from Contact us (§2.18), two features with one endpoint between them.
+ * POST /api/email/send-email: a message to support, from Help & Support and
+ * from Contact us, two features with one endpoint between them.
  */
 export const supportApi = api.injectEndpoints({
   endpoints: (build) => ({

@@ -44,7 +44,7 @@ function renderStrict(at: string) {
   return router
 }
 
-describe('page views and shown pages (spec 2 §7)', () => {
+describe('page views and shown pages', () => {
   let analytics: ReturnType<typeof recordAnalytics>
   beforeEach(() => {
     analytics = recordAnalytics()

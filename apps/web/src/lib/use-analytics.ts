@@ -5,7 +5,7 @@ import { track } from '@/lib/analytics'
 
 // StrictMode runs an effect twice for one mount; a ref survives that, so each event is sent once.
 
-/** spec 2 §7: one page_view per navigation, with the route's pathname. */
+/** One page_view per navigation, with the route's pathname. */
 export function usePageViews(): void {
   const { key, pathname } = useLocation()
   const viewed = useRef<string | null>(null)

@@ -34,7 +34,7 @@ function fakePushSubscription(endpoint: string) {
   }
 }
 
-describe("useSignOut and this browser's pushes (issue 20 §2)", () => {
+describe("useSignOut and this browser's pushes", () => {
   it('ends the push subscription and has the server forget it, with the token, before logging out', async () => {
     const device = fakePushSubscription('https://fcm.googleapis.com/fcm/send/abc')
     const calls: string[] = []

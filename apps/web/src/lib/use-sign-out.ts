@@ -10,7 +10,7 @@ import { useLogoutMutation } from '@/lib/session-api'
 const FORGET_DEVICE_WAIT_MS = 2_000
 
 /**
- * Issue 20 §2: once the user signs out, this browser stops receiving their pushes. Only if the
+ * Once the user signs out, this browser stops receiving their pushes. Only if the
  * browser holds a subscription (the push code loads then); best effort and bounded: a push
  * service out of reach must not hold the sign-out up (the server also forgets a device the
  * push service reports gone, and a browser signed in by someone else is taken over).
@@ -40,7 +40,7 @@ async function forgetThisDevice(accessToken: string | null): Promise<void> {
 }
 
 /**
- * spec 1 §4 "Logout": the session ends on this side first (auth, the persist flag, session
+ * The session ends on this side first (auth, the persist flag, session
  * storage and stored auth entries), then the cached server data of the signed-in user goes,
  * then GET /logout ends the server session and clears the HttpOnly refresh and XSRF cookies,
  * which only the server can. Its failure changes nothing: the local session is already gone.
@@ -58,7 +58,7 @@ export function useSignOut(): () => Promise<void> {
     try {
       await logout().unwrap()
     } catch {
-      // spec 1 §8: a failed sign-out has no text.
+      // A failed sign-out has no text.
     }
   }, [dispatch, logout, store])
 }

@@ -31,7 +31,7 @@ export type FetchHandler = (path: string, request: Request) => Response | Promis
 
 /**
  * A handler that also answers the session renewal, as auth does for a live session: a 401
- * or 403 from a service makes the app renew once and retry (spec 1 §4), so a test of a
+ * or 403 from a service makes the app renew once and retry, so a test of a
  * refusal must let the renewal succeed to see the refusal's own message.
  */
 export function withRenewal(handler: FetchHandler): FetchHandler {

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 
-// Issue 20 §6: no emoji or pictograph as an icon. Chromium on a fresh Debian (and any system
+// No emoji or pictograph as an icon. Chromium on a fresh Debian (and any system
 // without an emoji font) draws them as empty boxes; the app draws its own SVG icons
 // (src/components/icons, docs/web-app.md "Icons"). This walks every source and stylesheet
 // under src (tests and test support aside: they may name what must not come back) and
@@ -40,7 +40,7 @@ function sourceFiles(dir: string): string[] {
   })
 }
 
-describe('no emoji as icons (issue 20 §6)', () => {
+describe('no emoji as icons', () => {
   it('recognises the pictographs the app once used, and lets typography through', () => {
     for (const sample of [
       '💸',

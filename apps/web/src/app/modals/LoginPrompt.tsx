@@ -3,7 +3,7 @@ import { useAppDispatch } from '@/app/hooks'
 import { modalClosed } from '@/app/ui-slice'
 import { paths } from '@/config/paths'
 
-/** What guests see in place of an action that needs an account (spec 1 §2, §6). */
+/** What guests see in place of an action that needs an account. */
 export function LoginPrompt({ message }: { message?: string }) {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()

@@ -24,7 +24,7 @@ function ModalLoading() {
 }
 
 /**
- * Renders the one open modal (spec 1 §2 "Modals"). Keyed by its subject, so opening the
+ * Renders the one open modal. Keyed by its subject, so opening the
  * same kind for another post or person starts from a fresh state.
  */
 export default function ModalHost() {

@@ -5,9 +5,9 @@ import { useShellActions } from '@/app/shell/use-shell-actions'
 import { paths } from '@/config/paths'
 
 /**
- * spec 1 §2 "Home feed": the mobile bottom navigation (shown at 768 px and below by
+ * The mobile bottom navigation (shown at 768 px and below by
  * shell.css): Posts, People, and, only when logged in, Create, which opens "Add a post", and
- * Messages with the unread total (issue 17 §5).
+ * Messages with the unread total.
  */
 export function BottomNav() {
   const { pathname } = useLocation()

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom'
 import { BRAND_NAME } from '@/app/shell/TopBar'
 import { paths } from '@/config/paths'
 
-/** spec 1 §2 "Footer": the copyright line with the current year, and the static pages. */
+/** The copyright line with the current year, and the static pages. */
 export function Footer() {
   return (
     <footer className="footer">

@@ -228,7 +228,7 @@ describe('BottomNav', () => {
   })
 })
 
-describe('page views (spec 2 §7)', () => {
+describe('page views', () => {
   it('the shell sends a page_view for the first page and each one navigated to', async () => {
     const analytics = recordAnalytics()
     try {

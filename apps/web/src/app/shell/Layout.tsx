@@ -7,7 +7,7 @@ import ModalHost from '@/app/modals/ModalHost'
 import { usePageViews } from '@/lib/use-analytics'
 import './shell.css'
 
-/** The frame of every page (spec 1 §2): top bar, the page, footer, mobile bottom navigation. */
+/** The frame of every page: top bar, the page, footer, mobile bottom navigation. */
 export default function Layout() {
   usePageViews()
   const { pathname } = useLocation()

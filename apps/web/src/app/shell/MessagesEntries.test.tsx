@@ -53,7 +53,7 @@ function renderShell(unreadTotal: number) {
 
 const bottomNav = () => within(screen.getByRole('navigation', { name: 'Mobile navigation' }))
 
-describe('"Messages" in the shell (issue 17 §5)', () => {
+describe('"Messages" in the shell', () => {
   it('shows the unread total in the bottom navigation, the user menu and the hamburger menu', async () => {
     const user = userEvent.setup()
     renderShell(3)

@@ -5,7 +5,7 @@ import { paths } from '@/config/paths'
 import { CountBadge, countLabel } from '@/components/ui/CountBadge'
 
 /**
- * The hamburger menu at 768 px and below (spec 1 §2 "Top bar"): the same items as the bar.
+ * The hamburger menu at 768 px and below: the same items as the bar.
  * The top bar closes it on a click outside (its wrapper holds the toggle too).
  */
 export function MobileMenu({ id, onClose }: { id: string; onClose: () => void }) {

@@ -47,7 +47,7 @@ function renderInBoundary(child: React.ReactNode, at = '/page') {
 /** Lets the boundary's 100 ms timer run once. */
 const nextRetry = () => act(() => jest.advanceTimersByTime(100))
 
-describe('render retry boundary (spec 2 §8, §9: 3 retries, 100 ms apart)', () => {
+describe('render retry boundary (3 retries, 100 ms apart)', () => {
   let analytics: ReturnType<typeof recordAnalytics>
   let consoleError: jest.SpyInstance
 

@@ -90,7 +90,7 @@ class RetryBoundary extends Component<Props, State> {
 }
 
 /**
- * spec 2 §4, §8 and §9: a rendering failure is retried up to 3 times, 100 ms apart, so a
+ * A rendering failure is retried up to 3 times, 100 ms apart, so a
  * transient one (a value not there yet, a race with a store update) recovers without the
  * user seeing anything. After the last try the failure is logged and reported to analytics
  * once, and the page shows a way out. A render that works starts the count over.

@@ -16,7 +16,7 @@ export const BRAND_NAME = 'Marketplace'
 
 /**
  * The bell with its notifications (their API, the live connection: a third of the frame's
- * code) loads after the first render, in a chunk and a task of its own (issue 22, total
+ * code) loads after the first render, in a chunk and a task of its own (total
  * blocking time on a phone); its counts start after the first paint anyway. Until then the
  * same icon holds its place, not yet a control.
  */
@@ -33,7 +33,7 @@ function BellPlaceholder() {
 }
 
 /**
- * spec 1 §2 "Top bar": Find posts, Find people and the search box for everyone; Login and
+ * Find posts, Find people and the search box for everyone; Login and
  * Sign up for guests; the bell, "Hello {first name}" and the user menu once signed in. On
  * /login and /signup only the brand link shows; on / the feed toolbar rides below.
  */

@@ -2,7 +2,7 @@ import { useNavigate } from 'react-router-dom'
 import { paths } from '@/config/paths'
 import './shell.css'
 
-/** /unauthorized (spec 1 §2): a signed-in user without the role a page needs. */
+/** /unauthorized: a signed-in user without the role a page needs. */
 export default function UnauthorizedPage() {
   const navigate = useNavigate()
   return (

@@ -7,8 +7,8 @@ import { paths } from '@/config/paths'
 import { useClickOutside } from '@/hooks/use-click-outside'
 
 /**
- * The signed-in user's greeting and menu (spec 1 §2 "Top bar"): Settings, Messages with the
- * unread total (issue 17 §5, also on the menu's button while it is closed), Make a post,
+ * The signed-in user's greeting and menu: Settings, Messages with the
+ * unread total (also on the menu's button while it is closed), Make a post,
  * Moderation for Admin and Editor, Logout. A click outside or Escape closes it.
  */
 export function UserMenu() {

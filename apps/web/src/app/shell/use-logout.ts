@@ -5,7 +5,7 @@ import { modalClosed } from '@/app/ui-slice'
 import { paths } from '@/config/paths'
 import { useSignOut } from '@/lib/use-sign-out'
 
-/** The menus' Logout (spec 1 §4): no modal stays open, the session ends, the user goes to /login. */
+/** The menus' Logout: no modal stays open, the session ends, the user goes to /login. */
 export function useLogout(): () => Promise<void> {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()

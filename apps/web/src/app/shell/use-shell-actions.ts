@@ -13,7 +13,7 @@ import { selectUnreadMessageTotal } from '@/features/conversations/unread-api'
 const MODERATORS = [ROLES.Admin, ROLES.Editor] as const
 
 /**
- * What the top bar, its hamburger menu and the bottom navigation offer (spec 1 §2), in one
+ * What the top bar, its hamburger menu and the bottom navigation offer, in one
  * place so the three always agree.
  */
 export function useShellActions() {
@@ -40,9 +40,9 @@ export function useShellActions() {
     user,
     loggedIn,
     feedType,
-    /** spec 2 §2.1: the moderation queue is for Admin (2001) and Editor (2002). */
+    /** The moderation queue is for Admin (2001) and Editor (2002). */
     isModerator: loggedIn && hasAnyRole(user?.roles, MODERATORS),
-    /** issue 17 §5: the unread messages total, as the live connection keeps it. */
+    /** The unread messages total, as the live connection keeps it. */
     unreadMessages: loggedIn ? unreadMessages : 0,
     showFeed,
     makePost,

@@ -3,7 +3,7 @@ import './form-field.css'
 
 /**
  * The one labelled field of every form: its label, its control (the children, which carry
- * `id`) and its hint underneath (spec 1 §5 "Hint: ..."). The hint turns into an error line
+ * `id`) and its hint underneath. The hint turns into an error line
  * once the field is `invalid`; the control points at it with
  * aria-describedby={hintIdOf(id)}.
  */

@@ -2,7 +2,7 @@ import { useId, useState } from 'react'
 import './info-tooltip.css'
 
 /**
- * An "i" that shows its text on hover and on keyboard focus (spec 2 §2.7, §2.18); the text is
+ * An "i" that shows its text on hover and on keyboard focus; the text is
  * also the button's description, so a screen reader reads it without hovering.
  */
 export function InfoTooltip({

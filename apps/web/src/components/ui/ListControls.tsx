@@ -3,7 +3,7 @@ import type { DateOrder } from '@/lib/sort-by-date'
 import { TrashIcon } from '@/components/icons/TrashIcon'
 import './list-controls.css'
 
-/** The toolbars of the settings lists (spec 2 §2.8-§2.16): view, sort, a choice, reset. */
+/** The toolbars of the settings lists: view, sort, a choice, reset. */
 export type ListView = 'list' | 'grid'
 
 export function ViewToggle({

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { CloseIcon } from '@/components/icons/CloseIcon'
 
 /**
- * A dialog: closes on Escape and on a click outside it (spec 1 §2), takes the focus while
+ * A dialog: closes on Escape and on a click outside it, takes the focus while
  * open and gives it back on close. No feature knowledge.
  */
 export function Modal({
@@ -65,7 +65,7 @@ export function Modal({
   )
 }
 
-/** A yes/no question with its own error line (spec 2 delete confirmations). */
+/** A yes/no question with its own error line (the settings lists' delete confirmations). */
 export function ConfirmModal({
   title,
   message,

@@ -1,6 +1,6 @@
 import './pagination.css'
 
-/** spec 1 §2: "Page X of Y" with Previous and Next, bounded at 1 and the number of pages. */
+/** "Page X of Y" with Previous and Next, bounded at 1 and the number of pages. */
 export function Pagination({
   page,
   totalPages,

@@ -8,7 +8,7 @@ import {
 import { Picture } from '@/components/ui/Picture'
 import './post-fields-view.css'
 
-/** spec 1 §2: what stands in for a private location or contact. */
+/** What stands in for a private location or contact. */
 export const PRIVATE_FIELD_TOOLTIP = 'Visible only once your request is accepted'
 
 export interface PostFieldsValue {

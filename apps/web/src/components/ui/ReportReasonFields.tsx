@@ -8,9 +8,9 @@ import { FormField } from '@/components/ui/FormField'
 import './report-reason-fields.css'
 
 /**
- * The fields of every report (spec 1 §5): one of the reasons, then optional details with their
- * count. Reports of posts and people (features/reports) and of messages (issue 17,
- * features/conversations) ask the same; each form keeps its own submit and its own texts.
+ * The fields of every report: one of the reasons, then optional details with their
+ * count. Reports of posts and people (features/reports) and of messages
+ * (features/conversations) ask the same; each form keeps its own submit and its own texts.
  */
 export function ReportReasonFields({
   name,

@@ -11,7 +11,7 @@ export interface ToastMessage {
 /** How long a toast stays on screen. */
 export const TOAST_MS = 3500
 
-/** A short note in a corner that goes away by itself (spec 2 §8 "toasts"). */
+/** A short note in a corner that goes away by itself. */
 export function Toast({ toast, onDone }: { toast: ToastMessage | null; onDone: () => void }) {
   useEffect(() => {
     if (!toast) return

@@ -13,7 +13,7 @@ const shortDate = (date: string) =>
   })
 
 /**
- * The charts of the Analytics screen (issue 20 §5). recharts is imported here only, and this
+ * The charts of the Analytics screen. recharts is imported here only, and this
  * file only by the lazily loaded AnalyticsPage: the home route never loads it (the bundle
  * budget test, tests/system/src/web-bundle-budget.test.ts). Each chart is decoration for
  * sighted readers (aria-hidden, and without recharts' keyboard layer, so nothing hidden takes

@@ -4,13 +4,13 @@ import { AnalyticsCharts } from './AnalyticsCharts'
 import { RankedTable } from './RankedTable'
 import './analytics.css'
 
-// ours (issue 20 §5 names the screen, not its texts).
+// Our own copy: the product names the screen, not its texts.
 export const PERIOD_DAYS = 30
 const LOAD_FAILED = 'Failed to load the analytics. Please try again later.'
 const NOTHING_YET = 'No analytics in the last 30 days yet.'
 
 /**
- * Settings › Analytics (issue 20 §5): the web app's own use over the last 30 days, for
+ * Settings › Analytics: the web app's own use over the last 30 days, for
  * administrators and editors (the route's RequireRole; the service answers 403 to others).
  */
 export default function AnalyticsPage() {

@@ -31,7 +31,7 @@ export type SecondStepMethod = 'authenticator' | 'email' | 'recovery'
 export const isTwoStepChallenge = (answer: unknown): answer is TwoStepChallenge =>
   !!answer && typeof answer === 'object' && 'twoStepRequired' in answer
 
-/** Sign-up, verification, login and password reset (spec 1 §7, services/auth/src/routes). */
+/** Sign-up, verification, login and password reset (services/auth/src/routes). */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     signup: build.mutation<SignupAnswer, SignupPayload>({
@@ -88,7 +88,7 @@ export const {
 } = authApi
 
 /**
- * The HTTP status a failed call got, or null when no answer came (spec 1 §8 "no response").
+ * The HTTP status a failed call got, or null when no answer came.
  * A body that is not JSON (a proxy's HTML error page) still had a status.
  */
 export function responseStatus(error: unknown): number | null {

@@ -5,7 +5,7 @@ import { Messages } from '@marketplace/contracts/validation'
 const MAX = CONVERSATION_LIMITS.messageMaxLength
 
 /**
- * The thread's input (issue 17 §5): Enter sends, Shift+Enter adds a line; the count of what
+ * The thread's input: Enter sends, Shift+Enter adds a line; the count of what
  * will be sent (trimmed) against the limit; over it, the server's rule in words and no Send.
  * Disabled with the read-only banner's reason.
  */

@@ -18,7 +18,7 @@ function lastMessageText(conversation: ConversationView, myId: string): string {
 }
 
 /**
- * The conversation list (issue 17 §5): the other person's picture or initials and name, the
+ * The conversation list: the other person's picture or initials and name, the
  * post's title, the last message and its time, the unread count; newest activity first, 30
  * at a time with "Load more". The live connection keeps the held pages current.
  */

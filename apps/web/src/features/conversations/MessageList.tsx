@@ -15,7 +15,7 @@ type Row =
   | { kind: 'outgoing'; message: OutgoingMessage; sentAt: string }
 
 /**
- * The thread's messages, oldest at the top (issue 17 §5): day separators, my bubbles right
+ * The thread's messages, oldest at the top: day separators, my bubbles right
  * and theirs left, "Seen" under my last message the other side read, my unsent ones with
  * their state and a retry, "Report" on theirs. Scrolling near the top loads older messages
  * (also a button, for keyboards), keeping what is on screen in place; a new message scrolls

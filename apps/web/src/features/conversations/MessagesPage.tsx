@@ -4,7 +4,7 @@ import { ConversationList } from '@/features/conversations/ConversationList'
 import './conversations.css'
 
 /**
- * /messages (issue 17 §5): the list and, beside it, the open thread (a child route). At
+ * /messages: the list and, beside it, the open thread (a child route). At
  * 768 px or less one at a time: the list, or the thread full screen with its back link.
  */
 export default function MessagesPage() {

@@ -16,7 +16,7 @@ function reportErrorText(error: unknown): string {
 }
 
 /**
- * Report one of the other party's messages (issue 17 §6) with the post reasons, as the
+ * Report one of the other party's messages with the post reasons, as the
  * report modal of a post looks: a reason, optional details, the same thanks.
  */
 export function ReportMessageModal({

@@ -14,7 +14,7 @@ import { useGetConversationByRequestQuery } from '@/features/conversations/conve
 export const NOT_YET_OPENED_RETRIES = { attempts: 20, delayMs: 1000 }
 
 /**
- * /messages/request/:requestId (issue 17 §5): finds the request's conversation and shows its
+ * /messages/request/:requestId: finds the request's conversation and shows its
  * thread in place of this address, so Back does not come here again.
  */
 export default function RequestThreadPage({

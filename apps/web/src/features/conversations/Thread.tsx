@@ -53,7 +53,7 @@ function BackLink() {
   )
 }
 
-/** One conversation (issue 17 §5): its header, the read-only banner, the messages, the input. */
+/** One conversation: its header, the read-only banner, the messages, the input. */
 export function Thread({ conversationId }: { conversationId: string }) {
   const myId = useAppSelector(selectCurrentUser)?._id ?? ''
   const conversation = useGetConversationQuery(conversationId, { refetchOnMountOrArgChange: true })

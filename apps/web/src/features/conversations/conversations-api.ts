@@ -25,7 +25,7 @@ const byId = (id: string) => encodeURIComponent(id)
 const latestUnreadTotal = (data: ConversationPages) => data.pages.at(-1)?.unreadTotal
 
 /**
- * The conversations service (issue 17, docs/conversations.md): the list (newest activity
+ * The conversations service (docs/conversations.md): the list (newest activity
  * first, by cursor), a conversation, its messages (newest first, `before` a cursor), send,
  * mark read, report. The live connection and the sends patch these caches in place
  * (messageReceived and the others below), so a push costs no request.

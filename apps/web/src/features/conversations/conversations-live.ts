@@ -13,7 +13,7 @@ import {
 } from '@/features/conversations/conversations-api'
 import { unreadApi, unreadTotalReceived } from '@/features/conversations/unread-api'
 
-/** What the live connection hands the conversations feature (issue 17 §3). */
+/** What the live connection hands the conversations feature. */
 export interface ConversationPushes {
   message(payload: LiveMessage): void
   conversationRead(payload: LiveConversationRead): void

@@ -8,8 +8,8 @@ export const conversationsBaseApi = api
 const UNREAD_TOTAL = { type: 'Conversations', id: 'UNREAD' } as const
 
 /**
- * The unread messages total, the badge of "Messages" in the shell and the settings sidebar
- * (issue 17 §5). Apart from the rest of the feature because the shell is in every page's
+ * The unread messages total, the badge of "Messages" in the shell and the settings sidebar.
+ * Apart from the rest of the feature because the shell is in every page's
  * JavaScript: the list, the thread and the live updates load later (docs/web-app.md
  * "Messages"). The live connection holds the one subscription (conversations-live.ts); the
  * badges only read the figure, so a page or a test without the connection fetches nothing.

@@ -35,7 +35,7 @@ function sendErrorText(error: unknown): string {
 }
 
 /**
- * The thread's sends (issue 17 §5): a typed message shows at once as "Sending...", joins the
+ * The thread's sends: a typed message shows at once as "Sending...", joins the
  * thread when the server stored it, or stays with its error and a retry under the same
  * clientId. A 409 means the conversation became read-only: its view is read again for the
  * banner.

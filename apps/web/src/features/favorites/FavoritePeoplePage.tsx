@@ -16,7 +16,7 @@ import { Messages } from '@marketplace/contracts/validation'
 import '@/components/ui/list-page.css'
 import './favorites.css'
 
-/** spec 2 §2.11: the texts of the list's states and of a removal. */
+/** The texts of the list's states and of a removal. */
 const TEXTS: FavoritesTexts<FavoritePersonEntry> = {
   signedOut: Messages.favorites.loginToViewPeople,
   loading: 'Loading your favorite people...',
@@ -26,7 +26,7 @@ const TEXTS: FavoritesTexts<FavoritePersonEntry> = {
     `Are you sure you want to remove "${person.firstName} ${person.lastName}" from your favorites?`,
 }
 
-/** spec 2 §2.11 Favorite people. */
+/** Settings › Favorite people. */
 export default function FavoritePeoplePage() {
   const dispatch = useAppDispatch()
   const user = useAppSelector(selectCurrentUser)

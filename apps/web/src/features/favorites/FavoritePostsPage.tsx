@@ -23,7 +23,7 @@ import { Messages } from '@marketplace/contracts/validation'
 import '@/components/ui/list-page.css'
 import './favorites.css'
 
-/** spec 2 §2.16: the texts of the list's states and of a removal. */
+/** The texts of the list's states and of a removal. */
 const TEXTS: FavoritesTexts<FavoritePostEntry> = {
   signedOut: Messages.favorites.loginToViewPosts,
   loading: 'Loading your favorite posts...',
@@ -33,7 +33,7 @@ const TEXTS: FavoritesTexts<FavoritePostEntry> = {
     `Are you sure you want to remove "${post.title}" from your favorites?`,
 }
 
-/** spec 2 §2.16 Favorite posts, sorted by when they were saved. */
+/** Settings › Favorite posts, sorted by when they were saved. */
 export default function FavoritePostsPage() {
   const dispatch = useAppDispatch()
   const user = useAppSelector(selectCurrentUser)

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { ConfirmModal } from '@/components/ui/Modal'
 import type { FavoritesList } from '@/features/favorites/use-favorites-list'
 
-/** Each page's own texts (spec 2 §2.11, §2.16): its list's states and its removal question. */
+/** Each page's own texts: its list's states and its removal question. */
 export interface FavoritesTexts<Entry> {
   signedOut: string
   loading: string

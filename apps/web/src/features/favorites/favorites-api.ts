@@ -13,7 +13,7 @@ export const favoritesApi = api.injectEndpoints({
   endpoints: (build) => ({
     getFavoritePosts: build.query<FavoritePostEntry[], string>({
       query: (userId) => `/api/favorites/posts/${encodeURIComponent(userId)}`,
-      // spec 2 §3: entries without their object are ignored.
+      // Entries without their object are ignored.
       transformResponse: (body: FavoritePostEntry[]) => body.filter((entry) => entry.favoriteID),
       providesTags: ['FavoritePosts'],
     }),

@@ -2,7 +2,7 @@ import { useState } from 'react'
 
 /**
  * A favorites list's state, and removing a favorite after a confirmation: `ask` opens it for
- * an entry, `confirm` removes it for the signed-in user and closes. spec 2 §8: a failed
+ * an entry, `confirm` removes it for the signed-in user and closes. A failed
  * favorite removal is silent.
  */
 export function useFavoritesList<Entry>(
@@ -19,7 +19,7 @@ export function useFavoritesList<Entry>(
     try {
       await remove(userId, entry)
     } catch {
-      // spec 2 §8: a failed favorite removal is silent.
+      // A failed favorite removal is silent.
     }
     setRemoving(null)
   }

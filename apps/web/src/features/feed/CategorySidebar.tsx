@@ -16,8 +16,8 @@ export function totalLine(total: number, feedType: 'job' | 'worker'): string {
 }
 
 /**
- * spec 1 §2 "Home feed": categories with counts and a total line; the list needs login
- * (§6: a guest, or a 401/403, reads "Please log in to view categories").
+ * Categories with counts and a total line; the list needs login
+ * (a guest, or a 401/403, reads "Please log in to view categories").
  */
 export function CategorySidebar() {
   const dispatch = useAppDispatch()

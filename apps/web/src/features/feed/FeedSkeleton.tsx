@@ -3,7 +3,7 @@ import './feed.css'
 
 /**
  * A page of cards' outlines, in the feed's grid or list, while the page of posts or people
- * is on its way: the feed has its final shape from the first paint (issue 22 §2), and the
+ * is on its way: the feed has its final shape from the first paint, and the
  * same outline is in index.html before any script runs. The status text is for screen
  * readers; the outlines are decoration.
  */

@@ -13,8 +13,8 @@ import { LocationFilter } from '@/features/feed/LocationFilter'
 import './feed.css'
 
 /**
- * spec 1 §2 "Top bar" on /: view toggle, sort, location, payment and contact filters and
- * Reset Filters; on mobile (§9, <= 768 px) a compact bar that also shows the total.
+ * The feed's toolbar on /: view toggle, sort, location, payment and contact filters and
+ * Reset Filters; on mobile (<= 768 px) a compact bar that also shows the total.
  */
 export default function FeedToolbar() {
   const dispatch = useAppDispatch()

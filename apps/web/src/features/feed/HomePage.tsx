@@ -17,7 +17,7 @@ import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
 import { ArrowLeftIcon } from '@/components/icons/ArrowLeftIcon'
 import './feed.css'
 
-/** spec 1 §2 "Home feed" (route /): posts or people, with categories, filters and pages. */
+/** The home feed (route /): posts or people, with categories, filters and pages. */
 export default function HomePage() {
   const dispatch = useAppDispatch()
   const feed = useAppSelector(selectFeed)
@@ -129,7 +129,7 @@ export default function HomePage() {
   )
 }
 
-/** The one item chosen (spec 1 §2), read from RTK Query, where choosing it put it. */
+/** The one item chosen, read from RTK Query, where choosing it put it. */
 function SelectedItem({
   selected,
   layout,

@@ -6,7 +6,7 @@ import './feed.css'
 
 /**
  * The home route's outline while its code loads: the feed-type toggle, the sidebar and a
- * page of cards where HomePage will put them (issue 22 §2, §3).
+ * page of cards where HomePage will put them.
  */
 export function HomePageSkeleton() {
   const { feedType, view } = useAppSelector(selectFeed)

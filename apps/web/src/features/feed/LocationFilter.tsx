@@ -16,7 +16,7 @@ const GROUPS: Array<{ label: string | null; items: readonly string[] }> = [
 ]
 
 /**
- * spec 1 §2 "Home feed": All, Remote, Hybrid, then the cities of §9; typing shows fuzzy
+ * All, Remote, Hybrid, then the cities of LOCATIONS (contracts); typing shows fuzzy
  * matches, and a text that matches nothing may be used as a custom location.
  */
 export function LocationFilter({

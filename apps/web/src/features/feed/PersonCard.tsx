@@ -10,7 +10,7 @@ import { RatingText } from '@/components/ui/RatingText'
 import './feed.css'
 
 /**
- * spec 1 §2 "Home feed": picture, name, Details and "Request {firstname}"; the request
+ * Picture, name, Details and "Request {firstname}"; the request
  * button is hidden on the signed-in user's own card.
  */
 export function PersonCard({ person, layout }: { person: ShownPerson; layout: 'grid' | 'list' }) {

@@ -16,7 +16,7 @@ export const feedCardSizes = (layout: 'grid' | 'list') =>
   layout === 'grid' ? GRID_CARD_SIZES : '(max-width: 768px) 110px, 160px'
 
 /**
- * spec 1 §2 "Home feed": image (placeholder when missing), title, Details and Send request.
+ * Image (placeholder when missing), title, Details and Send request.
  * The owner sees no request button on their own post.
  */
 export function PostCard({ post, layout }: { post: JobPost; layout: 'grid' | 'list' }) {
@@ -43,7 +43,7 @@ export function PostCard({ post, layout }: { post: JobPost; layout: 'grid' | 'li
         {post.location !== null ? (
           post.location && <p className="post-card-meta">{post.location}</p>
         ) : (
-          // spec 1 §2: private location is masked with a hint until the request is accepted.
+          // Private location is masked with a hint until the request is accepted.
           <p className="post-card-meta post-card-hidden" title={HIDDEN_LOCATION_HINT}>
             <span className="masked" aria-hidden="true">
               ••••••••

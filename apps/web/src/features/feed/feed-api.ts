@@ -30,7 +30,7 @@ export function feedQueryOf(feed: FeedState): FeedQuery {
 }
 
 /**
- * The category sidebar's list, one shape for both feeds: spec 1 §3 "Category response" has
+ * The category sidebar's list, one shape for both feeds: the category answer has
  * names in `categories`, and counts with totalJobs or totalWorkers in `metadata`.
  */
 export interface CategoryList {
@@ -39,7 +39,7 @@ export interface CategoryList {
   counts: Record<string, number>
 }
 
-/** spec 1 §7: category, location, payment and contact go out only when not All. */
+/** Category, location, payment and contact go out only when not All. */
 export function feedParams(query: FeedQuery): JobsFeedQuery & PeopleFeedQuerystring {
   const params: JobsFeedQuery & PeopleFeedQuerystring = {}
   for (const key of ['category', 'location', 'payment', 'contact'] as const) {
@@ -54,7 +54,7 @@ export function feedParams(query: FeedQuery): JobsFeedQuery & PeopleFeedQuerystr
 export const CATEGORIES_LOGIN_MESSAGE = 'Please log in to view categories'
 export const CATEGORIES_FAILED_MESSAGE = 'Failed to load categories'
 
-/** spec 1 §6, §8: a 401 or 403 asks the visitor to log in; anything else failed. */
+/** A 401 or 403 asks the visitor to log in; anything else failed. */
 export function categoriesErrorText(error: unknown): string {
   const status = errorStatus(error)
   return status === 401 || status === 403 ? CATEGORIES_LOGIN_MESSAGE : CATEGORIES_FAILED_MESSAGE
@@ -68,7 +68,7 @@ const emptyPagination = (page: number): JobsPagination => ({
   limit: FEED_PAGE_SIZE,
 })
 
-/** The home feed, its category sidebar and the search box (spec 1 §7). */
+/** The home feed, its category sidebar and the search box. */
 export const feedApi = api.injectEndpoints({
   endpoints: (build) => ({
     getJobsFeed: build.query<Required<JobsFeedAnswer>, FeedQuery>({

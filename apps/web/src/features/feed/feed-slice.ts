@@ -3,13 +3,13 @@ import type { JobPost } from '@marketplace/contracts/api'
 import { personCached, postCached, type ShownPerson } from '@/lib/entities-api'
 
 /**
- * The home feed's shared state (spec 1 §1, §4): feed type, category, the single selected
+ * The home feed's shared state: feed type, category, the single selected
  * item (by id: the item itself stays in RTK Query), the total, and the top bar's view, sort
  * and filters. (Owned by the feed feature; the top bar and search read and write it.)
  */
 export type FeedType = 'job' | 'worker'
 
-/** An item chosen to be shown alone (spec 1 §2 "Home feed"), as the search box chose it. */
+/** An item chosen to be shown alone, as the search box chose it. */
 export type FeedItem = { type: 'job'; item: JobPost } | { type: 'worker'; item: ShownPerson }
 
 export interface FeedState {
@@ -76,7 +76,7 @@ export const feedSlice = createSlice({
     pageSelected(state, action: PayloadAction<number>) {
       state.page = action.payload
     },
-    /** spec 1 §2: Reset returns sort to Recent, view to Grid and the three filters to all. */
+    /** Reset returns sort to Recent, view to Grid and the three filters to all. */
     filtersReset(state) {
       state.sort = 'desc'
       state.view = 'grid'

@@ -1,4 +1,4 @@
-/** The home feed's words (spec 1 §2 "Home feed"), shared by the page and its outline. */
+/** The home feed's words, shared by the page and its outline. */
 export const FEED_TEXTS = {
   job: {
     loading: 'Loading posts...',

@@ -8,7 +8,7 @@ let loadingMatcher: Promise<LocationMatcher> | null = null
 /**
  * Loads the fuzzy matcher (fuse.js) when the location filter is about to be used, not with
  * the home page: it is most of a 7 KB gzip that every visit would otherwise download before
- * the feed shows (issue 22, the home route's JavaScript budget).
+ * the feed shows (the home route's JavaScript budget).
  */
 export function loadLocationSearch(): Promise<LocationMatcher> {
   loadingMatcher ??= import('fuse.js').then(({ default: Fuse }) => {
@@ -23,7 +23,7 @@ export function loadLocationSearch(): Promise<LocationMatcher> {
 }
 
 /**
- * spec 1 §5, §9: the known locations whose fuzzy score is within 0.4 of the typed text. In
+ * The known locations whose fuzzy score is within 0.4 of the typed text. In
  * the moment before the matcher has loaded, the locations that contain the text.
  */
 export function matchLocations(text: string): string[] {

@@ -53,7 +53,7 @@ function report(id: string, title: string, createdAgoHours: number): ModerationR
   }
 }
 
-/** A reported message with the two messages around it (issue 17 §6). */
+/** A reported message with the two messages around it. */
 function messageReport(id: string, createdAgoHours: number): ModerationReport {
   const base = report(id, 'unused', createdAgoHours)
   const at = Date.parse(base.createdAt)

@@ -10,7 +10,7 @@ function sentTime(sentAt: string): string {
 }
 
 /**
- * A reported message in the queue (issue 17 §6): the conversation around it as a small
+ * A reported message in the queue: the conversation around it as a small
  * thread, oldest first, the reported message highlighted and named as such, so a moderator
  * judges it in its context without opening the conversation.
  */

@@ -2,7 +2,7 @@ const MINUTE_MS = 60 * 1000
 const HOUR_MS = 60 * MINUTE_MS
 
 /**
- * A report's age against the terms' promise of a review within 24 hours (spec 2 §1):
+ * A report's age against the terms' promise of a review within 24 hours:
  * "3 h left" while there is time, "overdue by 2 h" after. Under an hour it counts minutes,
  * so a report never reads "0 h left".
  */

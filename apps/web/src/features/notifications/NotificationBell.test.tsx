@@ -292,7 +292,7 @@ describe('NotificationBell', () => {
     act(() => {
       store.dispatch(credentialsReceived({ user: sampleUser, accessToken: 'renewed' }))
     })
-    // Issue 18: the server closes a socket at its token's expiry unless it re-authenticates.
+    // The server closes a socket at its token's expiry unless it re-authenticates.
     expect(first.disconnected).toBe(false)
     expect(first.emittedNamed('reauthenticate')).toEqual([['reauthenticate', { token: 'renewed' }]])
     expect(tokenSent()).toEqual({ token: 'renewed' })

@@ -20,7 +20,7 @@ import './notifications.css'
 const badgeText = (count: number) => (count > 99 ? '99+' : String(count))
 
 /**
- * spec 1 §2 "Notification dropdown", §4 "Notifications": the bell with the unread count;
+ * The bell with the unread count;
  * opening it with unread ones marks them all read, and those stay highlighted while it is
  * open so the user still sees what was new. Rendered by the top bar for signed-in users only.
  */
@@ -34,7 +34,7 @@ export default function NotificationBell() {
   const navigate = useNavigate()
 
   // The counts and the live connection start once the first screen has painted: on a phone
-  // their requests would otherwise lengthen the first render's task (issue 22).
+  // their requests would otherwise lengthen the first render's task.
   const started = useAfterFirstPaint()
   const { notice, dismissNotice } = useLiveNotifications({ enabled: started })
   // Fresh on every mount: the bell mounts at sign-in, and nothing of another session shows.
@@ -59,7 +59,7 @@ export default function NotificationBell() {
     setOpen(true)
     dismissNotice()
     setNewAtOpening(new Set(notifications.filter((n) => !n.isRead).map((n) => n._id)))
-    // spec 1 §4: opening with unread ones marks them all read.
+    // Opening with unread ones marks them all read.
     if (unreadCount > 0) void markAllRead()
   }
 

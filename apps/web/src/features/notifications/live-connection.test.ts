@@ -91,7 +91,7 @@ describe('openLiveConnection', () => {
     expect(onNotification).toHaveBeenCalledWith({ notification, count: 4 })
   })
 
-  it('hands the conversations’ pushes to their handlers (issue 17)', async () => {
+  it('hands the conversations’ pushes to their handlers', async () => {
     const handlers = {
       onMessage: jest.fn(),
       onConversationRead: jest.fn(),

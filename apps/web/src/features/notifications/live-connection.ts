@@ -17,7 +17,7 @@ export interface LiveConnectionOptions {
   onNotification: (payload: LiveNotification) => void
   /** Each time the socket (re)connects. */
   onConnect?: () => void
-  /** Conversations (issue 17): a message sent or received, a read receipt, a take-down. */
+  /** Conversations: a message sent or received, a read receipt, a take-down. */
   onMessage?: (payload: LiveMessage) => void
   onConversationRead?: (payload: LiveConversationRead) => void
   onMessageTakenDown?: (payload: LiveMessageTakenDown) => void
@@ -29,7 +29,7 @@ export interface LiveConnectionOptions {
 export type LiveConnection = (() => void) & { renewToken(token: string): void }
 
 /**
- * The socket options (spec 1 §9). WebSocket first, then HTTP long-polling when it fails (a
+ * The socket options. WebSocket first, then HTTP long-polling when it fails (a
  * proxy that blocks WebSocket): most connections open in one round trip and hold one
  * connection, and nobody is left without live updates (docs/notifications.md). The token is
  * read at every (re)connection, so a reconnect uses the newest one.
@@ -45,9 +45,9 @@ export const liveSocketOptions = (token: () => string) => ({
 })
 
 /**
- * spec 1 §4 "Live connection": to the same origin; on every connect (the first and each
+ * To the same origin; on every connect (the first and each
  * reconnect) the client authenticates with the user id; a refusal is retried after 2 s.
- * Failures are only logged (spec 1 §8). The socket lives as long as the session: a renewed
+ * Failures are only logged. The socket lives as long as the session: a renewed
  * token is sent over it (`reauthenticate`), and a socket the server closed reconnects with
  * the newest token. Returns the function that closes it, which also takes renewed tokens.
  */

@@ -11,7 +11,7 @@ import type { RootState } from '@/app/store'
 import { api } from '@/lib/api'
 
 /**
- * The `notification` event of the live connection (spec 1 §7): a Socket.IO message, outside
+ * The `notification` event of the live connection: a Socket.IO message, outside
  * the HTTP contracts, carrying the list's view of the notification and the unread count.
  */
 export interface LiveNotification {
@@ -35,7 +35,7 @@ const setPagesUnread = (draft: NotificationPages, count: number) => {
 }
 
 /**
- * spec 1 §4 "Notifications", §7. The list is one infinite query (pages 1..n, "Load More"
+ * The notifications of the bell. The list is one infinite query (pages 1..n, "Load More"
  * fetches the next); the badge reads the unread count. Writes patch both caches at once
  * and undo the patch when the server refuses.
  */
@@ -146,7 +146,7 @@ export function unreadCountReceived(count: number) {
 }
 
 /**
- * spec 1 §4: a live notification goes on top of the first page and the unread count becomes
+ * A live notification goes on top of the first page and the unread count becomes
  * the one the server sent. A notification already held is a repeat (the server publishes at
  * least once) or was stored before the list was read: it is not added twice, and its count,
  * taken when it was stored, is older than the one held, so it is ignored. Answers whether the

@@ -19,7 +19,7 @@ export const LIVE_NOTICE_MS = 4000
  * socket (it re-authenticates, no pushes are missed), another user or sign-out closes it.
  * Asked by the server before the token expires, it renews the session, so an idle tab keeps
  * its live updates. Answers the latest live notification for a short notice, cleared after
- * LIVE_NOTICE_MS or when dismissed. The same connection carries the conversations' pushes (issue 17): their handlers load with
+ * LIVE_NOTICE_MS or when dismissed. The same connection carries the conversations' pushes: their handlers load with
  * socket.io-client, on demand, and also keep the unread messages total the shell shows.
  */
 export function useLiveNotifications({ enabled = true }: { enabled?: boolean } = {}) {
@@ -35,7 +35,7 @@ export function useLiveNotifications({ enabled = true }: { enabled?: boolean } =
   /** The token of the moment, read when a connection opens (renewals reach it by renewToken). */
   const latestToken = useRef(token)
   latestToken.current = token
-  // Not before the caller says so (the bell: after the first paint, issue 22).
+  // Not before the caller says so (the bell: after the first paint).
   const signedIn = !!token && enabled
 
   const dismissNotice = useCallback(() => {

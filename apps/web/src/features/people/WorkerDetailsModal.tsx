@@ -30,7 +30,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * Worker details (spec 1 §2): the viewer's own profile shows every contact and a Modify
+ * Worker details: the viewer's own profile shows every contact and a Modify
  * button; others see the public contacts the server left, a favorite toggle, Request and
  * Report.
  */

@@ -287,7 +287,7 @@ describe('add a post modal', () => {
     await waitFor(() => expect(store.getState().ui.modal).toBeNull(), { timeout: 3000 })
   })
 
-  describe('the category (issue 20 §3)', () => {
+  describe('the category', () => {
     it("pre-selects the server's guess as the title is typed, among the feed's categories", async () => {
       renderModal(<AddPostModal />)
       const category = screen.getByLabelText('Category')

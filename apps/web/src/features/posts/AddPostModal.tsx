@@ -33,7 +33,7 @@ import {
 } from './PostFormFields'
 import './posts.css'
 
-/** spec 1 §4, §9: the "Post created successfully!" overlay lasts 2 seconds. */
+/** The "Post created successfully!" overlay lasts 2 seconds. */
 export const CREATED_OVERLAY_MS = 2000
 
 interface FormState {
@@ -48,11 +48,11 @@ interface FormState {
   expirationDate: string
   displayLocation: boolean
   displayContact: boolean
-  /** The category the user picked; null while the form shows the guess (issue 20 §3). */
+  /** The category the user picked; null while the form shows the guess. */
   category: string | null
 }
 
-// spec 1 §4: location and contact default to private.
+// Location and contact default to private.
 const EMPTY_FORM: FormState = {
   title: '',
   where: '',
@@ -68,7 +68,7 @@ const EMPTY_FORM: FormState = {
   category: null,
 }
 
-/** "Add a post" (spec 1 §2, §4, §5): the form, its preview, and the creation. */
+/** "Add a post": the form, its preview, and the creation. */
 export default function AddPostModal() {
   const dispatch = useAppDispatch()
   const user = useAppSelector(selectCurrentUser)

@@ -3,7 +3,7 @@ import { FormField, hintIdOf } from '@/components/ui/FormField'
 import { POST_CATEGORIES } from '@marketplace/contracts/marketplace'
 
 /**
- * The post's category (issue 20 §3): one of the feed's categories, the ones its sidebar
+ * The post's category: one of the feed's categories, the ones its sidebar
  * lists. A post's own older value outside the list stays shown, as ContactField does.
  */
 export function CategoryField({

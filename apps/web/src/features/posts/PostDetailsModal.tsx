@@ -18,7 +18,7 @@ import { Messages } from '@marketplace/contracts/validation'
 import { HeartIcon } from '@/components/icons/HeartIcon'
 import './posts.css'
 
-/** Post details (spec 1 §2): the owner sees no favorite, request or report button. */
+/** Post details: the owner sees no favorite, request or report button. */
 export default function PostDetailsModal({ post }: { post: JobPost }) {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()

@@ -14,7 +14,7 @@ import { contactValueField } from '@marketplace/contracts/validation'
 import './post-form-fields.css'
 
 /**
- * The fields a post is written with (spec 1 §3-§5, spec 2 §5), one set for "Add a post" and
+ * The fields a post is written with, one set for "Add a post" and
  * "Modify": the same limits, choices and placeholders in both. Each field takes its value
  * and reports a change; `addon` is what a form puts beside the control (Modify's eye toggle).
  */
@@ -49,7 +49,7 @@ export function TitleField({ value, onChange }: FieldProps<string>) {
   )
 }
 
-/** Where: required when a post is created (spec 1 §5); the locations of §9 are offered. */
+/** Where: required when a post is created; the known LOCATIONS are offered. */
 export function WhereField({
   value,
   onChange,
@@ -110,7 +110,7 @@ export function HowMuchField({ value, onChange }: FieldProps<string>) {
   )
 }
 
-/** Payment as boxes to tick, when a post is created (spec 1 §4). */
+/** Payment as boxes to tick, when a post is created. */
 export function PaymentChoices({ value, onChange }: FieldProps<string[]>) {
   const toggle = (option: string) =>
     onChange(
@@ -129,7 +129,7 @@ export function PaymentChoices({ value, onChange }: FieldProps<string[]>) {
   )
 }
 
-/** Payment as a list in one line, when a post is modified (spec 2 §5: joined with " - "). */
+/** Payment as a list in one line, when a post is modified (joined with " - "). */
 export function PaymentListField({ value, onChange }: FieldProps<string>) {
   const id = useId()
   return (

@@ -14,17 +14,17 @@ export const postsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getMyPosts: build.query<JobPostList, void>({
       query: () => '/api/jobs/my-jobs',
-      // spec 1 §7: "a list, or an object with jobs" (services/jobs answers the list).
+      // "a list, or an object with jobs" (services/jobs answers the list).
       transformResponse: (body: JobPostList | { jobs: JobPostList }) =>
         Array.isArray(body) ? body : (body.jobs ?? []),
       providesTags: ['MyPosts'],
     }),
-    /** The creation form's names (where, when, howmuch, payment: spec 1 §3). */
+    /** The creation form's names (where, when, howmuch, payment). */
     createPost: build.mutation<JobPost, JobPostCreateBody>({
       query: (body) => ({ url: '/api/jobs', method: 'POST', body }),
       invalidatesTags: ['MyPosts', 'Feed', 'Categories', 'Stats'],
     }),
-    /** spec 2 §7 "Update a post": every field but the title, or isOnline alone for the toggle. */
+    /** Every field but the title, or isOnline alone for the toggle. */
     updatePost: build.mutation<JobPost, { id: string; changes: JobPostUpdateBody }>({
       query: ({ id, changes }) => ({
         url: `/api/jobs/${encodeURIComponent(id)}`,

@@ -6,7 +6,7 @@ import {
 } from '@/lib/use-presigned-upload'
 import { Messages, validatePictureFile } from '@marketplace/contracts/validation'
 
-/** spec 1 §8, §9: the failure text turns into "No image will be used" after 5 s. */
+/** The failure text turns into "No image will be used" after 5 s. */
 export const UPLOAD_FAILURE_NOTICE_MS = 5000
 
 export type UploadStatus = PresignedUploadStatus
@@ -23,7 +23,7 @@ const POST_PICTURE: PresignedUploadRules = {
 }
 
 /**
- * The post picture (spec 1 §4 "Picture upload"): the upload starts on pick; a slot is asked
+ * The post picture: the upload starts on pick; a slot is asked
  * for, then the file goes straight to storage with its progress shown.
  */
 export function usePictureUpload() {

@@ -142,7 +142,7 @@ function RatingRow({ entry }: { entry: RateableRequest }) {
 }
 
 /**
- * spec 2 §2.12 /settings-rate-your-workers: the workers of accepted requests on the caller's
+ * /settings-rate-your-workers: the workers of accepted requests on the caller's
  * posts, each rated 1 to 5 stars with a short comment (docs/ratings-and-stats.md).
  */
 export default function RateWorkersPage() {

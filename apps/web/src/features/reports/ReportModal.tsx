@@ -19,7 +19,7 @@ export type ReportTarget = { kind: 'post'; post: JobPost } | { kind: 'person'; p
 /** How long the thank-you stays before the modal closes by itself. */
 export const REPORT_THANKS_MS = 2000
 
-/** spec 1 §8: the server's answer, turned into the text a person reads. */
+/** The server's answer, turned into the text a person reads. */
 export function reportErrorText(error: unknown, kind: ReportTarget['kind']): string {
   const status = errorStatus(error)
   if (status === 409) {
@@ -34,7 +34,7 @@ export function reportErrorText(error: unknown, kind: ReportTarget['kind']): str
   return message
 }
 
-/** Report a post or a person (spec 1 §2, §5): a reason, optional details. */
+/** Report a post or a person: a reason, optional details. */
 export default function ReportModal({ target }: { target: ReportTarget }) {
   const dispatch = useAppDispatch()
   const loggedIn = useAppSelector(selectIsLoggedIn)

@@ -8,7 +8,7 @@ import { api } from '@/lib/api'
  */
 type WithReason<Body> = Required<Body> & { type: ReportReason }
 
-/** Reporting (spec 1 §7): a post by postId, a person by reportedId; each once per user. */
+/** Reporting: a post by postId, a person by reportedId; each once per user. */
 export const reportsApi = api.injectEndpoints({
   endpoints: (build) => ({
     reportPost: build.mutation<SubmittedReport, WithReason<ReportPostBody>>({

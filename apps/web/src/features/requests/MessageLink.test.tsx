@@ -96,7 +96,7 @@ const pages: [string, ReactElement, unknown, string, string][] = [
   ],
 ]
 
-describe('"Message" on every request row (issue 17 §5)', () => {
+describe('"Message" on every request row', () => {
   it.each(pages)('%s: opens the request’s conversation', async (_page, page, list, text, id) => {
     renderRequestsPage(page, () => jsonResponse(200, list))
     const row = (await screen.findAllByText(text))[0]!.closest('li') as HTMLElement

@@ -19,14 +19,14 @@ import { MessageLink } from './MessageLink'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
-// The verbs of "Failed to {status} request." (spec 2 §8).
+// The verbs of "Failed to {status} request.".
 const VERBS: Record<RequestStatus, string> = {
   accepted: 'accept',
   rejected: 'decline',
   pending: 'update',
 }
 
-/** spec 2 §2.15 People requested me. Decided requests can only be deleted (spec 2 §4). */
+/** Settings › People requested me. Decided requests can only be deleted. */
 export default function ReceivedPeopleRequestsPage() {
   const { data: requests = [], isLoading, isError } = useGetReceivedPeopleRequestsQuery()
   const [decide] = useDecidePeopleRequestMutation()

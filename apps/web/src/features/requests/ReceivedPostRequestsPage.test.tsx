@@ -66,7 +66,7 @@ describe('ReceivedPostRequestsPage', () => {
     expect(within(accepted).queryByRole('button', { name: 'Accept' })).toBeNull()
     expect(within(accepted).getByRole('button', { name: 'Undo decision' })).toBeInTheDocument()
 
-    // spec 2 §4: rejected reads "Declined".
+    // Rejected reads "Declined".
     expect(rowOf('Zoe Helper')).toHaveTextContent('Declined')
   })
 

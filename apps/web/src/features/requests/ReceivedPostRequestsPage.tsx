@@ -32,11 +32,11 @@ import './requests.css'
 
 const ALL_JOBS = '__all__'
 
-/** spec 2 §2.9 Requests on my posts. */
+/** Settings › Requests on my posts. */
 export default function ReceivedPostRequestsPage() {
   const user = useAppSelector(selectCurrentUser)
   const { data, isLoading } = useGetReceivedPostRequestsQuery(user?._id ?? '', { skip: !user })
-  // spec 2 §8: a load failure shows an empty list.
+  // A load failure shows an empty list.
   const requests = data ?? []
   const [decide] = useDecidePostRequestMutation()
   const [remove, removeState] = useDeletePostRequestMutation()
@@ -65,7 +65,7 @@ export default function ReceivedPostRequestsPage() {
     try {
       await decide({ id: request._id, status: next }).unwrap()
     } catch {
-      // spec 2 §8: a failed status change is silent; the row keeps its status.
+      // A failed status change is silent; the row keeps its status.
     } finally {
       setBusyId(null)
     }
@@ -75,7 +75,7 @@ export default function ReceivedPostRequestsPage() {
     try {
       await remove(request._id).unwrap()
     } catch {
-      // spec 2 §8: a failed delete is silent.
+      // A failed delete is silent.
     }
     setDeleting(null)
   }

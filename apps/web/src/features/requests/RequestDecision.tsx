@@ -3,7 +3,7 @@ import type { RequestStatus } from '@marketplace/contracts/marketplace'
 import { StatusBadge } from './RequestStatus'
 
 /**
- * spec 2 §2.9, §2.15: a pending request offers Accept and Decline; a decided one shows its
+ * A pending request offers Accept and Decline; a decided one shows its
  * status and whatever the page allows next (`decided`: the undo or the delete button).
  */
 export function RequestDecision({

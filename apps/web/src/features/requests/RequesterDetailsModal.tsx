@@ -6,7 +6,7 @@ import { skillsText } from '@/lib/person-display'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
-/** spec 2 §2.9: who asked for one of my posts, from the fields the request carries. */
+/** Who asked for one of my posts, from the fields the request carries. */
 export function RequesterDetailsModal({
   requester,
   onClose,

@@ -15,7 +15,7 @@ import { MessageLink } from './MessageLink'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
-/** spec 2 §2.10 People I requested. */
+/** Settings › People I requested. */
 export default function SentPeopleRequestsPage() {
   const dispatch = useAppDispatch()
   const { data: requests = [], isLoading, isError } = useGetSentPeopleRequestsQuery()
@@ -38,7 +38,7 @@ export default function SentPeopleRequestsPage() {
       const person = await loadPerson(request.requestedPerson._id, true).unwrap()
       dispatch(modalOpened({ kind: 'workerDetails', person }))
     } catch {
-      // spec 2 §8: a failed details load is silent.
+      // A failed details load is silent.
     } finally {
       setLoadingId(null)
     }
@@ -48,7 +48,7 @@ export default function SentPeopleRequestsPage() {
     try {
       await remove(request._id).unwrap()
     } catch {
-      // spec 2 §8: a failed delete is silent.
+      // A failed delete is silent.
     }
     setDeleting(null)
   }

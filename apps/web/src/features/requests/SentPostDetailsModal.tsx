@@ -5,8 +5,8 @@ import { StatusBadge } from './RequestStatus'
 import './requests.css'
 
 /**
- * spec 2 §2.14: a post I requested. The server sends the hidden location and contact value
- * as null (with the value's mask) until my request is accepted (spec 2 §4, issue 17), so
+ * A post I requested. The server sends the hidden location and contact value
+ * as null (with the value's mask) until my request is accepted, so
  * they show masked until then.
  */
 export function SentPostDetailsModal({

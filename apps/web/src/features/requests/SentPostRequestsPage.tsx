@@ -30,7 +30,7 @@ const SORT_LABELS = [
 
 type Dialog = { kind: 'details' | 'delete'; request: SentJobRequest } | null
 
-/** spec 2 §2.14 Posts I requested. */
+/** Settings › Posts I requested. */
 export default function SentPostRequestsPage() {
   const user = useAppSelector(selectCurrentUser)
   const {
@@ -54,7 +54,7 @@ export default function SentPostRequestsPage() {
     try {
       await remove(request._id).unwrap()
     } catch {
-      // spec 2 §8: a failed withdrawal is silent.
+      // A failed withdrawal is silent.
     }
     setDialog(null)
   }

@@ -6,7 +6,7 @@ export type StatusFilter = 'all' | RequestStatus
 export const matchesStatus = (status: string, filter: StatusFilter) =>
   filter === 'all' || status === filter
 
-/** spec 2 §4: rejected reads "Declined". */
+/** Rejected reads "Declined". */
 export const statusLabel = (status: string) =>
   REQUEST_STATUS_LABELS[status as RequestStatus] ?? status
 

@@ -10,7 +10,7 @@ import { api } from '@/lib/api'
 
 const byId = (id: string) => encodeURIComponent(id)
 
-/** Requests on posts (services/jobs) and to people (services/people), spec 2 §7. */
+/** Requests on posts (services/jobs) and to people (services/people). */
 export const requestsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getReceivedPostRequests: build.query<ReceivedJobRequest[], string>({

@@ -5,7 +5,7 @@ import { useLazyGetPostQuery } from '@/lib/entities-api'
 
 /**
  * Loads a post by id and opens the shared post details modal with it. A request only
- * carries the post's id and title, so the details need a read (spec 2 §2.9, §2.15).
+ * carries the post's id and title, so the details need a read.
  */
 export function useOpenPostDetails(failureMessage: string | null = null) {
   const dispatch = useAppDispatch()

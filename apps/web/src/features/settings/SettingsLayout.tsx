@@ -12,7 +12,7 @@ import './settings.css'
 
 const s = paths.settings
 
-/** The settings sidebar, in the order of spec 2 §2.2. */
+/** The settings sidebar, in the order the product's design gives. */
 const ENTRIES: ReadonlyArray<{ label: string; to: string }> = [
   { label: 'Account', to: s.account },
   { label: 'My Profile', to: s.myWorkerProfile },
@@ -21,7 +21,7 @@ const ENTRIES: ReadonlyArray<{ label: string; to: string }> = [
   { label: 'Requests on my posts', to: s.requestsOnMyPosts },
   { label: 'People I requested', to: s.peopleIRequested },
   { label: 'People requested me', to: s.peopleRequestedMe },
-  // issue 17 §5: the conversations of those requests, with the unread total.
+  // The conversations of those requests, with the unread total.
   { label: 'Messages', to: paths.messages.list },
   { label: 'Favorite people', to: s.favoritePeople },
   { label: 'Favorite posts', to: s.favoritePosts },
@@ -34,7 +34,7 @@ const ENTRIES: ReadonlyArray<{ label: string; to: string }> = [
 ]
 
 /**
- * Every settings page inside one layout (spec 2 §2.1, §2.2). The sidebar collapses on
+ * Every settings page inside one layout. The sidebar collapses on
  * mobile (<= 768 px) behind a toggle and closes again once an entry is chosen.
  */
 export default function SettingsLayout() {

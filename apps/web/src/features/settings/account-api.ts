@@ -23,7 +23,7 @@ const sessionFieldsOf = (profile: PersonSelfView): Partial<SessionUser> => ({
 })
 
 /**
- * The account side of the settings (spec 2 §7): services/people /api/users/*, auth's
+ * The account side of the settings: services/people /api/users/*, auth's
  * change-password and notifications' preferences.
  */
 export const accountApi = api.injectEndpoints({
@@ -83,7 +83,7 @@ export const accountApi = api.injectEndpoints({
           dispatch(accountApi.util.upsertQueryData('getUser', id, data))
           dispatch(userUpdated(sessionFieldsOf(data)))
         } catch {
-          // spec 2 §8: a failed profile update is logged only; the modal shows the message.
+          // A failed profile update is logged only; the modal shows the message.
         }
       },
       invalidatesTags: ['Person', 'Feed'],
@@ -115,7 +115,7 @@ export const accountApi = api.injectEndpoints({
       providesTags: ['Preferences'],
     }),
     /**
-     * Optimistic, with the previous values restored on failure (spec 2 §4). The screen sends
+     * Optimistic, with the previous values restored on failure. The screen sends
      * all five flags, so the body is the saved view itself.
      */
     updatePreferences: build.mutation<NotificationPreferencesView, NotificationPreferencesView>({

@@ -9,7 +9,7 @@ import '@/features/static/static.css'
 const BUSINESS_EMAIL = 'support@marketplace.example.com'
 const BUSINESS_MAILTO = `mailto:${BUSINESS_EMAIL}?subject=${encodeURIComponent('Business inquiry')}`
 
-/** spec 2 §2.18 /about. */
+/** /about, a static page. */
 export default function AboutPage() {
   return (
     <article className="static-page">

@@ -12,7 +12,7 @@ import '@/features/static/static.css'
 const TOOLTIP =
   'Leave the email address we should answer. We read every message and usually reply within a day. To report a post or a person, use the Report button on it.'
 
-/** spec 2 §2.18 /contact-us: open to guests; the server limits messages per address. */
+/** /contact-us: open to guests; the server limits messages per address. */
 export default function ContactUsPage() {
   const user = useAppSelector(selectCurrentUser)
   const [email, setEmail] = useState(user?.email ?? '')
@@ -23,7 +23,7 @@ export default function ContactUsPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    // spec 2 §5: an empty message is not sent, and nothing is shown.
+    // An empty message is not sent, and nothing is shown.
     if (!canSendSupportMessage(message) || isLoading) return
     setProblem(null)
     setSent(null)

@@ -5,7 +5,7 @@ import { useTrackOnMount } from '@/lib/use-analytics'
 import '@/features/static/static.css'
 
 /**
- * spec 2 §2.18 /help. The spec notes that the last two contents entries had no section; here
+ * /help. The product's design left the last two contents entries without a section; here
  * every entry has one (a contents link to nowhere is a bug, not copy).
  */
 const SECTIONS = [

@@ -121,7 +121,7 @@ describe('static pages', () => {
     logged.mockRestore()
   })
 
-  describe('analytics (spec 2 §7)', () => {
+  describe('analytics', () => {
     let analytics: ReturnType<typeof recordAnalytics>
     beforeEach(() => {
       analytics = recordAnalytics()

@@ -6,7 +6,7 @@ export interface TocEntry {
 }
 
 /**
- * In-page contents (spec 2 §2.18). Links are plain #anchors, so they also work without
+ * In-page contents. Links are plain #anchors, so they also work without
  * script; the click scrolls smoothly and keeps the hash in the address for sharing.
  */
 export function TableOfContents({ entries }: { entries: readonly TocEntry[] }) {

@@ -19,7 +19,7 @@ const SECTIONS = [
   { id: 'changes-to-terms', title: 'Changes to Terms' },
 ] as const
 
-/** spec 2 §2.18 /terms, with the periods the system keeps (spec 2 §1, §9). */
+/** /terms, with the periods the system keeps. */
 export default function TermsPage() {
   return (
     <article className="static-page">

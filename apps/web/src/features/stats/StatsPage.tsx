@@ -131,7 +131,7 @@ function ShareButtons({ text }: { text: string }) {
   )
 }
 
-/** spec 2 §2.12 /settings-employer-stats, with the real figures of the three services. */
+/** /settings-employer-stats, with the real figures of the three services. */
 export default function StatsPage() {
   const user = useAppSelector(selectCurrentUser)
   const userId = user?._id ?? ''

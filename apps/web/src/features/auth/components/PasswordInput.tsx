@@ -1,6 +1,6 @@
 import { useState, type InputHTMLAttributes } from 'react'
 
-/** A password field with a Show/Hide toggle (spec 1 §2 "/login", "/signup", "/forgot-password"). */
+/** A password field with a Show/Hide toggle, on /login, /signup and /forgot-password. */
 export function PasswordInput(props: Omit<InputHTMLAttributes<HTMLInputElement>, 'type'>) {
   const [visible, setVisible] = useState(false)
   return (

@@ -1,7 +1,7 @@
 import { render, screen } from '@testing-library/react'
 import { PasswordStrengthMeter } from '@/features/auth/components/PasswordStrengthMeter'
 
-describe('PasswordStrengthMeter (spec 1 §5)', () => {
+describe('PasswordStrengthMeter', () => {
   it('shows no label for an empty password', () => {
     render(<PasswordStrengthMeter password="" />)
     expect(screen.getByRole('meter', { name: 'Password strength' })).toHaveAttribute(

@@ -3,7 +3,7 @@ import { passwordStrength } from '@marketplace/contracts/validation'
 const MAX_SCORE = 5
 
 /**
- * spec 1 §5: a hint, not the rule. Scores 0 to 5 and reads Weak (1-2), Medium (3-4) or
+ * A hint, not the rule. Scores 0 to 5 and reads Weak (1-2), Medium (3-4) or
  * Strong (5); an empty password shows an empty bar and no label.
  */
 export function PasswordStrengthMeter({ password, id }: { password: string; id?: string }) {

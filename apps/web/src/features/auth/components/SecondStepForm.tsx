@@ -25,7 +25,7 @@ const PROMPTS: Record<SecondStepMethod, { label: string; hint: string }> = {
 }
 
 /**
- * The second step of a login with two-step sign-in on (issue 20 §1): the authenticator by
+ * The second step of a login with two-step sign-in on: the authenticator by
  * default when it is on, e-mail on request, a recovery code always. The session starts only
  * when the server accepts the code; `onSignedIn` gets the login's answer.
  */

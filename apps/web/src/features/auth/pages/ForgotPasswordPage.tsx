@@ -16,9 +16,9 @@ const m = Messages.forgotPassword
 type Notice = { kind: 'success' | 'error'; text: string }
 
 /**
- * /forgot-password (spec 1 §2, §4 "Forgot password"): step 1 asks for the email and sends a
+ * /forgot-password: step 1 asks for the email and sends a
  * code; step 2 takes the code and the new password. Errors show the server's message or
- * "An error occurred" (spec 1 §8).
+ * "An error occurred".
  */
 export default function ForgotPasswordPage() {
   const [sendCode, { isLoading: sending }] = useForgotPasswordMutation()

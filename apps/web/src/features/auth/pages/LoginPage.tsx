@@ -26,7 +26,7 @@ const m = Messages.login
 /** A refusal the person can act on: verify the address, or cancel the account's deletion. */
 type Failure = { text: string; action?: 'verify' | 'keepAccount' }
 
-/** Which message a refused login shows (spec 1 §8 "Login", docs/identity.md, docs/people.md). */
+/** Which message a refused login shows (docs/identity.md, docs/people.md). */
 function loginFailure(error: unknown): Failure {
   const status = responseStatus(error)
   if (status === null) return { text: m.noServerResponse }
@@ -77,7 +77,7 @@ function emailFrom(state: unknown): string {
   return typeof email === 'string' ? email : ''
 }
 
-/** /login "Log in" (spec 1 §2, §4 "Session"). */
+/** /login "Log in". */
 export default function LoginPage() {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()
@@ -91,7 +91,7 @@ export default function LoginPage() {
   // Two-step sign-in: the password was right, the session waits for the second step.
   const [challenge, setChallenge] = useState<TwoStepChallenge | null>(null)
   const busy = loggingIn || keeping
-  // A session that ended by itself (issue 20 §4): why, until the user logs in again.
+  // A session that ended by itself: why, until the user logs in again.
   const sessionEnd = useAppSelector(selectSessionEndReason)
 
   const signIn = async (call: typeof directLogin | typeof keepAccount) => {
@@ -112,7 +112,7 @@ export default function LoginPage() {
 
   /** A session answered (by the login or its second step): keep it and go on. */
   const signedIn = (answer: LoginAnswer) => {
-    // spec 1 §8: an answer without user or token is an invalid login.
+    // An answer without user or token is an invalid login.
     if (!answer?.user || !answer.accessToken) {
       setFailure({ text: m.invalidCredentials })
       return

@@ -41,7 +41,7 @@ type TextField = Exclude<keyof SignupForm, 'emailPreferences' | 'termsAgreed'>
 
 const hints = Messages.hints
 
-/** Which message a refused sign-up shows (spec 1 §8). */
+/** Which message a refused sign-up shows. */
 function signupFailure(error: unknown): string {
   const status = responseStatus(error)
   if (status === null) return Messages.signup.noServerResponse
@@ -49,7 +49,7 @@ function signupFailure(error: unknown): string {
   return Messages.signup.registrationFailed
 }
 
-/** /signup "Create Account" (spec 1 §2, §4 "Signup", §5 "Signup"). */
+/** /signup "Create Account". */
 export default function SignupPage() {
   const navigate = useNavigate()
   const [signup, { isLoading }] = useSignupMutation()
@@ -77,7 +77,7 @@ export default function SignupPage() {
 
   const change = <K extends keyof SignupForm>(field: K, value: SignupForm[K]) => {
     setForm((current) => ({ ...current, [field]: value }))
-    // spec 1 §5: the failed-submit message clears when any field changes.
+    // The failed-submit message clears when any field changes.
     setError(null)
   }
   const text = (field: TextField) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) =>
@@ -101,7 +101,7 @@ export default function SignupPage() {
       setError(problem)
       return
     }
-    // The server gets no confirm password (spec 1 §3 signup payload).
+    // The server gets no confirm password (the signup body has no such field).
     const payload: SignupPayload = {
       firstname: form.firstname,
       lastname: form.lastname,

@@ -11,12 +11,12 @@ import { errorMessage } from '@/lib/api'
 import { FormField } from '@/components/ui/FormField'
 import '@/features/auth/auth.css'
 
-/** spec 1 §9: the verification redirect delay. */
+/** The verification redirect delay. */
 export const VERIFIED_REDIRECT_MS = 2000
 
 const m = Messages.verification
 
-/** Which message a refused code shows (spec 1 §8 "Verification"). */
+/** Which message a refused code shows. */
 function verificationFailure(error: unknown): string {
   const status = responseStatus(error)
   if (status === null) return m.noServerResponse
@@ -33,7 +33,7 @@ function emailFrom(state: unknown): string | null {
 
 type Notice = { kind: 'success' | 'error'; text: string }
 
-/** /verify "Email Verification" (spec 1 §2, §4 "Verification"). */
+/** /verify "Email Verification". */
 export default function VerifyPage() {
   const location = useLocation()
   const email = emailFrom(location.state)

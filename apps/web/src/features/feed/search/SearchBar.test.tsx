@@ -78,7 +78,7 @@ describe('SearchBar', () => {
     const input = screen.getByRole('searchbox')
     await userEvent.type(input, 'noah lee')
 
-    // spec 1 §3: labelled by title first; the name rides beside it.
+    // Labelled by title first; the name rides beside it.
     const result = await screen.findByRole('button', { name: /Handyman.*Noah Lee/ })
     expect(screen.queryByRole('button', { name: /Paint a fence/ })).not.toBeInTheDocument()
     await userEvent.click(result)

@@ -20,7 +20,7 @@ import './search.css'
 export const SEARCH_ERROR = 'An error occurred while searching. Please try again.'
 
 /**
- * spec 1 §2 "Search bar", §4, §5: searches posts and people after a 300 ms pause, filters
+ * Searches posts and people after a 300 ms pause, filters
  * the answers on the client and, on a choice, shows that single item in the home feed.
  */
 export default function SearchBar() {
@@ -38,7 +38,7 @@ export default function SearchBar() {
 
   const trimmed = text.trim()
   const query = useDebouncedValue(trimmed, SEARCH_DEBOUNCE_MS)
-  // spec 1 §4: an empty (trimmed) query clears results and searches nothing.
+  // An empty (trimmed) query clears results and searches nothing.
   const skip = !query || !trimmed
   const jobs = useSearchJobsQuery(query, { skip })
   const people = useSearchPeopleQuery(query, { skip })
@@ -118,7 +118,7 @@ export default function SearchBar() {
           {results.map((result, index) => {
             const post = isPostResult(result)
             const label = resultLabel(result)
-            // A worker is labelled by their title (spec 1 §3); the name helps tell them apart.
+            // A worker is labelled by their title; the name helps tell them apart.
             const detail = post ? '' : personLabel(result)
             return (
               <li key={`${post ? 'job' : 'worker'}-${result._id}`}>

@@ -20,7 +20,7 @@ const person = (id: string, fields: Partial<RawSearchResult>): RawSearchResult =
   ...fields,
 })
 
-describe('isPostResult (spec 1 §3 "Search result")', () => {
+describe('isPostResult', () => {
   it('counts a result with a title and no first or last name as a post', () => {
     expect(isPostResult(post('1', 'Paint my fence'))).toBe(true)
   })
@@ -45,7 +45,7 @@ describe('resultLabel', () => {
   })
 })
 
-describe('filterSearchResults (spec 1 §5)', () => {
+describe('filterSearchResults', () => {
   const results = [
     post('p1', 'Dog walking', { infos: 'Walk my dog daily' }),
     post('p2', 'Dog walking help'),

@@ -2,7 +2,7 @@ import type { JobPost, PersonView } from '@marketplace/contracts/api'
 import type { FeedItem } from '@/features/feed/feed-slice'
 
 /**
- * A search result read as spec 1 §3 "Search result" says: a post or a person, any field
+ * A search result as the product's contract describes it: a post or a person, any field
  * possibly missing. A JobPost or a PersonView is one; `description` is a name the spec reads
  * that neither service sends.
  */
@@ -22,14 +22,14 @@ const lower = (value: unknown): string => text(value).trim().toLowerCase()
 const fullName = (result: RawSearchResult): string =>
   [text(result.firstName).trim(), text(result.lastName).trim()].filter(Boolean).join(' ')
 
-/** spec 1 §3: a post has a title and no first or last name; anything else is a person. */
+/** A post has a title and no first or last name; anything else is a person. */
 export function isPostResult(result: RawSearchResult): boolean {
   return (
     !!text(result.title).trim() && !text(result.firstName).trim() && !text(result.lastName).trim()
   )
 }
 
-/** spec 1 §3: title, else first and last name, else name, else "Untitled". */
+/** Title, else first and last name, else name, else "Untitled". */
 export function resultLabel(result: RawSearchResult): string {
   return text(result.title).trim() || fullName(result) || text(result.name).trim() || 'Untitled'
 }
@@ -58,7 +58,7 @@ function partialFields(result: RawSearchResult): string[] {
 }
 
 /**
- * spec 1 §5 "Search": exact case-insensitive matches first (post title; person full name,
+ * Exact case-insensitive matches first (post title; person full name,
  * title or name); only when there are none, partial matches (post title or description;
  * person full name, first name, last name, title or name).
  */
@@ -75,7 +75,7 @@ export function filterSearchResults<T extends RawSearchResult>(results: T[], que
 const list = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : []
 
-/** spec 1 §3: missing fields are filled with empty text or empty lists. */
+/** Missing fields are filled with empty text or empty lists. */
 export function toSelection(result: RawSearchResult): FeedItem {
   if (isPostResult(result)) {
     const post = result as Partial<JobPost> & RawSearchResult

@@ -2,7 +2,7 @@ import { PostFieldsView } from '@/components/ui/PostFieldsView'
 import { Modal } from '@/components/ui/Modal'
 import type { JobPost } from '@marketplace/contracts/api'
 
-/** spec 2 §2.8: the owner's view of a post, with Delete and Modify. */
+/** The owner's view of a post, with Delete and Modify. */
 export function MyPostDetailsModal({
   post,
   onClose,

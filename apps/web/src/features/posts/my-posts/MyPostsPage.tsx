@@ -40,13 +40,13 @@ const ONLINE_OPTIONS = [
   ['offline', 'Offline'],
 ] as const
 
-// ours: spec 2 §2.8 names an info tooltip without its text.
+// Our own copy: the product shows an info tooltip here without giving its text.
 const MY_POSTS_INFO =
   'Here are the posts you published. Open Details to modify or delete one, and switch a post Offline to stop receiving requests on it.'
 
 type Dialog = { kind: 'details' | 'modify' | 'delete'; post: JobPost } | null
 
-/** spec 2 §2.8 My posts. */
+/** Settings › My posts. */
 export default function MyPostsPage() {
   const dispatch = useAppDispatch()
   const navigate = useNavigate()
@@ -70,7 +70,7 @@ export default function MyPostsPage() {
     try {
       await updatePost({ id: post._id, changes: { isOnline: !post.isOnline } }).unwrap()
     } catch (error) {
-      // spec 2 §8: a 401 on the toggle sends the user to /login; other failures are silent.
+      // A 401 on the toggle sends the user to /login; other failures are silent.
       if (errorStatus(error) === 401) navigate(paths.login)
     } finally {
       setToggling(null)
@@ -81,7 +81,7 @@ export default function MyPostsPage() {
     try {
       await deletePost(post._id).unwrap()
     } catch {
-      // spec 2 §8: a failed delete is silent; the post simply stays in the list.
+      // A failed delete is silent; the post simply stays in the list.
     }
     setDialog(null)
   }

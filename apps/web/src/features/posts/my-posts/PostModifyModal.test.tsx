@@ -78,7 +78,7 @@ describe('post modify form', () => {
     ])
   })
 
-  describe('the category (issue 20 §3)', () => {
+  describe('the category', () => {
     it("shows the post's category and sends the one chosen", async () => {
       const user = userEvent.setup()
       const bodies: Array<Record<string, unknown>> = []

@@ -42,11 +42,11 @@ interface ModifyForm {
   infos: string
   displayLocation: boolean
   displayContact: boolean
-  /** The post's category as it stands, which the owner may change (issue 20 §3). */
+  /** The post's category as it stands, which the owner may change. */
   category: string
 }
 
-/** The form as the post stands: payment list prefilled joined with ' - ' (spec 2 §5). */
+/** The form as the post stands: payment list prefilled joined with ' - '. */
 export function formFromPost(post: JobPost): ModifyForm {
   return {
     where: post.location ?? '',
@@ -110,7 +110,7 @@ function EyeToggle({
   )
 }
 
-/** spec 2 §2.8 Modify modal: the title stays as it is. */
+/** The Modify modal of My posts: the title stays as it is. */
 export function PostModifyModal({ post, onClose }: { post: JobPost; onClose: () => void }) {
   const navigate = useNavigate()
   const accessToken = useAppSelector(selectAccessToken)

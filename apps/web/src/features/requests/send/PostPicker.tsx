@@ -26,7 +26,7 @@ export function notRequestableReason(post: JobPost, now: Date = new Date()): str
 }
 
 /**
- * The post picker (spec 1 §2 "Post picker modal"), shown as a step of the send-request-to-
+ * The post picker, shown as a step of the send-request-to-
  * person modal so only one dialog is ever open. Posts that cannot take a request are listed
  * after the others, their Select button disabled and the reason beside them.
  */

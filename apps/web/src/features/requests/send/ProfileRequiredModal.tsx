@@ -3,7 +3,7 @@ import { useNavigate } from 'react-router-dom'
 import { Modal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
 
-/** spec 1 §4, §6: only a worker may send a request to a post. */
+/** Only a worker may send a request to a post. */
 export default function ProfileRequiredModal() {
   const navigate = useNavigate()
   const close = useCloseModal()

@@ -18,8 +18,8 @@ import { Messages } from '@marketplace/contracts/validation'
 import './send-requests.css'
 
 /**
- * Send-request-to-person (spec 1 §2): pick one of one's posts, then send. Once sent, the
- * confirmation offers "Message": the request's conversation is open from now on (issue 17).
+ * Send-request-to-person: pick one of one's posts, then send. Once sent, the
+ * confirmation offers "Message": the request's conversation is open from now on.
  */
 export default function RequestPersonModal({ person }: { person: ShownPerson }) {
   const loggedIn = useAppSelector(selectIsLoggedIn)
@@ -46,7 +46,7 @@ export default function RequestPersonModal({ person }: { person: ShownPerson }) 
       const status = errorStatus(failure)
       if (status === 409) setError(Messages.requests.alreadyRequestedPerson)
       else if (status === 400) setError(errorMessage(failure, Messages.requests.invalid))
-      // spec 1 §8: an alert for people requests.
+      // An alert for people requests.
       else window.alert(Messages.requests.sendFailed)
     }
   }

@@ -12,7 +12,7 @@ import { errorMessage, errorStatus } from '@/lib/api'
 import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 
-/** spec 1 §8: the text for a refused request to a post. */
+/** The text for a refused request to a post. */
 export function postRequestErrorText(error: unknown): string {
   const status = errorStatus(error)
   if (status === 409) return Messages.requests.alreadyRequestedPost
@@ -21,8 +21,8 @@ export function postRequestErrorText(error: unknown): string {
 }
 
 /**
- * Send-request-to-post (spec 1 §2, §4): workers only; guests are asked to log in. Once sent,
- * the confirmation offers "Message": the request's conversation is open from now on (issue 17).
+ * Send-request-to-post: workers only; guests are asked to log in. Once sent,
+ * the confirmation offers "Message": the request's conversation is open from now on.
  */
 export default function RequestPostModal({ post }: { post: JobPost }) {
   const navigate = useNavigate()

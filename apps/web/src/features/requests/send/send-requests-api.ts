@@ -6,7 +6,7 @@ import type {
 } from '@marketplace/contracts/api'
 import { api } from '@/lib/api'
 
-/** Sending requests (spec 1 §7): to a post as a worker, to a person for one of one's posts. */
+/** Sending requests: to a post as a worker, to a person for one of one's posts. */
 export const sendRequestsApi = api.injectEndpoints({
   endpoints: (build) => ({
     sendPostRequest: build.mutation<

@@ -30,7 +30,7 @@ const formOf = (profile: PersonSelfView): AccountForm => ({
   confirmPassword: '',
 })
 
-/** spec 2 §2.3: the account data, edited after 'Edit my account'. */
+/** The account data, edited after 'Edit my account'. */
 export default function AccountPage() {
   const user = useAppSelector(selectCurrentUser)
   if (!user) {
@@ -54,7 +54,7 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
 
   if (isLoading) {
     // The page's title shows at once, with the first render, not after the account's data:
-    // it is what a phone paints largest on this page (issue 22, largest contentful paint).
+    // it is what a phone paints largest on this page (largest contentful paint).
     return (
       <div className="settings-page account-page">
         <h1>{PAGE_HEADINGS.account}</h1>

@@ -43,7 +43,7 @@ describe('help and support page', () => {
     expect(screen.getByLabelText('Write to us')).toHaveValue('')
   })
 
-  describe('analytics (spec 2 §7)', () => {
+  describe('analytics', () => {
     let analytics: ReturnType<typeof recordAnalytics>
     beforeEach(() => {
       analytics = recordAnalytics()

@@ -13,7 +13,7 @@ import '@/features/settings/settings.css'
 import '@/features/settings/help-support/help-support.css'
 import { PAGE_HEADINGS } from '@/config/page-headings'
 
-/** spec 2 §2.6: a message to support, sent from the signed-in user's address. */
+/** A message to support, sent from the signed-in user's address. */
 export default function HelpSupportPage() {
   const user = useAppSelector(selectCurrentUser)
   const isMobile = useIsMobile()
@@ -26,7 +26,7 @@ export default function HelpSupportPage() {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault()
-    // spec 2 §5: an empty message is not sent, and nothing is shown.
+    // An empty message is not sent, and nothing is shown.
     if (!canSendSupportMessage(message) || isLoading) return
     setProblem(null)
     try {

@@ -47,7 +47,7 @@ const PUSH_DENIED =
   'Notifications are blocked for this site. Allow them in your browser settings, then turn Mobile Notifications on again.'
 const PUSH_UNSUPPORTED = 'This browser cannot receive push notifications.'
 
-/** The push-subscription code, kept out of every first load (issue 20 §2). */
+/** The push-subscription code, kept out of every first load. */
 const loadWebPush = () => import('@/lib/web-push')
 
 const TYPES: Choice[] = [
@@ -67,7 +67,7 @@ const TYPES: Choice[] = [
     description: 'Your request is accepted.',
   },
   {
-    // issue 17 §3: noticed and mailed while you are away, once per conversation until read.
+    // Noticed and mailed while you are away, once per conversation until read.
     flag: 'messagesEnabled',
     label: 'Messages',
     description: 'Someone sends you a message while you are away.',
@@ -76,7 +76,7 @@ const TYPES: Choice[] = [
 
 const m = Messages.notificationPreferences
 
-/** spec 2 §2.5: channels and types; a toggle is optimistic and rolled back on failure (§4). */
+/** Channels and types; a toggle is optimistic and rolled back on failure. */
 export default function NotificationPreferencesPage() {
   const loggedIn = useAppSelector(selectIsLoggedIn)
   const { data, isLoading, isError, refetch } = useGetPreferencesQuery(undefined, {

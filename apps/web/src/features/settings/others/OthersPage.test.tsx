@@ -29,7 +29,7 @@ describe('others page (account deletion)', () => {
       'Distraction-Free',
     ]) {
       const heading = screen.getByRole('heading', { name: title })
-      // Each card's icon is the app's own SVG, not an emoji (issue 20 §6).
+      // Each card's icon is the app's own SVG, not an emoji.
       decorativeIcon(heading.closest('li')!)
       expect(heading.closest('li')).not.toHaveTextContent(/\p{Extended_Pictographic}/u)
     }

@@ -52,7 +52,7 @@ const BENEFITS = [
   },
 ]
 
-/** spec 2 §2.7 and §4 "Account deletion". */
+/** Settings › Others: account deletion, with its 30-day grace period. */
 export default function OthersPage() {
   const user = useAppSelector(selectCurrentUser)
   const navigate = useNavigate()

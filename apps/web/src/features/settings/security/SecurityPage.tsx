@@ -24,7 +24,7 @@ const PROMPT_TITLES: Record<PendingChange, string> = {
   'authenticator-off': 'Turn off the authenticator app',
 }
 
-/** Issue 20 §1: every change asks for the password again. */
+/** Every change asks for the password again. */
 function PasswordPrompt({
   change,
   busy,
@@ -66,7 +66,7 @@ function PasswordPrompt({
 }
 
 /**
- * spec 2 §2.4 with issue 20 §1: two-step sign-in that works. The Email checkbox turns on a
+ * Settings › Security: two-step sign-in that works. The Email checkbox turns on a
  * 6-digit code mailed at every sign-in; an authenticator app (TOTP) can be added, with ten
  * recovery codes shown once. SMS is plainly not offered, with the reason.
  */
@@ -279,8 +279,8 @@ export default function SecurityPage() {
               SMS codes are not offered: NIST SP 800-63B lists them as a restricted authenticator,
               because text messages can be intercepted or redirected to another SIM.
             </p>
-            {/* spec 2 §2.4 shows an SMS checkbox; it stays, switched off and disabled, so it
-                cannot pretend to protect anything (issue 20 §1). */}
+            {/* The product's design shows an SMS checkbox; it stays, switched off and disabled, so it
+                cannot pretend to protect anything. */}
             <label className="checkbox">
               <input
                 type="checkbox"

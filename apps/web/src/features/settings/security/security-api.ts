@@ -1,7 +1,7 @@
 import { api } from '@/lib/api'
 
 /**
- * Two-step sign-in settings (issue 20 §1; services/auth/src/two-step). The shapes are the
+ * Two-step sign-in settings (services/auth/src/two-step). The shapes are the
  * auth service's two-step schemas, which live with that feature rather than in contracts.
  */
 export interface TwoStepStatus {

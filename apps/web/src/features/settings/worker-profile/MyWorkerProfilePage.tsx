@@ -14,7 +14,7 @@ import '@/features/settings/worker-profile/worker-profile.css'
 
 const NOT_SPECIFIED = 'Not specified'
 
-/** spec 2 §2.13: the signed-in user's worker profile. */
+/** The signed-in user's worker profile. */
 export default function MyWorkerProfilePage() {
   const user = useAppSelector(selectCurrentUser)
   if (!user) {

@@ -49,7 +49,7 @@ const FIELDS: Array<{ name: TextField; label: string; hint?: string; long?: bool
 
 const OPTIONAL: ReadonlySet<TextField> = new Set(['infos', 'contacts'])
 
-/** spec 2 §9: how many of the six counted fields the saved profile fills (a count, no values). */
+/** How many of the six counted fields the saved profile fills (a count, no values). */
 export function profileCompletion(profile: Partial<PersonSelfView> | null | undefined): number {
   return PROFILE_COMPLETION_FIELDS.filter((field) => {
     const value: unknown = profile?.[field]
@@ -57,7 +57,7 @@ export function profileCompletion(profile: Partial<PersonSelfView> | null | unde
   }).length
 }
 
-/** spec 2 §2.13: the create/edit modal; a 200 closes it. */
+/** The create/edit modal; a 200 closes it. */
 export function WorkerProfileModal({
   userId,
   profile,

@@ -11,7 +11,7 @@ export type ProfileUploadStatus = PresignedUploadStatus
 /** objectKey is sent as profilePicture; set only once the upload succeeded. */
 export type ProfileUploadState = PresignedUploadState
 
-/** ours: a failed upload does not block the save (spec 2 §8). */
+/** ours: a failed upload does not block the save. */
 export const PROFILE_UPLOAD_FAILED =
   'Your picture could not be uploaded. Your profile will be saved without a new picture.'
 
@@ -25,7 +25,7 @@ const PROFILE_PICTURE: PresignedUploadRules = {
 }
 
 /**
- * The profile picture (spec 2 §7): a slot from the media service, then the file straight to
+ * The profile picture: a slot from the media service, then the file straight to
  * storage with its progress.
  */
 export function useProfilePictureUpload() {
