@@ -7,7 +7,7 @@ const everyStep = REQUEST_STATUSES.flatMap((from) =>
   REQUEST_STATUSES.map((to) => [from, to] as [RequestStatus, RequestStatus]),
 )
 
-describe('undoable decisions (requests on posts, spec 2 §4)', () => {
+describe('undoable decisions (requests on posts)', () => {
   it.each(everyStep)(
     'allows %s → %s: the owner decides, changes their mind and undoes',
     (from, to) => {
@@ -36,7 +36,7 @@ describe('undoable decisions (requests on posts, spec 2 §4)', () => {
   })
 })
 
-describe('final decisions (requests to people, spec 2 §4)', () => {
+describe('final decisions (requests to people)', () => {
   const allowed: Array<[RequestStatus, RequestStatus]> = [
     ['pending', 'accepted'],
     ['pending', 'rejected'],

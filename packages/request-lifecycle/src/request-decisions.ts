@@ -3,7 +3,7 @@ import { Messages } from '@marketplace/contracts/validation'
 import type { DecisionRules } from './decision-rules'
 
 /**
- * Requests on posts (spec 2 §4): the post's owner accepts or rejects, and undoes back to
+ * Requests on posts: the post's owner accepts or rejects, and undoes back to
  * pending. Every status may follow every other: the service has always taken any of the
  * three, so an owner's change of mind never fails.
  */
@@ -14,7 +14,7 @@ export const UNDOABLE_DECISIONS: DecisionRules = {
 }
 
 /**
- * Requests to people (spec 2 §4): the requested worker accepts or declines a pending request
+ * Requests to people: the requested worker accepts or declines a pending request
  * once; a decided request can then only be deleted.
  */
 export const FINAL_DECISIONS: DecisionRules = {

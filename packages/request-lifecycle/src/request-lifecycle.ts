@@ -29,7 +29,7 @@ export interface RequestLifecycleOptions<Doc extends RequestDocument, Hint> {
   now?: () => Date
 }
 
-/** Only the receiver decides (spec 2 §4). */
+/** Only the receiver decides. */
 const DECIDER: readonly RequestRole[] = ['receiver']
 
 /**

@@ -95,7 +95,7 @@ describe('createServiceApp', () => {
     await other.close()
   })
 
-  it('refuses MongoDB operators anywhere in a body or a query, naming where (issue 18 §9)', async () => {
+  it('refuses MongoDB operators anywhere in a body or a query, naming where', async () => {
     const attempts = [
       { method: 'POST' as const, url: '/loose', payload: { email: { $ne: null } } },
       { method: 'POST' as const, url: '/loose', payload: { profile: { name: { $gt: '' } } } },
@@ -122,7 +122,7 @@ describe('createServiceApp', () => {
 })
 
 describe('createServiceApp with METRICS_PORT', () => {
-  it('serves /metrics on its own port only, and closes it with the app (issue 18 §10)', async () => {
+  it('serves /metrics on its own port only, and closes it with the app', async () => {
     const app = await createServiceApp({ serviceName: 'test', logLevel: 'silent', metricsPort: 0 })
     await app.listen({ host: '127.0.0.1', port: 0 })
     try {

@@ -27,7 +27,7 @@ const UNAVAILABLE_NAMES = new Set([
 /**
  * Whether an error says the database could not be reached (stopped, restarting, partitioned)
  * rather than that the request or the code was wrong. Such a request answers 503 with
- * Retry-After (issue 18 §13), and an event handler that fails this way is retried for as
+ * Retry-After, and an event handler that fails this way is retried for as
  * long as the outage lasts instead of being dead-lettered.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -27,7 +27,7 @@ function authBody<P extends TProperties>(title: string, properties: P) {
 const EMAIL_EXAMPLE = 'ada.lovelace@example.com'
 const PASSWORD_EXAMPLE = 'Analytic1843!'
 const PASSWORD_RULE =
-  'Text of 8 to 24 characters with a lowercase letter, an uppercase letter, a digit and one of ! @ # $ % (spec 1 §5).'
+  'Text of 8 to 24 characters with a lowercase letter, an uppercase letter, a digit and one of ! @ # $ %.'
 
 export const SignupBodySchema = authBody('SignupBody', {
   firstname: looseField(
@@ -160,7 +160,7 @@ const rolesOf = (description: string) =>
     examples: [[ROLES.User]],
   })
 
-/** The `user` of login, renewal and password-change answers (spec 1 §3, "User (auth)"). */
+/** The `user` of login, renewal and password-change answers ("User (auth)"). */
 export const SessionUserSchema = Type.Object(
   {
     _id: Type.String({ description: 'The user id', examples: ['65f1a2b3c4d5e6f7a8b9c0d1'] }),
@@ -190,7 +190,7 @@ export const LoginAnswerSchema = Type.Object(
 )
 export type LoginAnswer = Static<typeof LoginAnswerSchema>
 
-/** refresh (spec 1 §7: "accessToken, user, roles"); the rotated refresh cookie in Set-Cookie. */
+/** refresh ("accessToken, user, roles"); the rotated refresh cookie in Set-Cookie. */
 export const SessionRenewalAnswerSchema = Type.Object(
   { accessToken, user: SessionUserSchema, roles: rolesOf("The user's role codes") },
   {

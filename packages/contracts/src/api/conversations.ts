@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox'
 import { CONVERSATION_LIMITS } from '../marketplace/conversations'
 
 /**
- * The conversations service's HTTP contract (issue 17, docs/conversations.md): one private
+ * The conversations service's HTTP contract (docs/conversations.md): one private
  * conversation per request, between the requester and the other side. Every route answers
  * 404 for a conversation the caller is not a party of, exactly as for one that does not
  * exist. Bodies declare their fields' types only: the rules whose messages are the

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox'
 
 /**
- * The favorites service's HTTP contract (spec 1 §7, docs/favorites-and-reports.md): request
+ * The favorites service's HTTP contract (docs/favorites-and-reports.md): request
  * and response schemas of its routes. Bodies declare their fields' types only: the rules
  * whose messages are the product's copy run in the service (favorites-service.ts), so a
  * missing id still answers "Choose a post to save: postId is missing", not Ajv's text.
@@ -20,7 +20,7 @@ const Timestamp = (description: string) => Type.String({ format: 'date-time', de
 export const CatalogPostViewSchema = Type.Object(
   {
     _id: Type.String({ description: 'The post id' }),
-    jobID: Type.String({ description: 'The post id again (spec 1 §3 "Post")' }),
+    jobID: Type.String({ description: 'The post id again' }),
     userID: Type.String({ description: "The owner's user id" }),
     title: Type.String({ examples: ['Move a piano'] }),
     location: NullableString({ description: 'Null when the owner hides it' }),
@@ -93,7 +93,7 @@ export const FavoritePersonParamsSchema = Type.Object({
 })
 export type FavoritePersonParams = Static<typeof FavoritePersonParamsSchema>
 
-/** POST /api/favorites/posts (spec 1 §7: body userId, postId). */
+/** POST /api/favorites/posts (body userId, postId). */
 export const FavoritePostBodySchema = Type.Object(
   {
     userId: Type.Optional(
@@ -113,7 +113,7 @@ export const FavoritePostBodySchema = Type.Object(
 )
 export type FavoritePostBody = Static<typeof FavoritePostBodySchema>
 
-/** POST /api/favorites/people (spec 1 §7: body userID, personID; the spelling is the spec's). */
+/** POST /api/favorites/people (body userID, personID; the spelling is the spec's). */
 export const FavoritePersonBodySchema = Type.Object(
   {
     userID: Type.Optional(
@@ -133,7 +133,7 @@ export const FavoritePersonBodySchema = Type.Object(
 )
 export type FavoritePersonBody = Static<typeof FavoritePersonBodySchema>
 
-/** spec 2 §3 "Favorite entry": the saved post as a guest sees it. */
+/** The saved post as a guest sees it. */
 export const FavoritePostEntrySchema = Type.Object(
   {
     favoriteID: CatalogPostViewSchema,
@@ -144,7 +144,7 @@ export const FavoritePostEntrySchema = Type.Object(
 )
 export type FavoritePostEntry = Static<typeof FavoritePostEntrySchema>
 
-/** spec 2 §3 "Favorite entry": the saved worker as a stranger sees them, and their id. */
+/** The saved worker as a stranger sees them, and their id. */
 export const FavoritePersonEntrySchema = Type.Object(
   {
     favoriteID: CatalogPersonViewSchema,

@@ -59,7 +59,7 @@ export const JobPostSchema = Type.Object(
   {
     _id: Type.String({ description: 'The post id', examples: [OBJECT_ID_EXAMPLE] }),
     jobID: Type.String({
-      description: 'The post id again (spec 1 §3)',
+      description: 'The post id again',
       examples: [OBJECT_ID_EXAMPLE],
     }),
     userID: Type.String({ description: "The owner's user id", examples: [OWNER_ID_EXAMPLE] }),
@@ -230,7 +230,7 @@ export const JobCategoriesSchema = Type.Object(
       closed,
     ),
   },
-  { ...closed, description: 'spec 1 §3 "Category response"' },
+  { ...closed, description: 'The category list: names, and their counts in metadata' },
 )
 export type JobCategories = Static<typeof JobCategoriesSchema>
 
@@ -240,7 +240,7 @@ export type JobCategories = Static<typeof JobCategoriesSchema>
 
 const limited = (rule: string, max: number) => `${rule}; at most ${max} characters`
 
-/** "true"/"false" are read as booleans too (spec 2 §3); anything else is refused. */
+/** "true"/"false" are read as booleans too; anything else is refused. */
 const flag = (description: string) =>
   Type.Optional(
     Type.Union([Type.String(), Type.Boolean()], {
@@ -248,7 +248,7 @@ const flag = (description: string) =>
     }),
   )
 
-/** A list, or the modify form's "Cash - Zelle" text (spec 2 §5). */
+/** A list, or the modify form's "Cash - Zelle" text. */
 const paymentOptions = (description: string) =>
   Type.Optional(
     Type.Union([Type.String(), Type.Array(Type.String())], {
@@ -366,7 +366,7 @@ export const JobPostUpdateBodySchema = Type.Union(
   ],
   {
     description:
-      'Any fields but the title (spec 2 §7), or isOnline alone for the toggle; the result must be a valid post',
+      'Any fields but the title, or isOnline alone for the toggle; the result must be a valid post',
   },
 )
 export type JobPostUpdateBody = NonNullable<Static<typeof JobPostUpdateBodySchema>>
@@ -381,7 +381,7 @@ export const JobRequestCreateBodySchema = Type.Union(
       {
         postID: Type.Optional(
           Type.String({
-            description: 'The post to request (spec 1 §7)',
+            description: 'The post to request',
             examples: [OBJECT_ID_EXAMPLE],
           }),
         ),
@@ -475,7 +475,7 @@ export const ReceivedJobRequestSchema = Type.Object(
 export type ReceivedJobRequest = Static<typeof ReceivedJobRequestSchema>
 
 export const ReceivedJobRequestListSchema = Type.Array(ReceivedJobRequestSchema, {
-  description: "Requests on the caller's posts, with the requester and the post (spec 2 §3)",
+  description: "Requests on the caller's posts, with the requester and the post",
 })
 
 /** GET /api/jobs/user/{userId}/sent-requests: read by the requester. */
@@ -514,7 +514,7 @@ export const SentJobRequestSchema = Type.Object(
 export type SentJobRequest = Static<typeof SentJobRequestSchema>
 
 export const SentJobRequestListSchema = Type.Array(SentJobRequestSchema, {
-  description: "The caller's requests whose post still exists (spec 2 §3)",
+  description: "The caller's requests whose post still exists",
 })
 
 // ---------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { UploadRequestSchema } from '../validation/upload'
 const { fileName, fileType, fileSize } = UploadRequestSchema.properties
 
 /**
- * Body of POST /api/upload and POST /api/upload/user-profile-picture (spec 1 §7, spec 2 §7):
+ * Body of POST /api/upload and POST /api/upload/user-profile-picture:
  * the validation rules' own schema (validation/upload.ts), described. The type and the size are
  * checked by the route against each purpose's rules, so their messages are the product's.
  */

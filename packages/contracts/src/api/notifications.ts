@@ -15,7 +15,7 @@ export const NotificationsPageQuerySchema = Type.Object({
   limit: Type.Optional(
     Type.String({
       maxLength: 16,
-      description: `Notifications per page, 1 to 50 (default ${NOTIFICATION_PAGE_SIZE}, spec 1 §9)`,
+      description: `Notifications per page, 1 to 50 (default ${NOTIFICATION_PAGE_SIZE})`,
       examples: [String(NOTIFICATION_PAGE_SIZE)],
     }),
   ),
@@ -32,8 +32,8 @@ export const NotificationIdParamsSchema = Type.Object({
 export type NotificationIdParams = Static<typeof NotificationIdParamsSchema>
 
 /**
- * The three kinds of spec 2 §2.5, each switched by its own preference, and the two of
- * conversations (issue 17): a new message while away (switched by messagesEnabled) and a
+ * The three kinds of the notification preferences, each switched by its own preference,
+ * and the two of conversations: a new message while away (switched by messagesEnabled) and a
  * moderator's take-down of one of the user's messages (always told).
  */
 export const NotificationKindSchema = Type.Union(
@@ -45,12 +45,11 @@ export const NotificationKindSchema = Type.Union(
     Type.Literal('message-taken-down'),
   ],
   {
-    description:
-      'post-request, request-status or post-favorite (spec 2 §2.5); new-message or message-taken-down (issue 17)',
+    description: 'post-request, request-status or post-favorite; new-message or message-taken-down',
   },
 )
 
-/** One notification as the dropdown reads it (spec 1 §3 "Notification"). */
+/** One notification as the dropdown reads it. */
 export const NotificationViewSchema = Type.Object(
   {
     _id: Type.String(),
@@ -66,7 +65,7 @@ export const NotificationViewSchema = Type.Object(
     }),
     isRead: Type.Boolean(),
     status: Type.Union([Type.Literal('unread'), Type.Literal('read')], {
-      description: 'Kept with isRead: the web app reads either (spec 1 §3)',
+      description: 'Kept with isRead: the web app reads either',
     }),
     createdAt: Type.String({ format: 'date-time', examples: ['2025-05-01T09:30:00.000Z'] }),
   },
@@ -74,7 +73,7 @@ export const NotificationViewSchema = Type.Object(
 )
 export type NotificationView = Static<typeof NotificationViewSchema>
 
-/** The list's own pagination (spec 1 §3), unlike the feeds'. */
+/** The list's own pagination, unlike the feeds'. */
 export const NotificationsPaginationSchema = Type.Object(
   {
     current: Type.Integer({ description: 'This page, from 1' }),
@@ -127,8 +126,8 @@ const PREFERENCE_DESCRIPTIONS = {
 } as const
 
 /**
- * The five flags of spec 2 §2.5 and §3 "Notification preferences" and the Messages flag of
- * issue 17, all of them, as saved.
+ * The five flags of the notification preferences and the Messages flag of the
+ * conversations, all of them, as saved.
  */
 export const NotificationPreferencesSchema = Type.Object(
   {
@@ -178,7 +177,7 @@ export const NotificationPreferencesChangeSchema = Type.Object(
 export type NotificationPreferencesChange = Static<typeof NotificationPreferencesChangeSchema>
 
 /**
- * POST /api/email/send-email (spec 2 §2.6, §2.18). Both optional in the schema: a missing
+ * POST /api/email/send-email. Both optional in the schema: a missing
  * field gets the product's message from the route, not the validator's.
  */
 export const SupportMessageRequestSchema = Type.Object(

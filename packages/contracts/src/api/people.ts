@@ -176,7 +176,7 @@ export type AccountDeletion = Static<typeof AccountDeletionSchema>
 
 /**
  * PUT /api/users/{id}. Open on purpose: an `email` sent along is refused by the service (the
- * e-mail is never editable, spec 2 §5) rather than silently dropped.
+ * e-mail is never editable) rather than silently dropped.
  */
 export const AccountUpdateBodySchema = Type.Object(
   {
@@ -231,7 +231,7 @@ export const WorkerProfileBodySchema = Type.Object(
   {
     title: 'WorkerProfileBody',
     description:
-      'Creates or replaces the worker profile (spec 2 §5); the first failing rule’s message is the 400’s',
+      'Creates or replaces the worker profile; the first failing rule’s message is the 400’s',
   },
 )
 export type WorkerProfileBody = Static<typeof WorkerProfileBodySchema>

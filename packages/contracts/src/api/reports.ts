@@ -3,15 +3,15 @@ import { ReportReasonSchema } from '../marketplace/reports'
 import { CatalogPersonViewSchema, CatalogPostViewSchema } from './favorites'
 
 /**
- * The reports service's HTTP contract (spec 1 §5, §7; spec 2 §1; issue 17 §6;
- * docs/favorites-and-reports.md):
+ * The reports service's HTTP contract (docs/favorites-and-reports.md; message reports:
+ * docs/conversations.md):
  * request and response schemas of its routes. Bodies and the queue's query declare their
  * fields' types only: the rules whose messages are the product's copy ("Please select a reason
  * for reporting", "Action must be dismiss or take-down") run in the service, not in Ajv.
  */
 
 const ReportTargetTypeSchema = Type.Union([Type.Literal('post'), Type.Literal('person')])
-/** What the queue holds: reports filed here (posts, people) and, since issue 17, messages. */
+/** What the queue holds: reports filed here (posts, people) and, from the conversations, messages. */
 const ModerationTargetTypeSchema = Type.Union([
   Type.Literal('post'),
   Type.Literal('person'),
@@ -35,7 +35,7 @@ const descriptionField = Type.Optional(
   }),
 )
 
-/** POST /api/reports/posts (spec 1 §7: body postId, type, description). */
+/** POST /api/reports/posts (body postId, type, description). */
 export const ReportPostBodySchema = Type.Object(
   {
     postId: Type.Optional(
@@ -51,7 +51,7 @@ export const ReportPostBodySchema = Type.Object(
 )
 export type ReportPostBody = Static<typeof ReportPostBodySchema>
 
-/** POST /api/reports/people (spec 1 §7: body reportedId, type, description). */
+/** POST /api/reports/people (body reportedId, type, description). */
 export const ReportPersonBodySchema = Type.Object(
   {
     reportedId: Type.Optional(
@@ -138,7 +138,7 @@ export const ExcerptMessageSchema = Type.Object(
 export type ExcerptMessage = Static<typeof ExcerptMessageSchema>
 
 /**
- * A reported message (issue 17 §6): only what a moderator needs to judge it, the messages
+ * A reported message: only what a moderator needs to judge it, the messages
  * around it in its conversation, oldest first, with the senders' names.
  */
 export const ReportedMessageViewSchema = Type.Object(
@@ -172,7 +172,7 @@ export const ReportedContentSchema = Type.Union([
 ])
 export type ReportedContent = Static<typeof ReportedContentSchema>
 
-/** A report as the moderation queue shows it (spec 2 §1: reviewed within 24 hours). */
+/** A report as the moderation queue shows it (reviewed within 24 hours). */
 export const ModerationReportSchema = Type.Object(
   {
     _id: Type.String({ description: 'The report id' }),

@@ -89,7 +89,7 @@ function TargetTypeSchema() {
   return Type.Union([Type.Literal('post'), Type.Literal('person')])
 }
 
-/** What a moderator can act on: posts and people, and since issue 17 single messages. */
+/** What a moderator can act on: posts and people, and single messages of the conversations. */
 function ModerationTargetTypeSchema() {
   return Type.Union([Type.Literal('post'), Type.Literal('person'), Type.Literal('message')])
 }
@@ -227,7 +227,7 @@ export const Events = {
     Topics.peopleUsers,
     Type.Object({ workerId: Type.String() }),
   ),
-  /** The user asked to delete the account: the 30-day grace period starts (spec 2 §1). */
+  /** The user asked to delete the account: the 30-day grace period starts. */
   userDeletionRequested: defineEvent(
     'user.deletion-requested',
     1,
@@ -363,9 +363,9 @@ export const Events = {
         Type.Literal('post-request'),
         Type.Literal('request-status'),
         Type.Literal('post-favorite'),
-        /** Issue 17: once per conversation until read, for a recipient with no open socket. */
+        /** Once per conversation until read, for a recipient with no open socket. */
         Type.Literal('new-message'),
-        /** Issue 17: a moderator took one of the user's messages down. */
+        /** A moderator took one of the user's messages down. */
         Type.Literal('message-taken-down'),
       ]),
       message: Type.String(),

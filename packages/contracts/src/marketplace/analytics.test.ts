@@ -1,12 +1,12 @@
 import { ANALYTICS_EVENT_NAMES, ANALYTICS_LIMITS, PROFILE_COMPLETION_FIELDS } from './analytics'
 
 describe('analytics contract', () => {
-  it('counts six worker-profile fields for completion (spec 2 §9)', () => {
+  it('counts six worker-profile fields for completion', () => {
     expect(PROFILE_COMPLETION_FIELDS).toHaveLength(6)
     expect(new Set(PROFILE_COMPLETION_FIELDS).size).toBe(6)
   })
 
-  it('names the events spec 2 §7 asks for', () => {
+  it('names the events the product asks for', () => {
     expect(ANALYTICS_EVENT_NAMES).toEqual(
       expect.arrayContaining([
         'page_view',

@@ -1,5 +1,5 @@
 /**
- * Product analytics (spec 2 §7, §8, §9): what the web app reports about its own use, sent in
+ * Product analytics: what the web app reports about its own use, sent in
  * small batches to the gateway's `POST /api/analytics/events` and published to the
  * `analytics.events` topic for whatever warehouse reads it. Anonymous by design: a random id
  * per browser tab, never a user id, e-mail or anything typed into a form.
@@ -26,7 +26,7 @@ export type AnalyticsEventName = (typeof ANALYTICS_EVENT_NAMES)[number]
 export const ANALYTICS_DEVICE_TYPES = ['mobile', 'desktop'] as const
 export type AnalyticsDeviceType = (typeof ANALYTICS_DEVICE_TYPES)[number]
 
-/** Worker-profile fields counted for completion (spec 2 §9: six). */
+/** Worker-profile fields counted for completion (six). */
 export const PROFILE_COMPLETION_FIELDS = [
   'title',
   'skills',
@@ -55,7 +55,7 @@ export interface AnalyticsEvent {
   occurredAt: string
   /** The route (pathname only: no query, which may hold search words). */
   path: string
-  /** Spec 1 §9: mobile at most 768 px wide. */
+  /** Mobile at most 768 px wide. */
   deviceType: AnalyticsDeviceType
   /** Random per tab (sessionStorage), so events of one visit can be grouped; not a user id. */
   sessionId: string

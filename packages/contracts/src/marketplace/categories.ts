@@ -1,9 +1,9 @@
 import { wordsOf } from './search-words'
 
 /**
- * Categories of posts and of workers. The worker profile has no category (spec 1 §4), so the
+ * Categories of posts and of workers. The worker profile has no category, so the
  * server derives one with this keyword table from the profile's title, then its skills. A post
- * gets the category its owner chooses in the post form or Modify (issue 20 §3), which the
+ * gets the category its owner chooses in the post form or Modify, which the
  * forms pre-select with the same guess the server makes when none is sent: from the title,
  * then the infos. The first category with a matching keyword wins, in the table's order, and
  * title matches beat the second text's ("Help moving my home office PC" is Moving, not Tech).
@@ -156,8 +156,8 @@ export type Category = keyof typeof CATEGORY_KEYWORDS | typeof UNCATEGORIZED
 export const CATEGORIES = [...Object.keys(CATEGORY_KEYWORDS), UNCATEGORIZED] as Category[]
 
 /**
- * The categories a post may be given: the list the feed's category sidebar shows (issue 20
- * §3), Uncategorized included, since it is what the guess gives when no keyword matches.
+ * The categories a post may be given: the list the feed's category sidebar shows,
+ * Uncategorized included, since it is what the guess gives when no keyword matches.
  */
 export const POST_CATEGORIES: readonly Category[] = CATEGORIES
 

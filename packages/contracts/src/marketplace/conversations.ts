@@ -1,5 +1,5 @@
 /**
- * Conversations (issue 17, docs/conversations.md): one per request, between its two sides.
+ * Conversations (docs/conversations.md): one per request, between its two sides.
  * The limits and the copy the service and the web app share.
  */
 export const CONVERSATION_LIMITS = {

@@ -15,7 +15,7 @@ import {
   isContactVisibility,
 } from './workers'
 
-describe('role codes (spec 2 §3)', () => {
+describe('role codes', () => {
   it('are User 2000, Admin 2001, Editor 2002, as strings', () => {
     expect(ROLES).toEqual({ User: '2000', Admin: '2001', Editor: '2002' })
     expect(ROLE_CODES).toEqual(['2000', '2001', '2002'])
@@ -30,7 +30,7 @@ describe('role codes (spec 2 §3)', () => {
   })
 })
 
-describe('report reasons (spec 1 §5)', () => {
+describe('report reasons', () => {
   it('are scam/fraud, inappropriate/offensive content and other', () => {
     expect(REPORT_REASONS).toEqual(['scam', 'inappropriate', 'other'])
     expect(REPORT_REASON_LABELS).toEqual({
@@ -48,7 +48,7 @@ describe('report reasons (spec 1 §5)', () => {
   })
 })
 
-describe('interests (spec 1 §1)', () => {
+describe('interests', () => {
   it('are Posts, People and Both', () => {
     expect(INTERESTS).toEqual(['Posts', 'People', 'Both'])
     expect(Value.Check(InterestSchema, 'Both')).toBe(true)
@@ -58,7 +58,7 @@ describe('interests (spec 1 §1)', () => {
   })
 })
 
-describe('request statuses (spec 2 §4)', () => {
+describe('request statuses', () => {
   it('are pending, accepted and rejected, shown as Declined', () => {
     expect(REQUEST_STATUSES).toEqual(['pending', 'accepted', 'rejected'])
     expect(REQUEST_STATUS_LABELS.rejected).toBe('Declined')
@@ -69,7 +69,7 @@ describe('request statuses (spec 2 §4)', () => {
   })
 })
 
-describe('worker contact visibility (spec 2 §5)', () => {
+describe('worker contact visibility', () => {
   it('is public or hidden, hidden by default', () => {
     expect(CONTACT_VISIBILITIES).toEqual(['public', 'hidden'])
     expect(Value.Check(ContactVisibilitySchema, 'hidden')).toBe(true)

@@ -17,7 +17,7 @@ import {
   ViewModeSchema,
 } from './feed'
 
-describe('feed constants (spec 1 §4, §9)', () => {
+describe('feed constants', () => {
   it('defaults to posts, All, Recent, Grid, page 1', () => {
     expect(FEED_DEFAULTS).toEqual({
       feedType: 'job',

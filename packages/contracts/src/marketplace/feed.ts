@@ -1,13 +1,13 @@
 import type { Static } from '@sinclair/typebox'
 import { isOneOf, literalUnion } from './literal-union'
 
-/** The home feed shows posts (job) or people (worker); job is the default (spec 1 §1, §4). */
+/** The home feed shows posts (job) or people (worker); job is the default. */
 export const FEED_TYPES = ['job', 'worker'] as const
 export const FeedTypeSchema = literalUnion(FEED_TYPES)
 export type FeedType = Static<typeof FeedTypeSchema>
 export const isFeedType = (value: unknown): value is FeedType => isOneOf(FEED_TYPES, value)
 
-/** Sort Recent sends desc, Oldest sends asc (spec 1 §4, §7). */
+/** Sort Recent sends desc, Oldest sends asc. */
 export const SORT_ORDERS = { recent: 'desc', oldest: 'asc' } as const
 export const SortOrderSchema = literalUnion(['desc', 'asc'] as const)
 export type SortOrder = Static<typeof SortOrderSchema>
@@ -21,7 +21,7 @@ export type ViewMode = Static<typeof ViewModeSchema>
 /** The "no filter" value of category, location, payment and contact; never sent as a query. */
 export const ALL_FILTER = 'All'
 
-/** Defaults, also what Reset Filters returns to (spec 1 §2 "Top bar", §9). */
+/** Defaults, also what Reset Filters returns to. */
 export const FEED_DEFAULTS = {
   feedType: 'job',
   category: ALL_FILTER,
@@ -42,11 +42,11 @@ export const FEED_DEFAULTS = {
   page: number
 }
 
-/** Pages are numbered from 1 (spec 1 §9). */
+/** Pages are numbered from 1. */
 export const FIRST_PAGE = 1
 
 /**
- * Feed page size is "not shown" in spec 1 §9; we chose 12 because it fills a grid of 2, 3 or
+ * Feed page size is not given by the product; we chose 12 because it fills a grid of 2, 3 or
  * 4 columns without a ragged last row. Used by both the jobs and the people feeds.
  */
 export const FEED_PAGE_SIZE = 12
@@ -54,12 +54,12 @@ export const FEED_PAGE_SIZE = 12
 /** Upper bound a service accepts for a `limit` query, so one call cannot dump a collection. */
 export const MAX_PAGE_SIZE = 50
 
-/** Search (spec 1 §9): debounce 300 ms, 10 results per request. */
+/** Search: debounce 300 ms, 10 results per request. */
 export const SEARCH_DEBOUNCE_MS = 300
 export const SEARCH_RESULT_LIMIT = 10
 
-/** Notifications are fetched 10 per page (spec 1 §7, §9). */
+/** Notifications are fetched 10 per page. */
 export const NOTIFICATION_PAGE_SIZE = 10
 
-/** Mobile layout applies at widths of 768 px or less (spec 1 §9, spec 2 §9). */
+/** Mobile layout applies at widths of 768 px or less. */
 export const MOBILE_BREAKPOINT_PX = 768

@@ -8,7 +8,7 @@ import {
   XSRF_HEADER_NAME,
 } from './http'
 
-describe('HTTP retries (spec 1 §7, §9; spec 2 §9)', () => {
+describe('HTTP retries', () => {
   it('retries 3 times from a 100 ms base with up to 20% jitter', () => {
     expect(HTTP_RETRY.retries).toBe(3)
     expect(HTTP_RETRY.baseDelayMs).toBe(100)

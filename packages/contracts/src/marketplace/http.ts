@@ -1,7 +1,7 @@
 /**
  * Shared HTTP client retries: 3 retries with exponential backoff from 100 ms plus up to 20%
- * jitter, on network errors, 429 and 5xx, for safe or idempotent methods only (spec 1 §7, §9;
- * spec 2 §9). The search client has no time-out.
+ * jitter, on network errors, 429 and 5xx, for safe or idempotent methods only.
+ * The search client has no time-out.
  */
 export const HTTP_RETRY = {
   retries: 3,

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import { isOneOf, literalUnion } from './literal-union'
 
-/** Optional "Interested in" choice at sign-up (spec 1 §1, §2 "/signup"). */
+/** Optional "Interested in" choice at sign-up. */
 export const INTERESTS = ['Posts', 'People', 'Both'] as const
 export const InterestSchema = literalUnion(INTERESTS)
 export type Interest = Static<typeof InterestSchema>

@@ -22,7 +22,7 @@ import {
   VERIFY_REDIRECT_DELAY_MS,
 } from './timing'
 
-describe('limits (spec 1 §9)', () => {
+describe('limits', () => {
   it('has the signup limits', () => {
     expect(NAME_MAX_LENGTH).toBe(24)
     expect([PASSWORD_MIN_LENGTH, PASSWORD_MAX_LENGTH]).toEqual([8, 24])
@@ -49,7 +49,7 @@ describe('limits (spec 1 §9)', () => {
   })
 })
 
-describe('timings (spec 1 §9, spec 2 §9)', () => {
+describe('timings', () => {
   it('has the overlay, redirect and upload-message delays', () => {
     expect(POST_CREATED_OVERLAY_MS).toBe(2000)
     expect(VERIFY_REDIRECT_DELAY_MS).toBe(2000)
@@ -63,8 +63,8 @@ describe('timings (spec 1 §9, spec 2 §9)', () => {
   })
 })
 
-describe('live connection (spec 1 §4, §9)', () => {
-  it('reconnects 5 times, 1 s apart, times out after 5 s, re-authenticates after 2 s, and warns a minute before the token expires (issue 18)', () => {
+describe('live connection', () => {
+  it('reconnects 5 times, 1 s apart, times out after 5 s, re-authenticates after 2 s, and warns a minute before the token expires', () => {
     expect(LIVE_CONNECTION).toEqual({
       reconnectionAttempts: 5,
       reconnectionDelayMs: 1000,
@@ -74,7 +74,7 @@ describe('live connection (spec 1 §4, §9)', () => {
     })
   })
 
-  it('names the authenticate, authenticated and notification events, the conversations ones (issue 17) and the session ones (issue 18)', () => {
+  it('names the authenticate, authenticated and notification events, the conversations ones and the session ones', () => {
     expect(LIVE_EVENTS).toEqual({
       authenticate: 'authenticate',
       authenticated: 'authenticated',
@@ -90,8 +90,8 @@ describe('live connection (spec 1 §4, §9)', () => {
   })
 })
 
-describe('notification preferences (spec 2 §3)', () => {
-  it('default to on, except mobile; Messages (issue 17) on', () => {
+describe('notification preferences', () => {
+  it('default to on, except mobile; Messages on', () => {
     expect(NOTIFICATION_PREFERENCE_DEFAULTS).toEqual({
       emailEnabled: true,
       mobileEnabled: false,

@@ -1,4 +1,4 @@
-/** Socket.IO client options and the re-authenticate retry (spec 1 §4 "Live connection", §9). */
+/** Socket.IO client options and the re-authenticate retry. */
 export const LIVE_CONNECTION = {
   reconnectionAttempts: 5,
   reconnectionDelayMs: 1000,
@@ -11,13 +11,13 @@ export const LIVE_CONNECTION = {
   tokenExpiringLeadMs: 60_000,
 } as const
 
-/** Event names on the live connection (spec 1 §7). */
+/** Event names on the live connection. */
 export const LIVE_EVENTS = {
   authenticate: 'authenticate',
   authenticated: 'authenticated',
   notification: 'notification',
   /**
-   * Conversations (issue 17), server to client. `message`: a message the user sent or got
+   * Conversations, server to client. `message`: a message the user sent or got
    * (payload LiveMessage); `conversation-read`: the other party read a conversation (the
    * sender's "Seen") or the user read it on another device (payload LiveConversationRead);
    * `message-taken-down`: a moderator removed a message (payload LiveMessageTakenDown).
@@ -26,7 +26,7 @@ export const LIVE_EVENTS = {
   conversationRead: 'conversation-read',
   messageTakenDown: 'message-taken-down',
   /**
-   * A socket lives only as long as its access token (issue 18). Client to server:
+   * A socket lives only as long as its access token. Client to server:
    * `reauthenticate` with LiveReauthenticate (a fresh token of the same user), answered by
    * `reauthenticated` { success }; the socket then lives until the new token's expiry.
    * Server to client: `token-expiring` (LiveTokenExpiring) a little before the expiry, and

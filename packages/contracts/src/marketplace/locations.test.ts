@@ -9,7 +9,7 @@ import {
   US_LOCATIONS,
 } from './locations'
 
-describe('locations (spec 1 §9)', () => {
+describe('locations', () => {
   it('has Remote and Hybrid as special locations', () => {
     expect(SPECIAL_LOCATIONS).toEqual(['Remote', 'Hybrid'])
     expect(Value.Check(SpecialLocationSchema, 'Remote')).toBe(true)

@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox'
 import { isOneOf, literalUnion } from './literal-union'
 
-/** Listed first in the location dropdown, after All (spec 1 §2 "Home feed", §9). */
+/** Listed first in the location dropdown, after All. */
 export const SPECIAL_LOCATIONS = ['Remote', 'Hybrid'] as const
 export const SpecialLocationSchema = literalUnion(SPECIAL_LOCATIONS)
 export type SpecialLocation = Static<typeof SpecialLocationSchema>
 
-// Spelled exactly as spec 1 §9 lists them (no comma between city and state).
+// Spelled exactly as the product's copy lists them (no comma between city and state).
 export const US_LOCATIONS = [
   'New York NY',
   'Los Angeles CA',
@@ -46,7 +46,7 @@ export type InternationalLocation = (typeof INTERNATIONAL_LOCATIONS)[number]
 
 /**
  * The location dropdown order after All: Remote, Hybrid, then the US and international
- * cities (spec 1 §2). Not a closed list: a typed text with no fuzzy match may be used as a
+ * cities. Not a closed list: a typed text with no fuzzy match may be used as a
  * custom location, so locations are validated only by length, never against this list.
  */
 export const LOCATIONS = [
@@ -57,5 +57,5 @@ export const LOCATIONS = [
 export type KnownLocation = (typeof LOCATIONS)[number]
 export const isKnownLocation = (value: unknown): value is KnownLocation => isOneOf(LOCATIONS, value)
 
-/** Location search shows matches whose fuzzy score is under this threshold (spec 1 §5, §9). */
+/** Location search shows matches whose fuzzy score is under this threshold. */
 export const LOCATION_FUZZY_THRESHOLD = 0.4

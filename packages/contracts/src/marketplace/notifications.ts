@@ -1,6 +1,6 @@
 /**
- * Notification preference flags and their defaults: all on except mobile (spec 2 §3).
- * `messagesEnabled` ("Messages", issue 17): the notice and e-mail of a new message for a user
+ * Notification preference flags and their defaults: all on except mobile.
+ * `messagesEnabled` ("Messages"): the notice and e-mail of a new message for a user
  * with no open socket (docs/notifications.md).
  */
 export const NOTIFICATION_PREFERENCE_DEFAULTS = {

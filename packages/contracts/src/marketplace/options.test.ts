@@ -8,7 +8,7 @@ import {
   PaymentOptionSchema,
 } from './options'
 
-describe('payment options (spec 1 §9)', () => {
+describe('payment options', () => {
   it('lists the eleven options in the spec order', () => {
     expect(PAYMENT_OPTIONS).toEqual([
       'Zelle',
@@ -40,7 +40,7 @@ describe('payment options (spec 1 §9)', () => {
   })
 })
 
-describe('contact options (spec 1 §9)', () => {
+describe('contact options', () => {
   it('lists the eight options in the spec order', () => {
     expect(CONTACT_OPTIONS).toEqual([
       'Email',

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import { isOneOf, literalUnion } from './literal-union'
 
-/** Payment options offered by the post form and the payment filter (spec 1 §9). */
+/** Payment options offered by the post form and the payment filter. */
 export const PAYMENT_OPTIONS = [
   'Zelle',
   'Cash App',
@@ -20,7 +20,7 @@ export type PaymentOption = Static<typeof PaymentOptionSchema>
 export const isPaymentOption = (value: unknown): value is PaymentOption =>
   isOneOf(PAYMENT_OPTIONS, value)
 
-/** Contact options offered by the post form and the contact filter (spec 1 §9). */
+/** Contact options offered by the post form and the contact filter. */
 export const CONTACT_OPTIONS = [
   'Email',
   'Phone',

@@ -2,9 +2,9 @@ import type { Static } from '@sinclair/typebox'
 import { isOneOf, literalUnion } from './literal-union'
 
 /**
- * Report reasons (spec 1 §5): scam/fraud, inappropriate/offensive content, other. The value
+ * Report reasons: scam/fraud, inappropriate/offensive content, other. The value
  * is what travels as the report's `type`; the label is what the radio buttons show. The
- * values are our choice: spec 1 names the reasons but not their wire codes.
+ * values are our choice: the product names the reasons but not their wire codes.
  */
 export const REPORT_REASONS = ['scam', 'inappropriate', 'other'] as const
 export const ReportReasonSchema = literalUnion(REPORT_REASONS)

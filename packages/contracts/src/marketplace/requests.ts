@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import { isOneOf, literalUnion } from './literal-union'
 
-/** Request statuses (spec 2 §4); rejected is displayed as "Declined". */
+/** Request statuses; rejected is displayed as "Declined". */
 export const REQUEST_STATUSES = ['pending', 'accepted', 'rejected'] as const
 export const RequestStatusSchema = literalUnion(REQUEST_STATUSES)
 export type RequestStatus = Static<typeof RequestStatusSchema>

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox'
 import { isOneOf, literalUnion } from './literal-union'
 
-/** Role codes (spec 2 §3, §6). Codes are strings; role checks compare as strings. */
+/** Role codes. Codes are strings; role checks compare as strings. */
 export const ROLES = { User: '2000', Admin: '2001', Editor: '2002' } as const
 export type RoleName = keyof typeof ROLES
 export const ROLE_CODES = [ROLES.User, ROLES.Admin, ROLES.Editor] as const

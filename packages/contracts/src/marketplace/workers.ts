@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox'
 import { isOneOf, literalUnion } from './literal-union'
 
 /**
- * Worker contact visibility (spec 1 §3, spec 2 §5): public, everyone sees the contacts;
+ * Worker contact visibility: public, everyone sees the contacts;
  * hidden, only people on whose post the worker made a request see them.
  */
 export const CONTACT_VISIBILITIES = ['public', 'hidden'] as const
@@ -12,7 +12,7 @@ export const isContactVisibility = (value: unknown): value is ContactVisibility 
   isOneOf(CONTACT_VISIBILITIES, value)
 
 /**
- * Visibility used when a profile has no contacts yet to take it from. Spec 2 does not say;
- * we default to hidden, as posts default their location and contact to private (spec 1 §4).
+ * Visibility used when a profile has no contacts yet to take it from. The product does not say;
+ * we default to hidden, as posts default their location and contact to private.
  */
 export const DEFAULT_CONTACT_VISIBILITY: ContactVisibility = 'hidden'

@@ -9,7 +9,7 @@ import {
   validatePasswordChange,
 } from './account'
 
-describe('splitFullName (spec 2 §5)', () => {
+describe('splitFullName', () => {
   it('takes the first word as first name and the rest as last name', () => {
     expect(splitFullName('Mary Ann Smith')).toEqual({ firstName: 'Mary', lastName: 'Ann Smith' })
   })
@@ -48,7 +48,7 @@ describe('validateAccountUpdate', () => {
   })
 })
 
-describe('AccountUpdatePayloadSchema (spec 2 §5: email is never editable)', () => {
+describe('AccountUpdatePayloadSchema (email is never editable)', () => {
   it('accepts the three editable fields', () => {
     expect(
       Value.Check(AccountUpdatePayloadSchema, {
@@ -71,7 +71,7 @@ describe('AccountUpdatePayloadSchema (spec 2 §5: email is never editable)', () 
   })
 })
 
-describe('isPasswordChangeRequested (spec 2 §5)', () => {
+describe('isPasswordChangeRequested', () => {
   it('is true only when current, new and confirm are all filled', () => {
     expect(
       isPasswordChangeRequested({ currentPassword: 'a', newPassword: 'b', confirmPassword: 'b' }),
@@ -84,7 +84,7 @@ describe('isPasswordChangeRequested (spec 2 §5)', () => {
   })
 })
 
-describe('validatePasswordChange (spec 2 §5)', () => {
+describe('validatePasswordChange', () => {
   it('accepts a matching, valid new password', () => {
     expect(
       validatePasswordChange({

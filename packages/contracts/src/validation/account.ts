@@ -6,7 +6,7 @@ import { isValidPhoneNumber } from './phone'
 
 /**
  * The account form has one Name field: split on whitespace, the first word is the first
- * name and the rest the last name (spec 2 §5). "Mary Ann Smith" gives "Mary" and "Ann Smith".
+ * name and the rest the last name. "Mary Ann Smith" gives "Mary" and "Ann Smith".
  */
 export function splitFullName(name: string): { firstName: string; lastName: string } {
   const [firstName = '', ...rest] = name.trim().split(/\s+/).filter(Boolean)
@@ -14,7 +14,7 @@ export function splitFullName(name: string): { firstName: string; lastName: stri
 }
 
 /**
- * Body of PUT /api/users/{id} (spec 2 §7). Email is never editable (spec 2 §5), so the schema
+ * Body of PUT /api/users/{id}. Email is never editable, so the schema
  * refuses any field besides these three instead of silently ignoring an email.
  */
 export const AccountUpdatePayloadSchema = Type.Object(
@@ -53,13 +53,13 @@ export interface PasswordChangeFields {
   confirmPassword?: string
 }
 
-/** A password change is attempted only when current, new and confirm are all filled (spec 2 §5). */
+/** A password change is attempted only when current, new and confirm are all filled. */
 export function isPasswordChangeRequested(fields: PasswordChangeFields): boolean {
   return Boolean(fields.currentPassword && fields.newPassword && fields.confirmPassword)
 }
 
 /**
- * New password must equal its confirmation, else "New passwords do not match" (spec 2 §5);
+ * New password must equal its confirmation, else "New passwords do not match";
  * checked whenever either is typed, so a forgotten confirmation is reported rather than the
  * change being silently skipped. When a change is attempted the new password must also pass
  * the signup rule (our decision: the same password policy everywhere), else "Invalid Password".
@@ -74,7 +74,7 @@ export function validatePasswordChange(fields: PasswordChangeFields): string | n
   return null
 }
 
-/** The account form while editing (spec 2 §2.3); email is shown read-only and not part of it. */
+/** The account form while editing; email is shown read-only and not part of it. */
 export interface AccountForm extends PasswordChangeFields {
   name: string
   phoneNumber: string
@@ -94,14 +94,14 @@ export function validateAccountForm(form: AccountForm): string | null {
   )
 }
 
-/** Body of POST /api/auth/change-password (spec 2 §7). */
+/** Body of POST /api/auth/change-password. */
 export const ChangePasswordPayloadSchema = Type.Object({
   oldPassword: Type.String({ minLength: 1 }),
   newPassword: Type.String(),
 })
 export type ChangePasswordPayload = Static<typeof ChangePasswordPayloadSchema>
 
-/** The server's check: the new password follows the signup rule (spec 1 §5). */
+/** The server's check: the new password follows the signup rule. */
 export function validateChangePasswordPayload(payload: ChangePasswordPayload): string | null {
   if (payload.oldPassword === '') return Messages.signup.requiredFields
   return isValidPassword(payload.newPassword) ? null : Messages.signup.invalidPassword

@@ -1,6 +1,6 @@
 /**
  * Calendar dates without a time zone. Dates of birth and expiration dates are
- * 'YYYY-MM-DD' texts (spec 1 §3, §5); comparing them as instants would move them by a day
+ * 'YYYY-MM-DD' texts; comparing them as instants would move them by a day
  * depending on where the code runs, so they are compared as (year, month, day) triples and
  * a `Date` is always read through its UTC parts.
  */

@@ -14,7 +14,7 @@ import { Messages } from './messages'
 import { validatePostForm } from './post-form'
 import { validatePostModifyForm } from './post-modify'
 
-describe('contact values (issue 17 §1)', () => {
+describe('contact values', () => {
   it('gives every contact option a kind of value', () => {
     for (const method of CONTACT_OPTIONS) expect(contactValueKind(method)).not.toBeNull()
     expect(contactValueKind('')).toBeNull()

@@ -11,7 +11,7 @@ import {
  * Someone born on 29 February has, in a non-leap year, their birthday on 1 March: they are
  * not a year older until the day after 28 February. So a person born 2008-02-29 turns 18
  * on 2026-03-01, not on 2026-02-28. (This is the reading used by most legal systems that
- * decide it, e.g. the UK and New Zealand; spec 1 §5 only says "at least 18 years old".)
+ * decide it, e.g. the UK and New Zealand; the product's copy only says "at least 18 years old".)
  * Since a leap year plus 18 is never a leap year, every leap-day baby turns 18 on 1 March.
  */
 function birthdayIn(birth: CalendarDate, year: number): CalendarDate {
@@ -34,7 +34,7 @@ function toCalendarDate(value: string | Date): CalendarDate | null {
 
 /**
  * Age in whole calendar years on `today` (read through UTC parts), as the people feed shows
- * it ("N years old", spec 1 §2). Takes a 'YYYY-MM-DD' text or a Date (read through its UTC
+ * it ("N years old"). Takes a 'YYYY-MM-DD' text or a Date (read through its UTC
  * parts). Null when the date is unreadable or in the future.
  */
 export function ageFromDateOfBirth(
@@ -50,7 +50,7 @@ export function ageFromDateOfBirth(
 export type DateOfBirthProblem = 'invalid' | 'future' | 'underage'
 
 /**
- * Spec 1 §5: the date of birth is not in the future and the person is at least 18. Returns
+ * The date of birth is not in the future and the person is at least 18. Returns
  * which rule fails, or null. 'invalid' covers an empty or non-'YYYY-MM-DD' text.
  */
 export function checkDateOfBirth(

@@ -1,13 +1,13 @@
 import { EMAIL_MAX_LENGTH } from '../marketplace/limits'
 import { isValidEmail, normalizeEmail } from './email'
 
-describe('normalizeEmail (spec 1 §5)', () => {
+describe('normalizeEmail', () => {
   it('trims and lower-cases', () => {
     expect(normalizeEmail('  John.Doe@Example.COM \n')).toBe('john.doe@example.com')
   })
 })
 
-describe('isValidEmail (spec 1 §5)', () => {
+describe('isValidEmail', () => {
   it('accepts an ordinary address', () => {
     expect(isValidEmail('john.doe@example.com')).toBe(true)
   })

@@ -1,11 +1,11 @@
 import { EMAIL_MAX_LENGTH } from '../marketplace/limits'
 
-/** Emails are trimmed and lower-cased before testing and storing (spec 1 §5). */
+/** Emails are trimmed and lower-cased before testing and storing. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase()
 }
 
-// spec 1 §5: the local part must not start or end with a dot; a domain; an ending (TLD)
+// The local part must not start or end with a dot; a domain; an ending (TLD)
 // of 2 or more letters. Domain labels are letters, digits and inner hyphens.
 const LOCAL = '[a-z0-9_%+-](?:[a-z0-9._%+-]*[a-z0-9_%+-])?'
 const LABEL = '[a-z0-9](?:[a-z0-9-]*[a-z0-9])?'

@@ -1,7 +1,7 @@
 import { Messages } from './messages'
 
 describe('Messages', () => {
-  it('carries the signup copy of spec 1 §5 verbatim', () => {
+  it("carries the product's signup copy verbatim", () => {
     expect(Messages.signup).toMatchObject({
       requiredFields: 'Please fill out all required fields correctly.',
       invalidFirstName: 'Invalid First Name',
@@ -16,7 +16,7 @@ describe('Messages', () => {
     })
   })
 
-  it('carries the field hints of spec 1 §5 verbatim', () => {
+  it("carries the product's field hints verbatim", () => {
     expect(Messages.hints).toEqual({
       name: 'Must begin with a letter. Letters and hyphens allowed.',
       email: 'Please enter a valid email address.',
@@ -26,7 +26,7 @@ describe('Messages', () => {
     })
   })
 
-  it('tells the two "no server response" spellings of spec 1 §8 apart', () => {
+  it('tells the product\'s two "no server response" spellings apart', () => {
     expect(Messages.signup.noServerResponse).toBe('No Server Response')
     expect(Messages.login.noServerResponse).toBe('No server response')
   })

@@ -3,11 +3,11 @@ import { POST_CATEGORIES } from '../marketplace/categories'
 /**
  * Every user-facing text of the validation rules and the error catalogue, in one place, so
  * the web app and the services show and send the same strings. Texts quoted by the specs are
- * the product's copy and are reproduced exactly (spec 1 §5, §8; spec 2 §2, §5, §8). Entries
+ * the product's copy and are reproduced exactly. Entries
  * marked "ours" cover rules the specs state without a text; we wrote those.
  */
 export const Messages = {
-  /** Field hints shown under the signup inputs (spec 1 §5). */
+  /** Field hints shown under the signup inputs. */
   hints: {
     name: 'Must begin with a letter. Letters and hyphens allowed.',
     email: 'Please enter a valid email address.',
@@ -15,7 +15,7 @@ export const Messages = {
     dateOfBirth: 'You must be at least 18 years old to register.',
     confirmPassword: 'Must match the first password input field.',
   },
-  /** Signup submit failures (spec 1 §5) and server answers (spec 1 §8). */
+  /** Signup submit failures and server answers. */
   signup: {
     requiredFields: 'Please fill out all required fields correctly.',
     invalidFirstName: 'Invalid First Name',
@@ -43,7 +43,7 @@ export const Messages = {
     invalidCredentials: 'Invalid email or password',
     userNotFound: 'User not found',
     failed: 'Login failed',
-    // Lower-case "server" here, unlike signup's "No Server Response" (spec 1 §8).
+    // Lower-case "server" here, unlike signup's "No Server Response".
     noServerResponse: 'No server response',
   },
   session: {
@@ -56,7 +56,7 @@ export const Messages = {
   search: {
     failed: 'An error occurred while searching. Please try again.',
   },
-  /** Post creation and modification (spec 1 §5, §8; spec 2 §5, §8). */
+  /** Post creation and modification. */
   post: {
     titleAndLocationRequired: 'Title and Location are required for preview',
     notLoggedIn: 'You must be logged in to create a job',
@@ -72,10 +72,10 @@ export const Messages = {
     invalidPayment: 'Please choose payment options from the list',
     invalidContact: 'Please choose a contact option from the list',
     titleUnchangeable: 'The title of a post cannot be changed',
-    // ours: issue 20 §3, a category outside the feed's list
+    // Our own copy: a category outside the feed's list
     invalidCategory: `Please choose a category from the list: ${POST_CATEGORIES.join(', ')}`,
   },
-  /** ours: a post's contact value, one message per kind of method (issue 17 §1). */
+  /** ours: a post's contact value, one message per kind of method. */
   contactValue: {
     email: 'Enter an e-mail address for Email, like name@example.com',
     phone: (method: string) => `Enter a 10-digit phone number for ${method}`,
@@ -86,7 +86,7 @@ export const Messages = {
     /** Shown where a post from before contact values has none. */
     notShared: 'The poster will share it in the conversation',
   },
-  /** Picture uploads (spec 1 §4, §5, §8). */
+  /** Picture uploads. */
   upload: {
     invalidType: 'Error: Only .png, .jpg, and .jpeg formats allowed!',
     tooLarge: 'Error: File size exceeds 5MB limit',
@@ -101,7 +101,7 @@ export const Messages = {
     // ours: the complete call for a key the caller has no uploaded picture under
     pictureNotFound: 'No uploaded picture with this key',
   },
-  /** Requests to posts and to people (spec 1 §8; spec 2 §2.10, §8). */
+  /** Requests to posts and to people. */
   requests: {
     alreadyRequestedPost: 'You have already sent a request for this post',
     alreadyRequestedButton: 'Already Requested',
@@ -128,7 +128,7 @@ export const Messages = {
     decisionStatus: 'Status must be accepted or rejected',
     alreadyDecided: 'This request was already answered; it can only be deleted',
   },
-  /** Reports (spec 1 §5, §8). */
+  /** Reports. */
   reports: {
     reasonRequired: 'Please select a reason for reporting',
     alreadyReportedPerson: 'You have already submitted a report for this person',
@@ -177,7 +177,7 @@ export const Messages = {
     workersFailed: 'Failed to fetch workers. Please try again.',
     jobsFailed: 'Failed to fetch jobs. Please try again.',
   },
-  /** Account settings and deletion (spec 2 §2.3, §4, §5, §8). */
+  /** Account settings and deletion. */
   account: {
     newPasswordsDoNotMatch: 'New passwords do not match',
     // ours: the Name field holds one word, so there is no last name to save.
@@ -201,7 +201,7 @@ export const Messages = {
     updated: 'Notification preferences updated',
     updateFailed: 'Failed to update notification preferences',
   },
-  /** Worker profile (spec 2 §2.13, §5). */
+  /** Worker profile. */
   workerProfile: {
     loginToView: 'Please log in to view your profile.',
     publicContactsHelp: 'Your contact information will be visible to everyone',
@@ -219,7 +219,7 @@ export const Messages = {
     takenDown:
       'A moderator has hidden this profile after a report, so it cannot be shown again. Contact support if you think this is a mistake.',
   },
-  /** Support and contact messages (spec 2 §2.6). */
+  /** Support and contact messages. */
   support: {
     // ours: the server's answers to POST /api/email/send-email
     messageRequired: 'Please write a message before sending it',
@@ -231,7 +231,7 @@ export const Messages = {
     sent: 'We will review your message ASAP and get back to you on the matter you expressed there.',
   },
   /**
-   * ours: the auth service's answers the specs leave open (spec 1 §8 says the client shows
+   * ours: the auth service's answers the product leaves open (its client shows
    * the server's message for verification, forgot-password and reset errors).
    */
   auth: {

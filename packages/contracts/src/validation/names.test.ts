@@ -1,6 +1,6 @@
 import { isValidName } from './names'
 
-describe('isValidName (spec 1 §5)', () => {
+describe('isValidName', () => {
   it('accepts a single letter', () => {
     expect(isValidName('A')).toBe(true)
   })

@@ -1,8 +1,8 @@
 import { NAME_MAX_LENGTH } from '../marketplace/limits'
 
 /**
- * First and last name: a letter, then letters or hyphens, 1 to 24 characters in all
- * (spec 1 §5). "Letter" means any Unicode letter, so "Zoë" and "José" register; digits,
+ * First and last name: a letter, then letters or hyphens, 1 to 24 characters in all.
+ * "Letter" means any Unicode letter, so "Zoë" and "José" register; digits,
  * spaces and apostrophes do not. Input is NFC-normalised first so a decomposed "é" (e plus
  * a combining accent) counts as the one letter it shows as.
  */

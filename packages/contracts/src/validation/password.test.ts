@@ -5,7 +5,7 @@ import {
   passwordsMatch,
 } from './password'
 
-describe('isValidPassword (spec 1 §5)', () => {
+describe('isValidPassword', () => {
   it('accepts an 8-character password with every class', () => {
     expect(isValidPassword('Abcdef1!')).toBe(true)
   })
@@ -48,7 +48,7 @@ describe('isValidPassword (spec 1 §5)', () => {
   })
 })
 
-describe('passwordsMatch (spec 1 §5)', () => {
+describe('passwordsMatch', () => {
   it('is true only for identical texts', () => {
     expect(passwordsMatch('Abcdef1!', 'Abcdef1!')).toBe(true)
     expect(passwordsMatch('Abcdef1!', 'abcdef1!')).toBe(false)
@@ -56,7 +56,7 @@ describe('passwordsMatch (spec 1 §5)', () => {
   })
 })
 
-describe('passwordStrength (spec 1 §5)', () => {
+describe('passwordStrength', () => {
   it.each([
     ['', 0, ''],
     ['a', 1, 'Weak'],

@@ -5,7 +5,7 @@ import {
 } from '../marketplace/limits'
 import { charLength } from './text'
 
-// spec 1 §5: a lowercase letter, an uppercase letter, a digit and one of ! @ # $ %. Letters
+// A lowercase letter, an uppercase letter, a digit and one of ! @ # $ %. Letters
 // are Unicode letters (so "É" is an uppercase letter), as in the strength meter below.
 const HAS_LOWERCASE = /\p{Ll}/u
 const HAS_UPPERCASE = /\p{Lu}/u
@@ -16,7 +16,7 @@ const HAS_SYMBOL = /[^\p{L}\p{N}]/u
 
 /**
  * 8 to 24 characters with a lowercase letter, an uppercase letter, a digit and one of
- * ! @ # $ % (spec 1 §5). Other characters are allowed besides; only those five symbols
+ * ! @ # $ %. Other characters are allowed besides; only those five symbols
  * satisfy the symbol rule.
  */
 export function isValidPassword(password: string): boolean {
@@ -31,7 +31,7 @@ export function isValidPassword(password: string): boolean {
   )
 }
 
-/** Confirm password equals password (spec 1 §5). */
+/** Confirm password equals password. */
 export function passwordsMatch(password: string, confirmPassword: string): boolean {
   return password === confirmPassword
 }
@@ -45,7 +45,7 @@ export interface PasswordStrength {
   label: PasswordStrengthLabel
 }
 
-/** Weak for 1-2, Medium for 3-4, Strong for 5, nothing for 0 (spec 1 §5). */
+/** Weak for 1-2, Medium for 3-4, Strong for 5, nothing for 0. */
 export function passwordStrengthLabel(score: PasswordStrengthScore): PasswordStrengthLabel {
   if (score === 0) return ''
   if (score <= 2) return 'Weak'
@@ -54,7 +54,7 @@ export function passwordStrengthLabel(score: PasswordStrengthScore): PasswordStr
 }
 
 /**
- * Strength meter (spec 1 §5): one point each for non-empty, length 8 or more, an uppercase
+ * Strength meter: one point each for non-empty, length 8 or more, an uppercase
  * letter, a digit, and a symbol (any character that is neither a letter nor a digit, not
  * only ! @ # $ %). It is a hint, not the rule: a lowercase letter earns no point.
  */

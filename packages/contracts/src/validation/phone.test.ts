@@ -1,6 +1,6 @@
 import { formatPhoneNumber, isValidPhoneNumber, normalizePhoneNumber } from './phone'
 
-describe('isValidPhoneNumber (spec 1 §5)', () => {
+describe('isValidPhoneNumber', () => {
   it.each([
     '(123) 456-7890',
     '1234567890',
@@ -31,7 +31,7 @@ describe('isValidPhoneNumber (spec 1 §5)', () => {
   })
 })
 
-describe('formatPhoneNumber (spec 1 §5, progressive)', () => {
+describe('formatPhoneNumber (progressive)', () => {
   it.each([
     ['', ''],
     ['1', '1'],

@@ -1,10 +1,10 @@
 import { PHONE_DIGITS } from '../marketplace/limits'
 
 /**
- * US-style phone numbers (spec 1 §5): an optional country prefix (+1 or 1), then 10 digits,
+ * US-style phone numbers: an optional country prefix (+1 or 1), then 10 digits,
  * in the usual separators: "(123) 456-7890", "123-456-7890", "123.456.7890",
  * "+1 123 456 7890", "11234567890". Area codes are not checked against the NANP rules:
- * spec 1's own example "(123) 456-7890" would fail them.
+ * the product's own example "(123) 456-7890" would fail them.
  */
 const PHONE_PATTERN = /^(?:\+?1[\s.-]?)?(?:\(\d{3}\)|\d{3})[\s.-]?\d{3}[\s.-]?\d{4}$/
 
@@ -28,7 +28,7 @@ function nationalDigits(input: string): string {
 }
 
 /**
- * Formats progressively as the user types, towards "(123) 456-7890" (spec 1 §5):
+ * Formats progressively as the user types, towards "(123) 456-7890":
  * "" → "", "123" → "123", "1234" → "(123) 4", "1234567" → "(123) 456-7". Up to three digits
  * stay bare so that backspacing through the area code never fights the cursor. Extra digits
  * beyond 10 are dropped; a +1 or 1 country prefix is dropped too.

@@ -2,7 +2,7 @@ import { CATEGORIES, POST_CATEGORIES } from '../marketplace/categories'
 import { Messages } from './messages'
 import { checkPostCategory } from './post-category'
 
-describe('checkPostCategory (issue 20 §3)', () => {
+describe('checkPostCategory', () => {
   it.each(POST_CATEGORIES.map((category) => [category]))('accepts %s', (category) => {
     expect(checkPostCategory(category)).toBeNull()
   })

@@ -3,7 +3,7 @@ import { Messages } from './messages'
 import { isBlank } from './text'
 
 /**
- * A post's chosen category (issue 20 §3): absent or empty means none chosen (the server
+ * A post's chosen category: absent or empty means none chosen (the server
  * guesses on create, keeps the stored one on an edit); anything else must be one of the feed's
  * categories, spelled as the list spells it. Null when fine, else the message naming the list.
  */

@@ -29,7 +29,7 @@ const valid: PostForm = {
   expirationDate: '2024-06-20',
 }
 
-describe('canPreviewPost (spec 1 §5)', () => {
+describe('canPreviewPost', () => {
   it('needs both a title and a where', () => {
     expect(canPreviewPost({ title: 'A', where: 'B' })).toBe(true)
     expect(canPreviewPost({ title: '', where: 'B' })).toBe(false)
@@ -42,7 +42,7 @@ describe('canPreviewPost (spec 1 §5)', () => {
   })
 })
 
-describe('checkExpirationDate (spec 1 §5)', () => {
+describe('checkExpirationDate', () => {
   it('accepts today', () => {
     expect(checkExpirationDate('2024-06-15', today)).toBeNull()
   })
@@ -74,7 +74,7 @@ describe('checkExpirationDate (spec 1 §5)', () => {
   })
 })
 
-describe('validatePostForm (spec 1 §5)', () => {
+describe('validatePostForm', () => {
   it('accepts a complete form', () => {
     expect(validatePostForm(valid, today)).toBeNull()
   })

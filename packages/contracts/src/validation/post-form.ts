@@ -12,7 +12,7 @@ import { calendarDateOf, compareCalendarDates, parseCalendarDate } from './calen
 import { Messages } from './messages'
 import { exceeds, isBlank } from './text'
 
-/** The add-a-post form, with the form's own field names (spec 1 §3 "Post"). */
+/** The add-a-post form, with the form's own field names. */
 export interface PostForm {
   title: string
   where: string
@@ -29,13 +29,13 @@ export interface PostForm {
   expirationDate?: string | null
 }
 
-/** Preview (and creating) needs a title and a where, blanks not counting (spec 1 §5). */
+/** Preview (and creating) needs a title and a where, blanks not counting. */
 export function canPreviewPost(form: Pick<PostForm, 'title' | 'where'>): boolean {
   return !isBlank(form.title) && !isBlank(form.where)
 }
 
 /**
- * expirationDate cannot be earlier than today and may be cleared (spec 1 §5): null for an
+ * expirationDate cannot be earlier than today and may be cleared: null for an
  * empty value or a date today or later, else the message. `today` is read through its UTC
  * parts; the browser passes `localToday()`.
  */
@@ -62,7 +62,7 @@ const BOUNDED_FIELDS = [
 ] as const
 
 /**
- * First failed rule's message or null (spec 1 §5): title and where required, text lengths
+ * First failed rule's message or null: title and where required, text lengths
  * bounded, expiration date not before today, payment values from the payment list, contact
  * from the contact list, and a contact value, when one is given, that suits the method. Only
  * title and where are required.
@@ -79,7 +79,7 @@ export function validatePostForm(form: PostForm, today: Date = new Date()): stri
   return checkContactValue(form.contact, form.contactValue)
 }
 
-/** Body of POST /api/jobs, with the API's field names (spec 1 §7). */
+/** Body of POST /api/jobs, with the API's field names. */
 export interface PostPayload {
   title: string
   location: string

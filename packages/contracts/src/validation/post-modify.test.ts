@@ -7,7 +7,7 @@ import {
   validatePostModifyForm,
 } from './post-modify'
 
-describe('parsePaymentText (spec 2 §5)', () => {
+describe('parsePaymentText', () => {
   it("splits on '-' and trims", () => {
     expect(parsePaymentText('Cash - Venmo -Zelle')).toEqual(['Cash', 'Venmo', 'Zelle'])
   })
@@ -27,7 +27,7 @@ describe('parsePaymentText (spec 2 §5)', () => {
   })
 })
 
-describe('checkPostUpdatePrerequisites (spec 2 §5)', () => {
+describe('checkPostUpdatePrerequisites', () => {
   it('passes with a post id and a token', () => {
     expect(checkPostUpdatePrerequisites({ postId: 'p1', accessToken: 't' })).toBeNull()
   })
@@ -43,7 +43,7 @@ describe('checkPostUpdatePrerequisites (spec 2 §5)', () => {
   })
 })
 
-describe('isTitleUnchanged (spec 2 §5)', () => {
+describe('isTitleUnchanged', () => {
   it('allows omitting or repeating the title', () => {
     expect(isTitleUnchanged('Move a sofa', undefined)).toBe(true)
     expect(isTitleUnchanged('Move a sofa', 'Move a sofa')).toBe(true)

@@ -11,8 +11,8 @@ import { Messages } from './messages'
 import { exceeds, isBlank } from './text'
 
 /**
- * The modify form's payment text is split on '-' and trimmed into the paymentType list
- * (spec 2 §5); empty entries are dropped so "Cash - - Zelle" and a trailing dash do no harm.
+ * The modify form's payment text is split on '-' and trimmed into the paymentType list;
+ * empty entries are dropped so "Cash - - Zelle" and a trailing dash do no harm.
  */
 export function parsePaymentText(text: string): string[] {
   return text
@@ -27,7 +27,7 @@ export function formatPaymentList(paymentType: readonly string[]): string {
 }
 
 /**
- * Updating needs the post id and an access token (spec 2 §5), else
+ * Updating needs the post id and an access token, else
  * "Missing required data to update job".
  */
 export function checkPostUpdatePrerequisites(input: {
@@ -39,12 +39,12 @@ export function checkPostUpdatePrerequisites(input: {
     : null
 }
 
-/** The title cannot be changed (spec 2 §5): an update may omit it or repeat it unchanged. */
+/** The title cannot be changed: an update may omit it or repeat it unchanged. */
 export function isTitleUnchanged(currentTitle: string, incomingTitle: string | undefined): boolean {
   return incomingTitle === undefined || incomingTitle === currentTitle
 }
 
-/** Modify modal fields: Where, When, How much, Payment, Contact, Infos (spec 2 §2.8). */
+/** Modify modal fields: Where, When, How much, Payment, Contact, Infos. */
 export interface PostModifyForm {
   where: string
   when?: string
@@ -66,7 +66,7 @@ const BOUNDED_FIELDS = [
 ] as const
 
 /**
- * First failed rule's message or null. A post keeps needing its where (spec 2 §5, "a post
+ * First failed rule's message or null. A post keeps needing its where ("a post
  * needs a title and a where"); the other fields follow the creation form's rules, so a
  * modified post could also have been created as it is.
  */

@@ -1,6 +1,6 @@
 import { validateReport } from './report'
 
-describe('validateReport (spec 1 §5)', () => {
+describe('validateReport', () => {
   it.each(['scam', 'inappropriate', 'other'])('accepts the reason %p without details', (type) => {
     expect(validateReport({ type })).toBeNull()
   })

@@ -3,14 +3,14 @@ import { isReportReason } from '../marketplace/reports'
 import { Messages } from './messages'
 import { exceeds } from './text'
 
-/** A report as the modal sends it: the reason as `type`, optional details (spec 1 §3, §7). */
+/** A report as the modal sends it: the reason as `type`, optional details. */
 export interface ReportInput {
   type?: string | null
   description?: string | null
 }
 
 /**
- * A reason must be chosen from the three (spec 1 §5), else "Please select a reason for
+ * A reason must be chosen from the three, else "Please select a reason for
  * reporting". Details are optional, at most 1000 characters.
  */
 export function validateReport(report: ReportInput): string | null {

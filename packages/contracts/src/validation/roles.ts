@@ -1,5 +1,5 @@
 /**
- * The role codes a user holds, as strings. Spec 2 §5: role checks accept a list, an object
+ * The role codes a user holds, as strings. Role checks accept a list, an object
  * or a single value and compare as strings, so [2000], ['2000'], { User: 2000 } and 2000
  * all mean the User role. Anything else (null, booleans, nested objects) holds no role.
  */

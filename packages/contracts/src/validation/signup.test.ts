@@ -31,7 +31,7 @@ const valid: SignupForm = {
   termsAgreed: true,
 }
 
-describe('validateSignup (spec 1 §5)', () => {
+describe('validateSignup', () => {
   it('accepts a valid form', () => {
     expect(validateSignup(valid, today)).toBeNull()
   })

@@ -8,7 +8,7 @@ import { isValidPassword, passwordsMatch } from './password'
 import { normalizePhoneNumber, isValidPhoneNumber } from './phone'
 
 /**
- * Body of POST /api/auth/signup (spec 1 §3, §7). Typed loosely on purpose: the route only
+ * Body of POST /api/auth/signup. Typed loosely on purpose: the route only
  * checks shapes, and `validateSignupPayload` applies the real rules and answers with the
  * product's messages instead of a schema error.
  */
@@ -31,7 +31,7 @@ export interface SignupForm extends SignupPayload {
 }
 
 /**
- * First failed rule's message, or null when every rule passes (spec 1 §5), in the spec's
+ * First failed rule's message, or null when every rule passes, in the spec's
  * order: first name, last name, email, phone, password, confirm password, age, interest,
  * terms. Confirm password is checked only when present, so the server (which gets no
  * confirm field) and the web form share this one function.
@@ -64,7 +64,7 @@ export function validateSignup(
   return null
 }
 
-/** The web form, confirm password included (spec 1 §2 "/signup"). */
+/** The web form, confirm password included. */
 export function validateSignupForm(form: SignupForm, today: Date = new Date()): string | null {
   return validateSignup(form, today)
 }

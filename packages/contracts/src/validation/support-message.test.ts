@@ -1,6 +1,6 @@
 import { canSendSupportMessage } from './support-message'
 
-describe('canSendSupportMessage (spec 2 §5)', () => {
+describe('canSendSupportMessage', () => {
   it('sends a message with text', () => {
     expect(canSendSupportMessage('Hello, I need help')).toBe(true)
   })

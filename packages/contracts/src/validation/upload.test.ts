@@ -8,7 +8,7 @@ import {
 
 const FIVE_MB = 5 * 1024 * 1024
 
-describe('validatePictureFile (spec 1 §5)', () => {
+describe('validatePictureFile', () => {
   it.each(['image/jpeg', 'image/png', 'image/jpg'])('accepts %p', (type) => {
     expect(validatePictureFile({ type, size: 1000 })).toBeNull()
   })
@@ -48,7 +48,7 @@ describe('validatePictureFile (spec 1 §5)', () => {
   })
 })
 
-describe('validateProfilePictureFile (spec 2 §5)', () => {
+describe('validateProfilePictureFile', () => {
   it.each(['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'image/gif'])(
     'accepts %p',
     (type) => {
@@ -89,7 +89,7 @@ describe('UploadRequestSchema', () => {
   })
 })
 
-describe('UPLOAD_CACHE_CONTROL (spec 2 §7, §9)', () => {
+describe('UPLOAD_CACHE_CONTROL', () => {
   it('caches an uploaded picture publicly for one year', () => {
     expect(UPLOAD_CACHE_CONTROL).toBe('public, max-age=31536000, immutable')
   })

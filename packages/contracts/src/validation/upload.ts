@@ -15,7 +15,7 @@ export interface FileDescription {
 }
 
 /**
- * Post picture (spec 1 §5): image/jpeg, image/png or image/jpg, at most 5 MB; no file at all
+ * Post picture: image/jpeg, image/png or image/jpg, at most 5 MB; no file at all
  * is "Please select a file first!". Type is checked before size, so a large .gif reports
  * the format, which is what the user must change first.
  */
@@ -28,7 +28,7 @@ export function validatePictureFile(file: FileDescription | null | undefined): s
 }
 
 /**
- * Profile picture (spec 2 §5, "any image type"): narrowed to jpeg, jpg, png, webp and gif;
+ * Profile picture ("any image type"): narrowed to jpeg, jpg, png, webp and gif;
  * SVG is refused because it can carry script and is served from a public bucket. Same 5 MB
  * cap as post pictures.
  */
@@ -43,7 +43,7 @@ export function validateProfilePictureFile(
 }
 
 /**
- * Body of POST /api/upload and POST /api/upload/user-profile-picture (spec 1 §7, spec 2 §7).
+ * Body of POST /api/upload and POST /api/upload/user-profile-picture.
  * The services run `validatePictureFile` / `validateProfilePictureFile` on
  * { type: fileType, size: fileSize } before signing an address.
  */
@@ -55,8 +55,8 @@ export const UploadRequestSchema = Type.Object({
 export type UploadRequest = Static<typeof UploadRequestSchema>
 
 /**
- * The Cache-Control header the browser sends with the PUT to a pre-signed address (spec 2
- * §7: "cache control of one year"). The media service signs this exact value into the
+ * The Cache-Control header the browser sends with the PUT to a pre-signed address (the
+ * product's "cache control of one year"). The media service signs this exact value into the
  * address, so the web app must send it byte for byte or storage refuses the upload. Keys are
  * never reused (a new picture gets a new key), hence `immutable`.
  */

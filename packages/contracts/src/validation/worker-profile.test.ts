@@ -39,7 +39,7 @@ const validPayload: WorkerProfilePayload = {
   location: 'Austin TX',
 }
 
-describe('parseCommaList (spec 2 §5)', () => {
+describe('parseCommaList', () => {
   it('splits on commas, trims and drops empty entries', () => {
     expect(parseCommaList(' a, b ,,c , ')).toEqual(['a', 'b', 'c'])
   })
@@ -56,7 +56,7 @@ describe('parseCommaList (spec 2 §5)', () => {
   })
 })
 
-describe('contact visibility (spec 2 §5)', () => {
+describe('contact visibility', () => {
   it('has one helper text per setting', () => {
     expect(contactVisibilityHelp('public')).toBe(
       'Your contact information will be visible to everyone',
@@ -95,7 +95,7 @@ describe('buildWorkerProfilePayload', () => {
   })
 })
 
-describe('validateWorkerProfileForm (spec 2 §5)', () => {
+describe('validateWorkerProfileForm', () => {
   it('accepts a complete form', () => {
     expect(validateWorkerProfileForm(validForm)).toBeNull()
   })

@@ -19,7 +19,7 @@ import {
 import { Messages } from './messages'
 import { exceeds, isBlank } from './text'
 
-/** Skills and contacts are comma-separated, trimmed, with empty entries dropped (spec 2 §5). */
+/** Skills and contacts are comma-separated, trimmed, with empty entries dropped. */
 export function parseCommaList(text: string | null | undefined): string[] {
   return (text ?? '')
     .split(',')
@@ -32,7 +32,7 @@ export function formatCommaList(entries: readonly string[]): string {
   return entries.join(', ')
 }
 
-/** Helper text under the visibility eye (spec 2 §5). */
+/** Helper text under the visibility eye. */
 export function contactVisibilityHelp(visibility: ContactVisibility): string {
   return visibility === 'public'
     ? Messages.workerProfile.publicContactsHelp
@@ -40,7 +40,7 @@ export function contactVisibilityHelp(visibility: ContactVisibility): string {
 }
 
 /**
- * Visibility is one setting for all contacts (spec 2 §5); the stored profile repeats it on
+ * Visibility is one setting for all contacts; the stored profile repeats it on
  * each contact, so the form reads it back from the first one.
  */
 export function contactVisibilityOf(
@@ -50,7 +50,7 @@ export function contactVisibilityOf(
   return isContactVisibility(first) ? first : DEFAULT_CONTACT_VISIBILITY
 }
 
-/** Body of PUT /api/users/{userId}/worker-profile (spec 2 §7). Loose; the rules below check. */
+/** Body of PUT /api/users/{userId}/worker-profile. Loose; the rules below check. */
 export const WorkerProfilePayloadSchema = Type.Object({
   title: Type.String(),
   skills: Type.Array(Type.String()),
@@ -66,7 +66,7 @@ export const WorkerProfilePayloadSchema = Type.Object({
 })
 export type WorkerProfilePayload = Static<typeof WorkerProfilePayloadSchema>
 
-/** The create/edit modal (spec 2 §2.13): skills and contacts as typed, one visibility. */
+/** The create/edit modal: skills and contacts as typed, one visibility. */
 export interface WorkerProfileForm {
   title: string
   skills: string
@@ -103,10 +103,10 @@ const BOUNDED_TEXTS = [
 ] as const
 
 /**
- * First failed rule's message or null (spec 2 §5). Required: title, skills, availability,
+ * First failed rule's message or null. Required: title, skills, availability,
  * paymentType, location, checked in the form's order; infos and contacts are optional.
  * paymentType and location are free text: the worker's own words, like a custom location
- * on the feed (spec 1 §2). Lengths and counts are bounded (see limits.ts).
+ * on the feed. Lengths and counts are bounded (see limits.ts).
  */
 export function validateWorkerProfilePayload(payload: WorkerProfilePayload): string | null {
   const m = Messages.workerProfile

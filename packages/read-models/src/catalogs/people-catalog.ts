@@ -39,7 +39,7 @@ export interface CatalogPerson {
 }
 
 /**
- * In the 30-day grace period of an account deletion (spec 2 §1): asked and not cancelled
+ * In the 30-day grace period of an account deletion: asked and not cancelled
  * since. The two events travel on two topics (people.users, auth.users): the later decides.
  */
 export function isDeletionPending(person: CatalogPerson | null | undefined): boolean {

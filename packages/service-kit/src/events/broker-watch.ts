@@ -20,7 +20,7 @@ export interface BrokerWatch {
 
 /**
  * Asks the broker every few seconds whether it answers, and keeps the answer for /healthz
- * and /metrics (`kafka_broker_reachable`). Readiness no longer asks Kafka (issue 18 §11: a
+ * and /metrics (`kafka_broker_reachable`). Readiness no longer asks Kafka (a
  * broker outage took every pod out of its Service although writes wait in the outbox), so
  * this is where an operator sees the broker's state. One attempt per check, no retries:
  * the next check is the retry, and a check never outlives its period.

@@ -12,7 +12,7 @@ import { startEventConsumer } from './event-consumer'
 import { createKafka, ensureTopics } from './kafka-client'
 import { newEvent } from './new-event'
 
-// Real Kafka and FerretDB from infra/local (issue 18 §12): a handler that always fails on one
+// Real Kafka and FerretDB from infra/local: a handler that always fails on one
 // event no longer blocks its partition; the event goes to the group's dead-letter topic and
 // comes back, to that group alone, once the cause is fixed.
 const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' })

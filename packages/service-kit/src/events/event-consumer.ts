@@ -104,7 +104,7 @@ function parse(message: KafkaMessage): DomainEvent {
  * retried for as long as that lasts (the offset is not committed): an outage must not drop
  * events. Any other failure is retried a few times with backoff, then the event goes to
  * `<group>.dead-letter` with the error, a metric and a log line, and the partition moves on
- * (issue 18 §12: one bad event used to block its partition for good); `redriveDeadLetters`
+ * (one bad event used to block its partition for good); `redriveDeadLetters`
  * sends it back once the cause is fixed.
  */
 export async function startEventConsumer(options: EventConsumerOptions): Promise<Consumer> {

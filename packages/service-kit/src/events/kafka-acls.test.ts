@@ -34,7 +34,7 @@ function may(
   )
 }
 
-describe('Kafka ACLs per service (issue 18 §10)', () => {
+describe('Kafka ACLs per service', () => {
   it('lets each service produce to its own topics and to no other service’s', () => {
     for (const topic of Object.values(Topics)) {
       const owner = topic.slice(0, topic.indexOf('.'))

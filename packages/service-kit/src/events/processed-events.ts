@@ -7,7 +7,7 @@ export const PROCESSED_EVENTS_COLLECTION = 'processed_events'
  * How long the ledger remembers an event: twice Kafka's retention (`log.retention.hours`,
  * 168 h by default, which neither infra/local nor the compose and k8s brokers change). A
  * redelivery comes from the broker, so an event older than the retention can no longer be
- * delivered again and its record only grows the collection (issue 18 §16).
+ * delivered again and its record only grows the collection.
  */
 export const PROCESSED_EVENTS_RETENTION_MS = 14 * 24 * 60 * 60 * 1000
 

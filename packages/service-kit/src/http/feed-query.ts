@@ -9,7 +9,7 @@ import {
 import { BadRequestError } from '../errors'
 
 /**
- * The query strings of the two public feeds (GET /api/jobs and GET /api/people, spec 1 §7)
+ * The query strings of the two public feeds (GET /api/jobs and GET /api/people)
  * and of their category lists, read the same way by both services.
  */
 export const FeedQuerystring = Type.Object({
@@ -55,7 +55,7 @@ export function booleanParam(value: string | undefined, fallback: boolean): bool
   throw new BadRequestError('Use true or false', 'INVALID_QUERY')
 }
 
-/** "All" and an empty value both mean "no filter" (the client sends neither, spec 1 §7). */
+/** "All" and an empty value both mean "no filter" (the client sends neither). */
 export function filterValue(value: string | undefined): string | undefined {
   if (value === undefined) return undefined
   const trimmed = value.trim()

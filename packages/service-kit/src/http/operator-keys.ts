@@ -42,7 +42,7 @@ function pathOf(path: string, key: string, inArray: boolean): string {
 }
 
 /**
- * Issue 18 §9: a query operator sent where a value belongs (`{"email": {"$ne": null}}`,
+ * A query operator sent where a value belongs (`{"email": {"$ne": null}}`,
  * `?email[$ne]=`) is refused with a 400 that names it, before validation, whatever the route.
  * The schemas already refuse most (an object is not a string), but a field typed loosely, an
  * unknown key that validation would only strip, or a future handler that spreads a body into a

@@ -5,7 +5,7 @@ import { waitFor } from '../testing/wait-for'
 import { connectMongo } from './mongodb'
 
 // The real FerretDB of infra/local behind a TCP relay the test can cut and restore: a
-// database outage for this one client, the shared server untouched (issue 18 §13).
+// database outage for this one client, the shared server untouched.
 
 /** A relay to the real server on a fixed port; `cut` closes it and every open connection. */
 function relayTo(target: URL) {

@@ -159,7 +159,7 @@ export const eventsPlugin = fp(
     // At start, ready once every consumer group has joined: before that, an event (a live
     // push, a revocation) published now could be missed by a group that starts at the end.
     // Only at start, and only while the broker answers: afterwards Kafka's state is no
-    // reason to leave the Service (issue 18 §11), it shows on /healthz and /metrics.
+    // reason to leave the Service, it shows on /healthz and /metrics.
     app.addReadinessCheck('consumer-groups', async () => {
       if (!consumersJoined && !brokerAwayAtStart) throw new Error('consumer groups still joining')
     })

@@ -16,7 +16,7 @@ declare module 'fastify' {
  * Prometheus /metrics: process metrics plus one latency histogram per route and status. With
  * `ownPort`, /metrics is served by a plain listener of its own on that port and `host` (opened
  * when the app is ready, closed with it) and the API's port answers 404 for it: whatever routes the API to
- * the world (the Ingress in front of the gateway) cannot expose it (issue 18 §10).
+ * the world (the Ingress in front of the gateway) cannot expose it.
  */
 export const metricsPlugin = fp(
   async (

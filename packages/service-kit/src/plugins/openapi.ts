@@ -29,7 +29,7 @@ export const openApiPlugin = fp(
               type: 'http',
               scheme: 'bearer',
               bearerFormat: 'JWT',
-              description: 'The access token from login or refresh (spec 1 §4), EdDSA-signed',
+              description: 'The access token from login or refresh, EdDSA-signed',
             },
             refreshCookie: {
               type: 'apiKey',

@@ -1,6 +1,6 @@
 import { isServed, isWholeCollectionRead, shapesOf } from './query-shapes'
 
-describe('query shapes (issue 19 §2)', () => {
+describe('query shapes', () => {
   it('reads the filter and sort of each command as the driver sends it', () => {
     expect(
       shapesOf({

@@ -3,7 +3,7 @@ import { basename, join } from 'node:path'
 import type { CommandStartedEvent, Db, Document, MongoClient } from 'mongodb'
 
 /**
- * Issue 19 §2: every query a service sends must be served by an index it declares, so that on
+ * Every query a service sends must be served by an index it declares, so that on
  * MongoDB in production no read grows with its collection. The local FerretDB uses no index
  * but `_id`, so the plans cannot be asked of it; instead every package's test suite records
  * the shape of each query its apps send (collection, filtered fields, sorted fields), and
