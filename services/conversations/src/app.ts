@@ -24,7 +24,7 @@ import { createMessageReportsService } from './reports/message-reports-service'
 import { createUserDirectory } from './users/user-directory'
 
 /**
- * One private conversation per request (issue 17, docs/conversations.md): opened by the
+ * One private conversation per request (docs/conversations.md): opened by the
  * request events, closed by their end and by the accounts' deletion, messages in buckets,
  * each party's inbox with its unread counts, and reports of messages for the moderators.
  */

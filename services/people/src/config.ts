@@ -23,7 +23,7 @@ const PeopleConfigSchema = Type.Composite([
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4002 }),
     /** Workers per feed page (the client may ask for fewer or more with `limit`, up to the max). */
     FEED_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: FEED_PAGE_SIZE }),
-    /** How long a deleted account can still be kept (spec 2 §1: 30 days). Tests shorten it. */
+    /** How long a deleted account can still be kept (30 days). Tests shorten it. */
     DELETION_GRACE_MS: Type.Integer({
       minimum: 0,
       default: ACCOUNT_DELETION_GRACE_DAYS * 24 * 60 * 60 * 1000,

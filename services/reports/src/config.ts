@@ -14,7 +14,7 @@ const ReportsConfigSchema = Type.Composite([
   Type.Object({
     SERVICE_NAME: Type.String({ default: 'reports' }),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4005 }),
-    /** The terms promise a review within this many hours (spec 2 §1). */
+    /** The terms promise a review within this many hours. */
     REPORT_REVIEW_HOURS: Type.Integer({ minimum: 1, default: REPORT_REVIEW_HOURS }),
     /** Reports per page of the moderation queue. */
     QUEUE_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),

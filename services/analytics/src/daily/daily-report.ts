@@ -93,7 +93,7 @@ export const DailyReportSchema = Type.Object(
       ),
       {
         maxItems: COMPLETION_BUCKETS,
-        description: 'Worker profiles saved in the period by fields filled (spec 2 §9: six)',
+        description: 'Worker profiles saved in the period by fields filled (six)',
       },
     ),
   },

@@ -19,7 +19,7 @@ const DailyQuerySchema = Type.Object({
 })
 
 /**
- * The Analytics screen (issue 20 §5): administrators and editors only. Checked on request,
+ * The Analytics screen: administrators and editors only. Checked on request,
  * before the query is read, as the moderation queue does: whoever may not see the figures
  * learns nothing from a 400.
  */

@@ -6,7 +6,7 @@ export const ANALYTICS_DAYS_COLLECTION = 'analytics_days'
 export const MAX_KEYS_PER_DAY = 200
 export const OTHER_KEY = '(other)'
 
-/** Issue 20 §5: the daily figures are kept 13 months. */
+/** The daily figures are kept 13 months. */
 export const RETENTION_MONTHS = 13
 
 /** Profile completion buckets: filled fields out of PROFILE_COMPLETION_FIELDS (0..6). */

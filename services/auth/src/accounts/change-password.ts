@@ -5,7 +5,7 @@ import type { IssuedSession } from '../sessions/sessions-service'
 import { text, type AuthDependencies, type RequestContext } from '../auth-dependencies'
 
 /**
- * POST /api/auth/change-password (spec 2 §7), for the signed-in caller. Every session and
+ * POST /api/auth/change-password, for the signed-in caller. Every session and
  * access token of the user ends (a thief's too); the caller gets a fresh session in the
  * same answer, so changing one's password does not sign oneself out.
  * A wrong current password is a 400, not a 401: a 401 would make the web client renew its

@@ -11,7 +11,7 @@ import type { PasswordHasher } from './password-hasher'
 export const EMAIL_TAKEN = 'Email already registered'
 
 /**
- * Sign-up (spec 1 §4, §5): the shared rules decide, in the order the web form shows them;
+ * Sign-up: the shared rules decide, in the order the web form shows them;
  * the account and its user.registered event are stored together, so the people service
  * always learns of every account.
  */

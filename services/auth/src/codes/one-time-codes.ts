@@ -7,7 +7,7 @@ import { createHmac, randomInt } from 'node:crypto'
 export type CodePurpose = 'verify-email' | 'reset-password' | 'sign-in'
 
 export const CODE_TTL_MS = 15 * 60 * 1000
-/** Issue 20 §1: a sign-in code lives 10 minutes; it only finishes a login already started. */
+/** A sign-in code lives 10 minutes; it only finishes a login already started. */
 export const SIGN_IN_CODE_TTL_MS = 10 * 60 * 1000
 export const CODE_MAX_ATTEMPTS = 5
 export const CODE_PATTERN = /^\d{6}$/

@@ -17,7 +17,7 @@ export interface LoginInput {
 }
 
 /**
- * The e-mail and password of a login form, checked (spec 1 §4, §8). The spec's client tells
+ * The e-mail and password of a login form, checked. The spec's client tells
  * "User not found" (404) from "Invalid email or password" (401), which reveals whether an
  * address has an account; sign-up's 409 reveals it anyway. We keep the answers and blunt the
  * enumeration: both paths spend one argon2 verification (uniform timing) and both are

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { IssuedSession } from './sessions-service'
 
 export const REFRESH_COOKIE = 'refresh_token'
-/** Spec 1 §9: cookie XSRF-TOKEN, header X-XSRF-TOKEN. */
+/** Cookie XSRF-TOKEN, header X-XSRF-TOKEN. */
 export const XSRF_COOKIE = 'XSRF-TOKEN'
 export const XSRF_HEADER = 'x-xsrf-token'
 

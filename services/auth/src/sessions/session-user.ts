@@ -1,7 +1,7 @@
 import type { SessionUser } from '@marketplace/contracts/api'
 import type { CredentialDoc } from '../accounts/credential-document'
 
-/** The `user` of login and refresh answers (spec 1 §3): never the hash or other secrets. */
+/** The `user` of login and refresh answers: never the hash or other secrets. */
 export function toSessionUser(doc: CredentialDoc): SessionUser {
   return {
     _id: doc._id,

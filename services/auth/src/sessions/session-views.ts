@@ -10,7 +10,7 @@ export function toLoginAnswer(session: IssuedSession): LoginAnswer {
   return { user: session.user, accessToken: session.accessToken }
 }
 
-/** refresh: spec 1 §7 reads accessToken, user and roles. */
+/** refresh: the web app reads accessToken, user and roles. */
 export function toRenewalAnswer(session: IssuedSession): SessionRenewalAnswer {
   return { accessToken: session.accessToken, user: session.user, roles: session.user.roles }
 }

@@ -34,7 +34,7 @@ export async function sessionsRoutes(
   const { deps, extraOrigins } = options
 
   /**
-   * The login (spec 1 §4): a session, or with two-step sign-in on a 202 challenge and no
+   * The login: a session, or with two-step sign-in on a 202 challenge and no
    * session until POST /api/auth/two-step/verify (docs/identity.md, "Two-step sign-in").
    */
   app.post(
@@ -89,7 +89,7 @@ export async function sessionsRoutes(
   )
 
   /**
-   * Renewal (spec 1 §4, §7): cookie-authenticated, so it demands proof the page itself
+   * Renewal: cookie-authenticated, so it demands proof the page itself
    * asked: a same-origin Origin, and X-XSRF-TOKEN equal to the XSRF-TOKEN cookie and to the
    * HMAC of this session. Answers { accessToken, user, roles } with a rotated cookie.
    */
@@ -132,7 +132,7 @@ export async function sessionsRoutes(
   )
 
   /**
-   * GET /logout (spec 1 §4): ends this browser's session family and clears the cookies.
+   * GET /logout: ends this browser's session family and clears the cookies.
    * A GET is safe here: the SameSite=Strict cookie never rides on another site's link.
    */
   app.get(

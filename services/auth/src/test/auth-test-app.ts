@@ -23,7 +23,7 @@ export async function startAuthTestApp(
   const infra = infraEnv()
   const keys = testKeyPair()
   const config = readConfig({
-    // monitorCommands: the index check records every query's shape (issue 19 §2).
+    // monitorCommands: the index check records every query's shape.
     MONGO_URL: `${testMongoUrl(label)}&monitorCommands=true`,
     KAFKA_BROKERS: infra.kafkaBrokers,
     KAFKA_GROUP_PREFIX: `test-${label}-${randomBytes(4).toString('hex')}-`,

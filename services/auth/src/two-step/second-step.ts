@@ -15,7 +15,7 @@ import { checkDeletionLiftable, liftDeletion } from '../accounts/lift-deletion'
 /** What a correct password answers when a second step is due: no session yet. */
 export interface SignInChallenge {
   challengeId: string
-  /** The authenticator first when both are on (issue 20 §1); recovery codes always work. */
+  /** The authenticator first when both are on; recovery codes always work. */
   methods: SecondStepMethod[]
   expiresAt: Date
   /** Whether a code is on its way by e-mail (e-mail is the only method). */

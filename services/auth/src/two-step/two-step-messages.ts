@@ -1,5 +1,5 @@
 /**
- * The copy of two-step sign-in (issue 20 §1). It goes beyond the specs, so it is kept with
+ * The copy of two-step sign-in. It goes beyond the specs, so it is kept with
  * the feature rather than in `packages/contracts` `Messages`; the web shows these sentences
  * from the `message` of the answers.
  */

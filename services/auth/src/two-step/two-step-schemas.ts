@@ -1,4 +1,4 @@
-// The HTTP contract of two-step sign-in (issue 20 §1). Bodies follow the other auth routes:
+// The HTTP contract of two-step sign-in. Bodies follow the other auth routes:
 // fields declared and described but left unconstrained (docs/identity.md, "Bodies are not
 // JSON-schema validated"), so a missing or mistyped field gets the feature's sentence.
 import { Type, type Static, type TProperties } from '@sinclair/typebox'

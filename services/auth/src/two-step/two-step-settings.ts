@@ -23,7 +23,7 @@ export function statusOf(doc: TwoStepDoc | null): TwoStepStatus {
 }
 
 /**
- * Issue 20 §1: turning a method on or off asks for the password again, so a session left
+ * Turning a method on or off asks for the password again, so a session left
  * open on a shared computer cannot switch the protection off (or lock its owner out). The
  * check is rate-limited per account like a login. Answers the account, with its secret.
  */

@@ -16,7 +16,7 @@ import type { ConversationsService } from './conversations-service'
 const tags = ['conversations']
 
 /**
- * The caller's conversations (issue 17 §2). Every route needs a token; a conversation the
+ * The caller's conversations. Every route needs a token; a conversation the
  * caller is not a party of answers 404, exactly as one that does not exist.
  */
 export async function conversationsRoutes(

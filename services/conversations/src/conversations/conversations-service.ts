@@ -45,7 +45,7 @@ export interface OpeningRequest {
 const LIST_CURSOR = /^(\d{1,15})\.(.{1,64})$/
 
 /**
- * Conversations (issue 17 §2): one per request, between its requester and the other side,
+ * Conversations: one per request, between its requester and the other side,
  * opened by the request's event. Only the two parties see it: for anyone else it does not
  * exist (404, the same answer as for an unknown id).
  */

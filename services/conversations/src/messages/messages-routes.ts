@@ -14,7 +14,7 @@ import type { MessagesService } from './messages-service'
 const tags = ['conversations']
 
 /**
- * A conversation's messages (issue 17 §2): its parties read the history and write while it
+ * A conversation's messages: its parties read the history and write while it
  * is open (409 with the reason once read-only, 429 with Retry-After past 30 a minute).
  */
 export async function messagesRoutes(app: ServiceApp, deps: { service: MessagesService }) {

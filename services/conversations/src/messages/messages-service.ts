@@ -40,7 +40,7 @@ function readText(text: unknown): string {
 }
 
 /**
- * Messages (issue 17 §2): sent by a party of an open conversation, numbered in the order the
+ * Messages: sent by a party of an open conversation, numbered in the order the
  * database took them, stored 30 to a bucket. A send is, in this order: the clientId's claim
  * (when the client sent one), the sender's budget and own list (one write on their inbox),
  * the message's number and the conversation's last message (one write on the conversation,

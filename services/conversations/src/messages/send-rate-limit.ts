@@ -11,7 +11,7 @@ const MAX_ATTEMPTS = 20
 const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000
 
 /**
- * At most `perMinute` messages per user per minute (issue 17 §2), counted in the database so
+ * At most `perMinute` messages per user per minute, counted in the database so
  * every replica shares the count. A window opens with the first message after the last one
  * ended and lasts a minute. The count lives in the sender's inbox document (`sending`), and the
  * write that counts a send also moves the conversation up the sender's own list: one write

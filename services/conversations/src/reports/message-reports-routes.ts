@@ -9,7 +9,7 @@ import { callerOf, exactTypes, type ServiceApp } from '@marketplace/service-kit'
 import type { MessageReportsService } from './message-reports-service'
 
 /**
- * Reporting a message of the other party (issue 17 §6): 201 once; 400 "Please select a
+ * Reporting a message of the other party: 201 once; 400 "Please select a
  * reason for reporting" or "Cannot report yourself"; 404 for a conversation the caller is not
  * in or a message not in it; 409 for a second report of the same message by the same person.
  */

@@ -16,7 +16,7 @@ import { messageReportId, type MessageReportDocument } from './message-report-do
 import type { MessageReportsRepository } from './message-reports-repository'
 
 /**
- * Reporting a message (issue 17 §6), with the post reasons: a party reports a message of the
+ * Reporting a message, with the post reasons: a party reports a message of the
  * other party, once. The report leaves as message.reported with a short excerpt of the
  * conversation around the message (3 before, the message, 3 after, each cut at 280
  * characters), which is all the moderators see of the conversation.

@@ -34,7 +34,7 @@ const BLANK: Omit<UserCard, '_id'> = {
 
 const isDuplicateKey = (error: unknown) => error instanceof MongoServerError && error.code === 11000
 
-/** In its grace period: asked for deletion, and not cancelled since (spec 2 §1). */
+/** In its grace period: asked for deletion, and not cancelled since. */
 export function isDeletionPending(card: UserCard | undefined): boolean {
   if (!card?.deletionRequestedAt || card.deleted) return false
   return !card.deletionCancelledAt || card.deletionRequestedAt > card.deletionCancelledAt

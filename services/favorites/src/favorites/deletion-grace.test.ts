@@ -8,7 +8,7 @@ import {
 } from '../test/favorites-test-app'
 
 /**
- * Issue 18 §3: a person in the grace period of an account deletion, and their posts, leave
+ * A person in the grace period of an account deletion, and their posts, leave
  * every favorites list and cannot be saved; keeping the account brings them back.
  */
 describe('favorites service: an account in its deletion grace period (real FerretDB and Kafka)', () => {

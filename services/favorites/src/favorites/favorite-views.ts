@@ -11,7 +11,7 @@ import {
 import type { FavoriteDocument } from './favorite-document'
 
 /**
- * List entries (spec 2 §3 "Favorite entry"): `favoriteID` is the saved post or person as a
+ * List entries: `favoriteID` is the saved post or person as a
  * stranger sees it (from the read models: no hidden location, contact or worker contact),
  * and people entries also carry `personID`, which the home feed uses to show the saved state.
  */

@@ -21,7 +21,7 @@ import type { FavoritesService } from './favorites-service'
 const tags = ['favorites']
 
 /**
- * The six calls of spec 1 §7. Every route needs a token, and every user id in a path or body
+ * The six favorites calls: save, remove and list, for posts and for people. Every route needs a token, and every user id in a path or body
  * must be the caller's (403 otherwise). A save answers 201 with the new entry, or 200 with
  * the one already there; a removal answers 204 whether or not the entry existed.
  */

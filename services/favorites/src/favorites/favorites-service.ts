@@ -39,7 +39,7 @@ interface Target {
 }
 
 /**
- * Favorite posts and people (spec 1 §4, §7; spec 2 §2.11, §2.16). Each user keeps their own
+ * Favorite posts and people. Each user keeps their own
  * lists (BOLA: every user id in a path or body must be the caller's). Saving twice keeps one
  * entry and is not an error; removing what is not saved is not one either. Each list holds
  * at most `maxPerKind` entries.

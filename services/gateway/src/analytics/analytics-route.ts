@@ -41,7 +41,7 @@ const AnalyticsBatchSchema = Type.Object(
 )
 
 /**
- * POST /api/analytics/events: the web app's product analytics (spec 2 §7), for guests and
+ * POST /api/analytics/events: the web app's product analytics, for guests and
  * members alike. Anonymous: the body holds no user id and the gateway adds none (it verifies
  * no tokens, and analytics need none). Validated here, then handed to the publisher and
  * answered 202 at once. No cookies are read, so there is nothing for CSRF to abuse; the
@@ -56,7 +56,7 @@ export async function analyticsRoute(
     {
       schema: {
         tags: ['analytics'],
-        summary: "Record a batch of the web app's product analytics events (spec 2 §7)",
+        summary: "Record a batch of the web app's product analytics events",
         body: AnalyticsBatchSchema,
         response: {
           202: Type.Object(

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import fastifyCompress from '@fastify/compress'
 import fp from 'fastify-plugin'
 
-/** Below this an answer is sent as it is: compressing saves less than a packet (issue 22 §1). */
+/** Below this an answer is sent as it is: compressing saves less than a packet. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024
 
 // Socket.IO's long-polling answers are held open until there is something to send and the

@@ -10,7 +10,7 @@ import {
   type RunningGateway,
 } from '../test/helpers'
 
-// The web app's index.html starts the session's renewal from an inline script (issue 22).
+// The web app's index.html starts the session's renewal from an inline script.
 const INLINE_SCRIPT = "\n  window.__earlySession = { renewal: fetch('/api/auth/refresh') }\n"
 const INDEX_HTML = `<!doctype html><html><head><script>${INLINE_SCRIPT}</script>
 <script type="module" crossorigin src="/assets/index-1.js"></script></head>

@@ -30,7 +30,7 @@ const FEED = {
   pagination: { page: 1, totalPages: 1, total: 2, limit: 12 },
 }
 
-describe('the home route with the first feed page (issue 22)', () => {
+describe('the home route with the first feed page', () => {
   let workDir: string
   let jobs: http.Server
   let jobsAnswer: { status: number; body: unknown; delayMs?: number }

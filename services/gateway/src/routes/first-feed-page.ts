@@ -10,7 +10,7 @@ import {
 import type { FastifyInstance } from 'fastify'
 
 /**
- * The home feed's first page in the shell's HTML (issue 22, largest contentful paint): a
+ * The home feed's first page in the shell's HTML (largest contentful paint): a
  * visitor who is signed out sees the newest posts with the HTML's first bytes, instead of
  * after the script, the configuration and the feed's request. The web app reads the same
  * answer from the page (FIRST_FEED_PAGE_ID) for its first render, so the feed is asked for
@@ -84,7 +84,7 @@ export async function fetchFirstFeedPage(
 /**
  * index.html with the first page's public cards in place of its outline cards, for a browser
  * that may be signed in (it holds the refresh cookie): the newest posts paint with the HTML
- * as they do signed out (issue 22, largest contentful paint), and the app replaces them with
+ * as they do signed out (largest contentful paint), and the app replaces them with
  * the user's own first page (index.html's script asks for it with the renewed session) as
  * soon as it renders. What only the user's page can show (a location their accepted request
  * reveals, no request button on their own post) comes with it; the cards keep their size.

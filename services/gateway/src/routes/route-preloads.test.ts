@@ -28,7 +28,7 @@ const ROUTE_PRELOADS = {
   '/settings-others': { scripts: [], styles: [], heading: 42 },
 }
 
-describe('each address preloads its page chunks with its HTML (issue 22)', () => {
+describe('each address preloads its page chunks with its HTML', () => {
   let workDir: string
   let gateway: RunningGateway
 

@@ -8,7 +8,7 @@ type RoutePreloads = Record<string, { scripts?: string[]; styles?: string[]; hea
 
 /**
  * Per address, the `<link>`s that fetch its page's chunks, their imports and stylesheets with
- * its HTML (issue 22, largest contentful paint): without them the web app asks for them only
+ * its HTML (largest contentful paint): without them the web app asks for them only
  * once its own scripts have loaded and run, one round trip more before the page renders. The
  * web app's build says which files each address needs; the gateway only adds them, at low
  * priority as index.html's own preloads (the outline's stylesheets go first), leaving out
@@ -76,7 +76,7 @@ const MAX_HEADING = 120
  * Per address, the page's heading where it is fixed text (apps/web src/config/page-headings,
  * listed by its build beside the preloads): the gateway puts it in the page's HTML, so the
  * page's largest text paints with the HTML rather than after the app's scripts have loaded
- * and run (issue 22, largest contentful paint on a phone). No list, no headings.
+ * and run (largest contentful paint on a phone). No list, no headings.
  */
 export async function routeHeadings(webDistDir: string): Promise<Map<string, string>> {
   let preloads: RoutePreloads

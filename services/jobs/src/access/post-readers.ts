@@ -7,7 +7,7 @@ import type { PostAccess } from './post-access'
  * whose request on it is accepted, read from the requests themselves, and the workers the
  * owner invited who accepted (post-access.ts). Deriving the first from the request makes an
  * owner's decision one write: no crash can leave a rejected requester with the view or an
- * accepted one without it (issue 18 §14).
+ * accepted one without it.
  */
 export function createPostReaders(deps: {
   requests: Pick<RequestsRepository, 'acceptedOn' | 'allAccepted'>

@@ -3,7 +3,7 @@ import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 
 // Every process follows the feed with a group of its own, which no later process may reuse
 // (it starts where that process's snapshot or scan left off): closing the service deletes it,
-// so restarts and replicas coming and going leave no group behind on the broker (issue 19 §3).
+// so restarts and replicas coming and going leave no group behind on the broker.
 describe('jobs feed: the group of a closed instance is deleted from the broker', () => {
   let jobs: JobsTestApp
 

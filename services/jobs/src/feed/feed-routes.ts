@@ -104,7 +104,7 @@ export async function feedRoutes(
     },
   )
 
-  // The category list needs login (spec 1 §2, §6): 401 without a token.
+  // The category list needs login: 401 without a token.
   app.get(
     '/api/jobs/categories',
     {

@@ -9,7 +9,7 @@ import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 const EVENT_WAIT_MS = 60_000
 
 /**
- * Issue 18 §3: during the 30-day grace period of an account deletion the user is gone for
+ * During the 30-day grace period of an account deletion the user is gone for
  * everyone else (their posts from the feed, search, details and requests; their requests
  * from owners' lists), and comes back when they keep the account.
  */

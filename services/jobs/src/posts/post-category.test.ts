@@ -3,7 +3,7 @@ import { Messages } from '@marketplace/contracts/validation'
 import { startEventProbe } from '@marketplace/service-kit/testing'
 import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 
-// Issue 20 §3 "Categories people choose", against the real FerretDB and Kafka.
+// Against the real FerretDB and Kafka.
 describe('jobs service: the category the owner chooses', () => {
   let jobs: JobsTestApp
   let owner: ReturnType<JobsTestApp['clientFor']>

@@ -12,7 +12,7 @@ import { POST_DELETIONS_COLLECTION } from './post-deletions-repository'
 const EVENT_WAIT_MS = 60_000
 
 /**
- * Issue 18 §1 and §15: a post's requests leave with their own job-request.deleted (the people
+ * A post's requests leave with their own job-request.deleted (the people
  * service takes the owner's view of each requester's hidden contacts back on it), and a
  * deletion a crash interrupted is finished by the sweep.
  */

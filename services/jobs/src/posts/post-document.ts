@@ -4,7 +4,7 @@ import type { OutboxFields } from '@marketplace/service-kit'
 export const POSTS_COLLECTION = 'posts'
 
 /**
- * A post as stored (spec 1 §3, spec 2 §3). Field names follow the API so a document maps
+ * A post as stored. Field names follow the API so a document maps
  * onto a response without renaming; `_id` is an ObjectId in hex, like every id we issue.
  */
 export interface PostDocument extends OutboxFields {
@@ -22,7 +22,7 @@ export interface PostDocument extends OutboxFields {
   contact: string
   /**
    * How to reach the owner by `contact`, normalized (contracts' contact-value.ts): '' for
-   * none. Absent on posts created before contact values (issue 17); read as ''.
+   * none. Absent on posts created before contact values; read as ''.
    */
   contactValue?: string
   infos: string
@@ -34,7 +34,7 @@ export interface PostDocument extends OutboxFields {
   jobPicture: string | null
   category: string
   /**
-   * true when the owner chose the category (issue 20 §3); false when it was guessed from the
+   * true when the owner chose the category; false when it was guessed from the
    * words, and is then guessed again when the infos change.
    */
   categoryExplicit: boolean

@@ -10,7 +10,7 @@ interface Context {
 /**
  * post.created / post.updated with what a stranger may see: the view for no viewer, so a
  * hidden location is null here exactly as in a guest's response. The contact value never
- * travels, shown or not (issue 17 §1): the fields are listed one by one, so a new private
+ * travels, shown or not: the fields are listed one by one, so a new private
  * field of the view does not leak into every consumer's read model.
  */
 export function postChangedEvent(

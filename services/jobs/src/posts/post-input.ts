@@ -36,7 +36,7 @@ function first<Body extends object>(body: Body, ...names: Array<keyof Body>): un
 }
 
 /**
- * The category the owner chose (issue 20 §3), or undefined when none is sent (absent or
+ * The category the owner chose, or undefined when none is sent (absent or
  * empty); one outside the feed's list is a 400 naming the list.
  */
 function chosenCategory(value: unknown): string | undefined {
@@ -45,7 +45,7 @@ function chosenCategory(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined
 }
 
-/** paymentType may come as a list or as the modify form's "Cash - Zelle" text (spec 2 §5). */
+/** paymentType may come as a list or as the modify form's "Cash - Zelle" text. */
 function paymentList(value: unknown): string[] | undefined {
   if (value === undefined) return undefined
   if (value === null || value === '') return []
@@ -58,7 +58,7 @@ function paymentList(value: unknown): string[] | undefined {
   throw new BadRequestError(Messages.post.invalidPayment, 'INVALID_POST')
 }
 
-/** Booleans may arrive as the strings "true"/"false" (spec 2 §3 "the string 'true' is coerced"). */
+/** Booleans may arrive as the strings "true"/"false". */
 export function flag(value: unknown, name: string): boolean | undefined {
   if (value === undefined) return undefined
   if (value === true || value === 'true') return true
@@ -79,8 +79,8 @@ export function checkPictureKey(key: string | null, callerId: string): string | 
 }
 
 /**
- * Reads the body of POST /api/jobs. Both the API's names (spec 1 §7) and the creation form's
- * names (where, when, howmuch, payment; spec 1 §3) are accepted; the shared rules of
+ * Reads the body of POST /api/jobs. Both the API's names and the creation form's
+ * names (where, when, howmuch, payment) are accepted; the shared rules of
  * packages/contracts decide, so the browser and the server agree on every message.
  */
 export function readNewPost(

@@ -9,7 +9,7 @@ import { startJobsTestApp, type JobsTestApp } from '../test/jobs-test-app'
 const EVENT_WAIT_MS = 60_000
 
 const SECRET_PLACE = 'Harbor Lane 17 Boston MA'
-// The method is public (issue 17 §1); the value is the secret.
+// The method is public; the value is the secret.
 const CONTACT_METHOD = 'WhatsApp'
 const SECRET_NUMBER = '6175550199'
 

@@ -15,7 +15,7 @@ const OUTBOX_POLL_MS = '500'
 const EVENT_WAIT_MS = 30_000
 
 /**
- * Issue 18 §14: a decision and the access it implies cannot disagree. The requester's access
+ * A decision and the access it implies cannot disagree. The requester's access
  * is read from the request itself, so a decision saved alone (as after a crash right after
  * the decision's write, before anything else ran) already gives, or takes back, the view of
  * the post's hidden location and contact value: in details, the owner's list, the sent list

@@ -12,7 +12,7 @@ import { displayName, isDeletionPending, type UserDirectory } from '../users/use
 import type { JobRequestDocument } from './request-document'
 
 /**
- * The two lists of spec 2 §3. Received requests are read by the post's owner, who sees the
+ * The two lists of requests on posts, received and sent. Received requests are read by the post's owner, who sees the
  * requester's card and their own post. Sent requests are read by the requester, who sees the
  * post as `toPostView` allows: hidden fields only once accepted.
  */
@@ -47,7 +47,7 @@ export async function receivedRequestsView(
         location: post?.location || 'No location',
         salary: post?.salary ?? '',
         picture: post?.jobPicture ?? null,
-        // The post's state as its owner toggles it (spec 2 §4).
+        // The post's state as its owner toggles it.
         status: post?.isOnline && !post.takenDown ? 'online' : 'offline',
       },
     }
@@ -65,7 +65,7 @@ export async function sentRequestsView(
   const owners = await deps.users.find(requests.map((request) => request.ownerId))
   return requests.flatMap((request): SentJobRequest[] => {
     const post = posts.get(request.postId)
-    // Entries without a post are dropped (spec 2 §3), and so are posts gone from others'
+    // Entries without a post are dropped, and so are posts gone from others'
     // sight (taken down, or their owner in a deletion's grace period).
     if (!post || !isShownToOthers(post)) return []
     const view = toPostView(post, requesterId, access.get(post._id))

@@ -16,7 +16,7 @@ const STATUSES: RequestStatus[] = ['pending', 'accepted', 'rejected']
  * GET /api/jobs/stats/{userId} (docs/ratings-and-stats.md): the user's posts, online (live:
  * what the feed shows) or not, the requests received on them and the requests the user
  * sent. Counted from the user's lists of posts and requests (their repositories keep them,
- * read by `_id`: issue 19 §2), so a count never reads other users' posts or requests. The
+ * read by `_id`, so no index beyond the key is needed), so a count never reads other users' posts or requests. The
  * daily series comes from the user's activity buckets, read by `_id`.
  */
 export function createJobsStats(
@@ -35,7 +35,7 @@ export function createJobsStats(
   } = {},
 ) {
   /**
-   * Counted from the user's list of requests (read by `_id`, issue 19 §2): a count on the
+   * Counted from the user's list of requests (read by `_id`): a count on the
    * requests collection reads every user's requests on the local server.
    */
   async function requestCounts(

@@ -25,7 +25,7 @@ export interface UserCard {
 }
 
 /**
- * In the 30-day grace period (spec 2 §1): asked for deletion and not cancelled since. The two
+ * In the 30-day grace period: asked for deletion and not cancelled since. The two
  * events travel on two topics (people.users, auth.users), so the later instant decides.
  */
 export function isDeletionPending(card: UserCard | null | undefined): boolean {
@@ -107,7 +107,7 @@ export function createUserDirectory(db: Db) {
 
 export type UserDirectory = ReturnType<typeof createUserDirectory>
 
-/** "First Last", or the spec's default when the user is unknown (spec 2 §3). */
+/** "First Last", or the spec's default when the user is unknown. */
 export function displayName(user: UserCard | undefined): string {
   const name = user ? `${user.firstName} ${user.lastName}`.trim() : ''
   return name || 'Unknown User'

@@ -13,7 +13,7 @@ export type CachePolicyOutcome = 'applied' | 'unchanged' | 'missing'
  * Browsers read pictures straight from the bucket, so the headers S3 stores with an object
  * are the ones they get. The upload itself signs only the type and the size (a plain client
  * sends nothing else), so once a post or a profile takes a picture up, the service rewrites
- * the object's headers in place: the one-year cache policy (spec 2 §9; keys are never
+ * the object's headers in place: the one-year cache policy (keys are never
  * reused), and nothing else the uploader may have sent along (Content-Disposition,
  * Content-Encoding, x-amz-meta-*). The type stays the one the signature enforced.
  */

@@ -23,7 +23,7 @@ export interface BucketSetupOutcome {
 }
 
 /**
- * Anonymous read of the two picture prefixes only (spec 1 §3 "Images": keys starting with
+ * Anonymous read of the two picture prefixes only (keys starting with
  * userImages/ or jobImages/ are served from a public bucket). No s3:ListBucket, so nobody
  * can enumerate the pictures, and nothing else in the bucket is readable without a key.
  */
@@ -47,7 +47,7 @@ export function publicReadPolicy(bucket: string): string {
 /**
  * The browser PUTs the file itself, cross-origin: the preflight must allow PUT with
  * content-type (signed; content-length is set by the browser and never preflighted) and
- * cache-control, which spec 2's client still sends along (unsigned, and replaced when the
+ * cache-control, which the web app's client still sends along (unsigned, and replaced when the
  * picture is attached). GET and HEAD let the app read pictures with fetch too.
  */
 export function corsRules(appOrigins: string[]): CORSRule[] {

@@ -15,7 +15,7 @@ export type PutSigner = (put: PutToSign) => Promise<string>
  * browser's description of the file, and the signature holds the browser to it. (The SDK's
  * presigner leaves content-type unsigned unless it is named in `signableHeaders`.)
  *
- * Nothing else is signed: spec 1's client sends the file with its Content-Type only, and a
+ * Nothing else is signed: a plain client sends the file with its Content-Type only, and a
  * signed header it is never told about makes storage refuse it. The cache policy is set by
  * the service when the picture is attached (cache-policy.ts), not trusted from the PUT.
  */

@@ -59,7 +59,7 @@ export async function startMediaTestApp(label: string, env: Record<string, strin
   const keys = testKeyPair()
   const config = testConfig(label, { JWT_PUBLIC_KEY: keys.publicKey, ...env })
   const app = await buildMediaApp(config)
-  // Every query's shape, for the index check (issue 19 §2).
+  // Every query's shape, for the index check.
   const queryShapes = recordQueryShapes(app.mongo.db)
   queryShapes.attach(app.mongo.client)
   await app.ready()

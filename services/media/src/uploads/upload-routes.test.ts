@@ -53,7 +53,7 @@ describe('upload routes', () => {
     })
   })
 
-  describe('post pictures (spec 1 §5)', () => {
+  describe('post pictures', () => {
     it.each(['image/jpeg', 'image/jpg', 'image/png'])('accepts %s', async (fileType) => {
       const response = await postPicture({ ...png, fileType })
       expect(response.statusCode).toBe(200)
@@ -82,7 +82,7 @@ describe('upload routes', () => {
     })
   })
 
-  describe('profile pictures (spec 2 §5)', () => {
+  describe('profile pictures', () => {
     it.each(['image/jpeg', 'image/jpg', 'image/png', 'image/webp', 'image/gif'])(
       'accepts %s',
       async (fileType) => {
@@ -176,7 +176,7 @@ describe('upload routes', () => {
       const url = new URL((await postPicture(png)).json().presignedUrl)
       expect(url.origin).toBe(media.config.S3_PUBLIC_URL)
       expect(url.searchParams.get('X-Amz-Expires')).toBe('300')
-      // Spec 1's client sends Content-Type (and the body's length) and nothing else.
+      // A plain client sends Content-Type (and the body's length) and nothing else.
       expect(url.searchParams.get('X-Amz-SignedHeaders')?.split(';').sort()).toEqual([
         'content-length',
         'content-type',

@@ -22,17 +22,17 @@ const ROUTES: Array<{ url: string; purpose: UploadPurpose; summary: string }> = 
   {
     url: '/api/upload',
     purpose: 'post',
-    summary: "A pre-signed upload address for a post's picture (spec 1 §5, §7)",
+    summary: "A pre-signed upload address for a post's picture",
   },
   {
     url: '/api/upload/user-profile-picture',
     purpose: 'profile',
-    summary: "A pre-signed upload address for the caller's profile picture (spec 2 §5, §7)",
+    summary: "A pre-signed upload address for the caller's profile picture",
   },
 ]
 
 /**
- * POST /api/upload (spec 1 §7) and POST /api/upload/user-profile-picture (spec 2 §7), and
+ * POST /api/upload and POST /api/upload/user-profile-picture, and
  * POST /api/upload/complete once the PUT is done.
  */
 export const uploadRoutes =

@@ -40,7 +40,7 @@ describe('upload slots against real object storage', () => {
       payload: { objectKey },
     })
 
-  /** Spec 2 §7's PUT (content type, content length, cache control of one year). */
+  /** The web app's PUT (content type, content length, cache control of one year). */
   const put = (presignedUrl: string, body: Buffer, headers: Record<string, string> = {}) =>
     fetch(presignedUrl, {
       method: 'PUT',
@@ -76,7 +76,7 @@ describe('upload slots against real object storage', () => {
     },
   )
 
-  it('the spec 1 flow: a plain PUT with only Content-Type stores the picture, then anyone reads it', async () => {
+  it('the plain flow: a PUT with only Content-Type stores the picture, then anyone reads it', async () => {
     const answer = await fetch(`${await media.listen()}/api/upload`, {
       method: 'POST',
       headers: {
@@ -138,7 +138,7 @@ describe('upload slots against real object storage', () => {
     expect((await fetch(publicUrl(media.config, objectKey))).status).not.toBe(200)
   })
 
-  it("a PUT's own Cache-Control is not part of the signature: spec 2's client, sending one, is accepted too", async () => {
+  it("a PUT's own Cache-Control is not part of the signature: the web app's client, sending one, is accepted too", async () => {
     // The served policy is the service's, set when the picture is attached (attachments.test.ts).
     const { presignedUrl } = await slot('/api/upload', 'image/png', picture.length)
     const upload = await put(presignedUrl, picture, { 'cache-control': 'no-store' })

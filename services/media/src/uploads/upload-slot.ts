@@ -17,7 +17,7 @@ import { stagingKeyOf } from '../storage/staging-keys'
 import { quotaId } from './upload-documents'
 import type { UploadsRepository } from './uploads-repository'
 
-/** What the picture is for: a post (spec 1 §5) or the caller's profile (spec 2 §5). */
+/** What the picture is for: a post or the caller's profile. */
 export type UploadPurpose = 'post' | 'profile'
 
 const RULES = {

@@ -5,7 +5,7 @@ import type { PresenceTracker } from '../presence/presence-tracker'
 import type { MessageNoticesRepository } from './message-notices-repository'
 
 /**
- * "Told when away" (issue 17 §3), in the shared "notifications" group: a message to someone
+ * "Told when away", in the shared "notifications" group: a message to someone
  * with no open socket on any instance makes the notification "New message from {name}",
  * once per conversation until they read it (not once per message); its mail follows from
  * the notification, as every notification's does. Someone with a socket sees the message

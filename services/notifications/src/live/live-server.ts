@@ -28,7 +28,7 @@ function tokenOf(socket: Socket): string | null {
 }
 
 /**
- * The live connection (spec 1 §4, §7), served by this service at /socket.io and reached
+ * The live connection, served by this service at /socket.io and reached
  * through the gateway. Both Socket.IO transports: WebSocket, and HTTP long-polling for clients
  * behind proxies that block WebSocket (a default client starts with it); the gateway keeps a
  * polling session on the instance that opened it (docs/notifications.md). The handshake must

@@ -42,7 +42,7 @@ function lifeOf(token: string, userId: string): TokenLife | null {
 }
 
 /**
- * A live socket lives only as long as the session behind it (issue 18 item 2). The handshake's
+ * A live socket lives only as long as the session behind it: a signed-out user's socket must not go on hearing. The handshake's
  * token gives it a life until that token's expiry; `reauthenticate` with a fresh token of the
  * same user extends it; `token-expiring` asks the client for one a minute before; at the
  * expiry the socket is told `session-ended` and closed. A revocation of the user's tokens

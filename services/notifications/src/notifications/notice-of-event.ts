@@ -10,7 +10,7 @@ export interface Notice {
   link: string
 }
 
-/** Settings pages of spec 2 §2.2 each kind of notice leads to. */
+/** The settings page each kind of notice leads to. */
 export const NOTICE_LINKS = {
   requestsOnMyPosts: '/settings-employer-requests',
   postsIRequested: '/settings-worker-job-requested',
@@ -29,7 +29,7 @@ export const takenDownNotice = (postTitle: string) =>
 const decided = (status: string) => (status === 'accepted' ? 'accepted' : 'declined')
 
 /**
- * The notices of spec 2 §2.5, as short sentences read at a glance, with names and the post
+ * The notices of the three kinds the preferences switch, as short sentences read at a glance, with names and the post
  * title. Pure: the event carries everything (names, title), so no lookup is needed. Answers
  * null for events that tell nobody (a decision taken back to pending, a favorite of a person).
  * A message.sent's notice is what the recipient is told when away; whether they are is

@@ -23,7 +23,7 @@ import type { NotificationsService } from './notifications-service'
 const tags = ['notifications']
 
 /**
- * The dropdown and the preferences (spec 1 §7, spec 2 §7). Every route is the caller's own:
+ * The dropdown and the preferences. Every route is the caller's own:
  * the user comes from the token, never from the request, so nobody reads or changes another
  * user's notifications (one that is not yours answers 404).
  */

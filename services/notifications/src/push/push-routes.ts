@@ -14,7 +14,7 @@ import { readPushEndpoint, readPushKey, type PushEndpointRules } from './push-su
 const tags = ['notifications']
 
 /**
- * Mobile Notifications as Web Push (issue 20 §2): the key a browser subscribes with, and the
+ * Mobile Notifications as Web Push: the key a browser subscribes with, and the
  * caller's own devices. The user is the token's: a device is added to, or removed from, the
  * caller's devices only.
  */

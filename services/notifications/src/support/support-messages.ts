@@ -5,7 +5,7 @@ import { AppError, BadRequestError } from '@marketplace/service-kit'
 import { escapeHtml, type MailTransport } from '@marketplace/service-kit/mail'
 
 /**
- * Help-and-support and contact-us messages (spec 2 §2.6, §2.18), delivered to the support
+ * Help-and-support and contact-us messages, delivered to the support
  * inbox with reply-to the sender, so support answers with one click. Nothing is stored: the
  * form keeps the text until the send succeeds.
  */

@@ -10,7 +10,7 @@ import { createSupportMessages } from './support-messages'
 import { createSupportRateLimit } from './support-rate-limit'
 
 /**
- * POST /api/email/send-email {email, message} (spec 2 §2.6, §2.18). Open to guests (the
+ * POST /api/email/send-email {email, message}. Open to guests (the
  * contact page is public), so it is rate-limited per client address: `request.ip`, which is
  * the address the gateway forwards in X-Forwarded-For when the request comes from an address
  * in TRUST_PROXY (the gateway's), and the peer's own address otherwise, so nobody but the

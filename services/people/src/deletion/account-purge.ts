@@ -5,7 +5,7 @@ import type { ProfilesRepository } from '../profiles/profiles-repository'
 import type { PeopleRequestsRepository } from '../requests/people-requests-repository'
 
 /**
- * The end of the 30-day grace period (spec 2 §1, docs/people.md "Account deletion"):
+ * The end of the 30-day grace period (docs/people.md "Account deletion"):
  * - `purgeDue`, run on a timer, claims each profile whose grace period is over by setting
  *   `deletion.purgeStartedAt` in the same guarded write that stores user.deleted in the
  *   profile's outbox, so exactly one replica emits it, and a crash loses nothing;

@@ -29,7 +29,7 @@ export function peopleSubscriptions(deps: {
    * The owner sees the requester's hidden contacts while the request exists as this service
    * knows it, whatever the event at hand says: a deleted request is kept as a marker, so a
    * creation handled after its deletion (a re-driven dead letter, a replay) grants nothing,
-   * and repeating either step is harmless (issue 18 §14).
+   * and repeating either step is harmless.
    */
   async function followContactViewer(data: {
     requestId: string
@@ -67,7 +67,7 @@ export function peopleSubscriptions(deps: {
           await deps.purge.removeUser(data.userId)
         },
         // The requests known for ratings (known-job-requests.ts), and the owner's view of
-        // the requester's hidden contacts while the request exists (spec 2 §5).
+        // the requester's hidden contacts while the request exists.
         'job-request.created': async (event) => {
           await deps.jobRequests.handlers['job-request.created'](event)
           await followContactViewer(event.data)

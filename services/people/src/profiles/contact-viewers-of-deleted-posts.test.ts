@@ -14,7 +14,7 @@ import {
 const HIDDEN_NUMBER = '(303) 555-0199'
 
 /**
- * Issue 18 §1: the owner of a deleted post stops seeing the hidden contacts of the workers
+ * The owner of a deleted post stops seeing the hidden contacts of the workers
  * who requested it, and the grants the jobs service left behind before it said so are taken
  * back by a start-up step (stale-contact-viewers.ts).
  */
@@ -95,7 +95,7 @@ describe('people service: hidden contacts after a post is deleted (real FerretDB
 
   it('shows the owner no hidden contact once the post and its requests are deleted', async () => {
     const { owner, ownerId, request, deletePost } = await ownerOfARequestedPost('Ophelia')
-    // What the jobs service publishes when the owner deletes the post (issue 18 §1).
+    // What the jobs service publishes when the owner deletes the post.
     await deletePost()
     await publishEvent(
       Topics.jobsRequests,
@@ -114,7 +114,7 @@ describe('people service: hidden contacts after a post is deleted (real FerretDB
 
   it('takes back, at start-up, a grant left behind by a post deleted without its requests events', async () => {
     const { owner, postId, deletePost } = await ownerOfARequestedPost('Otto')
-    // The jobs service before issue 18: post.deleted, and nothing for the requests.
+    // The jobs service as it was before requests left with their post: post.deleted, and nothing for the requests.
     await deletePost()
     await waitFor(
       async () =>

@@ -13,7 +13,7 @@ import {
 const HIDDEN_NUMBER = '(303) 555-0199'
 
 /**
- * Issue 18 §14, on the people side: the owner's view of a requester's hidden contacts follows
+ * On the people side: the owner's view of a requester's hidden contacts follows
  * the request as this service knows it (known-job-requests.ts), not the verb of the event at
  * hand. So a job-request.created handled after the request's deletion (a dead letter
  * re-driven late, a replay) grants nothing: the deleted request keeps its access taken back.

@@ -8,12 +8,12 @@ export interface WorkerContact {
   visibility: ContactVisibility
 }
 
-/** The worker profile (spec 2 §3): what makes a user a worker and lists them in the feed. */
+/** The worker profile: what makes a user a worker and lists them in the feed. */
 export interface WorkerProfile {
   title: string
   skills: string[]
   availability: string
-  /** A single text (spec 2 §3), unlike a post's list. */
+  /** A single text, unlike a post's list. */
   paymentType: string
   location: string
   infos: string
@@ -28,7 +28,7 @@ export interface WorkerProfile {
   searchWords: string[]
 }
 
-/** The 30-day grace period after DELETE /api/users/{id} (spec 2 §1). */
+/** The 30-day grace period after DELETE /api/users/{id}. */
 export interface PendingDeletion {
   requestedAt: Date
   purgeAfter: Date

@@ -34,7 +34,7 @@ export function readAccountUpdate(body: unknown): AccountUpdatePayload {
 export type WorkerProfileFields = Omit<WorkerProfile, 'category' | 'searchWords'>
 
 /**
- * PUT /api/users/{userId}/worker-profile: the shared rules of spec 2 §5 (required title,
+ * PUT /api/users/{userId}/worker-profile: the shared rules (required title,
  * skills, availability, payment type and location; bounded lengths), lists trimmed with empty
  * entries dropped, and a profile picture only under the user's own userImages/{userId}/ (a
  * key somewhere else would show another user's upload).
@@ -79,7 +79,7 @@ export function readWorkerProfile(
   return {
     ...payload,
     profilePicture,
-    // A new profile is online unless the worker says otherwise (spec 1 §3).
+    // A new profile is online unless the worker says otherwise.
     isOnline: body.isOnline ?? current?.isOnline ?? true,
   }
 }

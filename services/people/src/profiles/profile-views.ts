@@ -9,7 +9,7 @@ import {
 } from './profile-document'
 
 /**
- * A person as anyone else sees them (spec 1 §3 "Person", docs/people.md "What a stranger
+ * A person as anyone else sees them (docs/people.md "What a stranger
  * sees"): names, age (never the date of birth), the public worker profile and the worker's
  * rating (docs/ratings-and-stats.md). Never the e-mail, the phone number, the date of birth,
  * pending deletion or who may see the hidden contacts; hidden contacts only for the viewers
@@ -20,7 +20,7 @@ export function toPersonView(
   viewerId: string | null,
   now = new Date(),
 ): PersonView {
-  // A profile a moderator took down is shown to its owner only (spec 2 §1: content removal).
+  // A profile a moderator took down is shown to its owner only (content removal).
   const hidden = !!profile.takenDownAt && viewerId !== profile._id
   const worker = hidden ? null : profile.worker
   const contacts: WorkerContact[] = worker
@@ -66,7 +66,7 @@ export function toSelfView(profile: ProfileDocument, now = new Date()): PersonSe
   }
 }
 
-/** DELETE /api/users/{id}: the grace period's end (spec 2 §2.7). */
+/** DELETE /api/users/{id}: the grace period's end. */
 export function toAccountDeletion(profile: ProfileDocument): AccountDeletion {
   return {
     message: Messages.account.deleted,

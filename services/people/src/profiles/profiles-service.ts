@@ -19,7 +19,7 @@ interface Context {
  */
 export function createProfilesService(deps: {
   profiles: ProfilesRepository
-  /** How long a deleted account can still be kept (30 days, spec 2 §1). */
+  /** How long a deleted account can still be kept (30 days). */
   gracePeriodMs: number
   now?: () => Date
 }) {
@@ -161,7 +161,7 @@ export function createProfilesService(deps: {
 
   /**
    * job-request.created / .deleted: the owner of a post the worker requested may see the
-   * worker's hidden contacts while the request exists (spec 2 §5).
+   * worker's hidden contacts while the request exists.
    */
   async function setContactViewer(
     workerId: string,
@@ -186,7 +186,7 @@ export function createProfilesService(deps: {
   }
 
   /**
-   * DELETE /api/users/{id}: the grace period starts (spec 2 §1). The profile leaves every
+   * DELETE /api/users/{id}: the grace period starts. The profile leaves every
    * feed at once; auth ends every session on user.deletion-requested. Asking again changes
    * nothing and answers the same date.
    */

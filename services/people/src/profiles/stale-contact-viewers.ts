@@ -8,7 +8,7 @@ import type { ProfilesRepository } from './profiles-repository'
 export const MIGRATIONS_COLLECTION = 'migrations'
 
 /**
- * Issue 18 §1: until then the jobs service deleted a deleted post's requests without a
+ * Until then the jobs service deleted a deleted post's requests without a
  * job-request.deleted each, so the post's owner kept an entry "ownerId:jobRequestId" in every
  * requester's `contactViewers`, and saw their hidden contacts for good. This step takes back
  * every entry whose request is known deleted or whose post is known deleted (known-posts.ts

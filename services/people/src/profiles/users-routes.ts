@@ -53,7 +53,7 @@ export async function usersRoutes(
     },
   )
 
-  // Account deletion (spec 2 §2.7): the 30-day grace period starts; auth ends the sessions.
+  // Account deletion: the 30-day grace period starts; auth ends the sessions.
   app.delete(
     '/api/users/:id',
     {

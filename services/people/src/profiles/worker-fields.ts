@@ -14,7 +14,7 @@ export function workerCategory(title: string, skills: readonly string[]): string
   )
 }
 
-/** What search matches: the full name, the title and the skills (issue 5). */
+/** What search matches: the full name, the title and the skills. */
 export function workerSearchWords(
   names: Pick<ProfileDocument, 'firstName' | 'lastName'>,
   worker: Pick<WorkerProfile, 'title' | 'skills'>,

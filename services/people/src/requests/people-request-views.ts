@@ -11,7 +11,7 @@ const nameIn = (names: Names, id: string) => {
 
 /**
  * Someone in the grace period of an account deletion is gone for everyone else until they
- * keep the account (issue 18 §3): their requests leave the other side's lists.
+ * keep the account: their requests leave the other side's lists.
  */
 export const isLeaving = (names: Names, id: string): boolean => !!names.get(id)?.deletion
 
@@ -25,7 +25,7 @@ function base(request: PeopleRequestDocument) {
   }
 }
 
-/** GET /api/people/requests/sent (spec 2 §3): whom the caller asked, for which post. */
+/** GET /api/people/requests/sent: whom the caller asked, for which post. */
 export function sentView(request: PeopleRequestDocument, names: Names): SentPeopleRequest {
   return {
     ...base(request),
@@ -33,7 +33,7 @@ export function sentView(request: PeopleRequestDocument, names: Names): SentPeop
   }
 }
 
-/** GET /api/people/requests/received (spec 2 §3): who asked the caller, for which post. */
+/** GET /api/people/requests/received: who asked the caller, for which post. */
 export function receivedView(request: PeopleRequestDocument, names: Names): ReceivedPeopleRequest {
   return {
     ...base(request),

@@ -12,7 +12,7 @@ import {
 } from '../test/people-test-app'
 
 /**
- * Issue 18 §3: someone in the 30-day grace period of an account deletion is gone for everyone
+ * Someone in the 30-day grace period of an account deletion is gone for everyone
  * else, requests to people included: the other side's sent or received list hides the request
  * until the account is kept ("Keep my account", user.deletion-cancelled).
  */

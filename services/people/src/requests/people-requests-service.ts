@@ -14,7 +14,7 @@ import type { PeopleRequestDocument } from './people-request-document'
 import type { PeopleRequestsRepository } from './people-requests-repository'
 
 /**
- * Requests to people (spec 1 §4, spec 2 §4): a post owner asks a worker to do one of their
+ * Requests to people: a post owner asks a worker to do one of their
  * online posts; the worker accepts or declines once (decided requests can then only be
  * deleted); the owner withdraws a sent request and the worker deletes a received one at any
  * status. The lifecycle (@marketplace/request-lifecycle) keeps those steps; this service

@@ -25,7 +25,7 @@ export function createPeopleStats(
   },
 ) {
   /**
-   * Counted from the user's list of requests (read by `_id`, issue 19 §2): a count on the
+   * Counted from the user's list of requests (read by `_id`): a count on the
    * requests collection reads every user's requests on the local server.
    */
   async function countsBy(side: 'sent' | 'received', userId: string): Promise<StatusCounts> {

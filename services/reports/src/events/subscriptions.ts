@@ -10,7 +10,7 @@ export function reportsSubscriptions(deps: {
 }): ConsumerDefinition[] {
   return [
     ...deps.catalogs,
-    // Messages are reported in the conversations service (issue 17 §6); one group for both
+    // Messages are reported in the conversations service; one group for both
     // events, so a message's take-down is applied after its report (same conversation key).
     {
       groupId: 'reports-messages',

@@ -14,7 +14,7 @@ import { REPORTS_COLLECTION, type ReportDocument } from './report-document'
 const MINUTE_MS = 60 * 1000
 
 /**
- * Issue 17 §6: messages are reported in the conversations service, which publishes
+ * Messages are reported in the conversations service, which publishes
  * message.reported with an excerpt of the conversation; the queue shows them beside posts and
  * people, and a moderator's decision goes back as report.resolved naming the message.
  */

@@ -18,7 +18,7 @@ export function messageReportIdOf(reportId: string): string {
 }
 
 /**
- * A message report as the queue stores it (issue 17 §6): the reported message is the target,
+ * A message report as the queue stores it: the reported message is the target,
  * its sender the target's owner (their purge removes the report with the excerpt), and the
  * excerpt the conversation around it as the parties saw it when it was reported.
  */

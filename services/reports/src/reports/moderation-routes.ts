@@ -17,7 +17,7 @@ import { assertModerator, type ReportsService } from './reports-service'
 const tags = ['reports']
 
 /**
- * The moderation queue (spec 2 §1: reports are reviewed within 24 hours; the platform may
+ * The moderation queue (reports are reviewed within 24 hours; the platform may
  * remove content). Administrators and editors only: GET /api/reports?status=open|closed&page,
  * GET /api/reports/{id}, PATCH /api/reports/{id} {action: dismiss | take-down}.
  */

@@ -15,7 +15,7 @@ import type { ReportsService } from './reports-service'
 const tags = ['reports']
 
 /**
- * Reporting (spec 1 §7): any signed-in user reports a post or a person once. Answers 201
+ * Reporting: any signed-in user reports a post or a person once. Answers 201
  * with the report; 400 with the spec's text for a missing reason or one's own content; 409
  * "You have already submitted a report for this post" (or person).
  */

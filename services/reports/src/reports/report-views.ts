@@ -33,7 +33,7 @@ export function submittedView(report: ReportDocument): SubmittedReport {
 /**
  * A report in the moderation queue: the reported content as the public sees it (null when it
  * is gone), who reported it, and its age against the promise of a review within
- * `reviewHours` (spec 2 §1).
+ * `reviewHours`.
  */
 export function moderationView(
   report: ReportDocument,
