@@ -126,7 +126,7 @@ describe('the API description', () => {
     expect(problems).toEqual([])
   })
 
-  /** The MongoDB operators an injection sends in place of a value (issue 18 §9). */
+  /** The MongoDB operators an injection sends in place of a value. */
   const OPERATORS: Array<Record<string, unknown>> = [{ $ne: null }, { $gt: '' }, { $where: '1' }]
 
   /** Every field path of a JSON body schema: its properties, and the properties of theirs. */

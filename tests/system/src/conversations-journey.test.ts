@@ -13,7 +13,7 @@ import {
   step,
 } from './web/journey-helpers'
 
-// Issue 17 §7: the conversation of a request, in Chromium, with two people at once. A worker
+// The conversation of a request, in Chromium, with two people at once. A worker
 // requests a post from its details and writes to the owner from the confirmation; the owner
 // sees the unread badge rise live, reads (the badge clears, the worker sees "Seen"), answers;
 // the owner accepts from "Requests on my posts" and they write again; the worker then finds
@@ -23,7 +23,7 @@ import {
 const width = 'desktop' as const
 const PASSWORD = 'Cascade2026!'
 
-/** The thread's composer: type, then Enter sends (issue 17 §5). */
+/** The thread's composer: type, then Enter sends. */
 async function sendWithEnter(page: Page, text: string) {
   const box = page.getByRole('textbox', { name: 'Message' })
   await box.fill(text)

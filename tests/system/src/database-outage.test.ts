@@ -10,7 +10,7 @@ import { newEvent } from '@marketplace/service-kit'
 import { infraEnv, signTestToken, testKeyPair, waitFor } from '@marketplace/service-kit/testing'
 import { freePort, startService, waitUntilReady, type RunningService } from './processes'
 
-// Issue 18 §13: a database outage answers 503 with Retry-After within 2 s (not a 500 after a
+// A database outage answers 503 with Retry-After within 2 s (not a 500 after a
 // 10 s wait), liveness stays green, and the service recovers by itself. jobs runs on a
 // MongoDB-protocol server of its own, started for this file on ports nobody else uses, so
 // stopping it for 20 s disturbs no other test. A client writes and reads through the gateway

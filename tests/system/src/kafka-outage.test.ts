@@ -22,7 +22,7 @@ import {
   type RunningService,
 } from './processes'
 
-// Issue 18 §11: a Kafka outage is not an API outage. The stack (jobs, notifications, the
+// A Kafka outage is not an API outage. The stack (jobs, notifications, the
 // gateway) runs on a broker of its own, started for this file on ports nobody else uses, so
 // stopping it for 30 s disturbs no other test or developer. Meanwhile a client reads and
 // writes through the gateway and every answer is the usual one, every service stays ready;

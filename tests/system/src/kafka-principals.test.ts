@@ -18,7 +18,7 @@ import { freePort, startService, waitUntilReady, type RunningService } from './p
 
 const repoRoot = join(__dirname, '..', '..', '..')
 
-// Issue 18 §10: every service authenticates to Kafka as its own SASL/SCRAM principal, and the
+// Every service authenticates to Kafka as its own SASL/SCRAM principal, and the
 // broker's ACLs (scripts/kafka-acls.mjs) let it produce to its own topics only. A broker that
 // authenticates and authorizes, as production's does, is started for this file on ports
 // nobody else uses (infra.sh, KAFKA_SECURITY=scram); the jobs service runs on it as `jobs`.

@@ -14,7 +14,7 @@ import {
 } from '@marketplace/service-kit/testing'
 import { freePort, startService, waitUntilReady, type RunningService } from './processes'
 
-// Issue 18 §18, as a client sees it: two notifications processes behind the gateway process,
+// As a client sees it: two notifications processes behind the gateway process,
 // and Socket.IO clients of the three kinds a browser or a proxy may leave us with: the
 // library's default (long-polling first, then the upgrade to WebSocket), polling only (a
 // proxy that blocks WebSocket) and WebSocket only. Each connects through the gateway, stays
@@ -111,7 +111,7 @@ describe('the live connection through the gateway, every transport, two notifica
       what: 'every client connected through the gateway',
     })
     expect(clients.flatMap((client) => client.errors)).toEqual([])
-    // The app's protocol (spec 1): the client names its user; the server checks it against
+    // The app's protocol: the client names its user; the server checks it against
     // the token and answers.
     const answers = await Promise.all(
       clients.map(

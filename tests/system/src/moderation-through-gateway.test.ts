@@ -7,7 +7,7 @@ import { authOnlyEnv, freePort, siteClient, startService, type RunningService } 
 // the gateway: a member saves and reports a post and a worker; the administrator configured
 // for auth sees both in the queue and takes them down; jobs and people then leave them out
 // of their feeds, and favorites out of the saved lists, while the owners still see their own.
-// Issue 17 §6: a message reported in a request's conversation reaches the same queue with the
+// A message reported in a request's conversation reaches the same queue with the
 // conversation around it, and its take-down hides it from both parties.
 /** A message report as the queue shows it, the fields read below. */
 interface QueuedReport {

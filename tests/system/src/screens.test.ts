@@ -9,7 +9,7 @@ import { siteClient } from './processes'
 import { startFullStack, type FullStack } from './web/full-stack'
 import { ONE_PIXEL_PNG } from './web/journey-helpers'
 
-// Issue 20 §6: the screenshots of every route (scripts/screens.mjs), made against the test
+// The screenshots of every route (scripts/screens.mjs), made against the test
 // stack so the script never rots. It writes into a temporary folder: the committed
 // docs/screens/ are made by hand against start.sh's demo data (docs/web-app.md).
 
@@ -52,13 +52,13 @@ async function appRoutes(): Promise<string[]> {
   return found
 }
 
-/** spec 2 §2.1: the settings area (messages included) needs a signed-in user. */
+/** The settings area (messages included) needs a signed-in user. */
 const needsSignIn = (pattern: string) =>
   pattern.startsWith('/settings-') || pattern.startsWith('/messages')
 
 /**
  * Where the app itself sends a visit (every other route shows its own page): a visitor at a
- * page behind the sign-in goes to /login (spec 2 §2.1), /verify without the email of a
+ * page behind the sign-in goes to /login, /verify without the email of a
  * sign-up goes to /signup, and a request's conversation address replaces itself with the
  * thread's.
  */

@@ -11,7 +11,7 @@ import {
   step,
 } from './web/journey-helpers'
 
-// Issue 20 §4 "Sessions as the spec says", in Debian's Chromium against the whole stack:
+// In Debian's Chromium against the whole stack:
 // without "Keep me signed in" a session lasts as long as its access token, then /login says
 // so and returns the user to their page; with it, the session is renewed and goes on.
 //
@@ -44,7 +44,7 @@ function watchPaths(page: Page): string[] {
   return seen
 }
 
-describe('sessions and "Keep me signed in" in Chromium (issue 20 §4)', () => {
+describe('sessions and "Keep me signed in" in Chromium', () => {
   let stack: FullStack
   let browser: Browser
   let api: ReturnType<typeof siteClient>

@@ -15,7 +15,7 @@ import {
   step,
 } from './web/journey-helpers'
 
-// Issue 19 §3: two of everything. Every service runs twice behind the gateway (as
+// Two of everything. Every service runs twice behind the gateway (as
 // `REPLICAS=2 start.sh` runs them) and a person goes through the product in Chromium: logs in,
 // then one instance of every service is killed (SIGKILL, no goodbye), and the person goes
 // on: posts with a picture, is told live of a request, and nothing they did is lost.

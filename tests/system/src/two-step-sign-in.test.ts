@@ -5,7 +5,7 @@ import { DESKTOP, launchChromium, newPage, screenshot } from './web/browser'
 import { startFullStack, type FullStack } from './web/full-stack'
 import { expectPath, expectVisible, logInThroughForm, step } from './web/journey-helpers'
 
-// Issue 20 §1 in Debian's Chromium against the whole stack: the Security page's Email
+// Two-step sign-in in Debian's Chromium against the whole stack: the Security page's Email
 // checkbox turns e-mail two-step sign-in on (with the password asked again), and the next
 // login stops at the code mailed to the user, then signs in with it.
 
@@ -31,7 +31,7 @@ function signInCode(email: string): Promise<string> {
   )
 }
 
-describe('two-step sign-in by e-mail in Chromium (issue 20 §1)', () => {
+describe('two-step sign-in by e-mail in Chromium', () => {
   let stack: FullStack
   let browser: Browser
 

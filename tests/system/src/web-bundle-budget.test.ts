@@ -47,7 +47,7 @@ function getOnTheWire(
   })
 }
 
-// Issue 8's budget: the home route's initial JavaScript is at most 170 KB gzip, measured from
+// The web app's budget: the home route's initial JavaScript is at most 170 KB gzip, measured from
 // the production build (turbo builds apps/web before these tests) by the same script that
 // docs/benchmarks.md quotes.
 describe('the web app bundle', () => {
@@ -61,7 +61,7 @@ describe('the web app bundle', () => {
   })
 })
 
-// Issue 22 §1: what a browser actually downloads. The built gateway serves the built app,
+// What a browser actually downloads. The built gateway serves the built app,
 // and the home route's page, scripts and styles are fetched through it as a browser asks
 // for them (Accept-Encoding: br, gzip); the bytes on the wire are added up.
 describe('the home route on the wire, through the gateway', () => {
@@ -117,7 +117,7 @@ describe('the home route on the wire, through the gateway', () => {
     expect(wireKB).toBeLessThanOrEqual(WIRE_BUDGET_KB)
   })
 
-  // Issue 22: the session's renewal starts from an inline script of index.html; the policy
+  // The session's renewal starts from an inline script of index.html; the policy
   // allows exactly that script, by its hash, on the page's answers (never 'unsafe-inline').
   it("runs index.html's inline script under the gateway's policy, by its hash", async () => {
     const page = await asBrowser('/settings-account', 'text/html')

@@ -5,7 +5,7 @@ import { DESKTOP, launchChromium, screenshot } from './web/browser'
 import { startFullStack, type FullStack } from './web/full-stack'
 import { expectGreeting, expectPath, expectVisible, logInThroughForm } from './web/journey-helpers'
 
-// Issue 22, signed-in pages on a phone: with "Keep me signed in", index.html's inline script
+// Signed-in pages on a phone: with "Keep me signed in", index.html's inline script
 // starts the session's renewal with the HTML (and on / the feed's first page with its token);
 // the app adopts both. In Debian's Chromium, under the gateway's real content security policy
 // (this context does not bypass it, unlike the journeys', which inject axe-core): a load
@@ -27,7 +27,7 @@ function watchRequests(page: Page) {
   return { renewals, feeds }
 }
 
-describe('a page load with "Keep me signed in" (issue 22)', () => {
+describe('a page load with "Keep me signed in"', () => {
   let stack: FullStack
   let browser: Browser
 

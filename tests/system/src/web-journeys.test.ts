@@ -19,7 +19,7 @@ import {
   type WidthName,
 } from './web/journey-helpers'
 
-// The browser journeys of the web app (issues 8 and 9), at desktop width and at 768 px:
+// The browser journeys of the web app, at desktop width and at 768 px:
 // Debian's Chromium drives the built app served by the gateway, every service its own
 // process against the real servers of infra/local. One stack for the whole file.
 
@@ -33,7 +33,7 @@ const WIDTHS: ReadonlyArray<[WidthName, { width: number; height: number }]> = [
 const PASSWORD = 'Journey2026!'
 const SEED_TITLE = 'Seed post fence painting'
 
-/** spec 2 §2.2, in order, with what each page must show (its heading or a key text of spec 2). */
+/** In order, with what each page must show (its heading or a key text of the product's copy). */
 const SETTINGS_PAGES: ReadonlyArray<{
   label: string
   route: string
@@ -43,91 +43,91 @@ const SETTINGS_PAGES: ReadonlyArray<{
   {
     label: 'Account',
     route: '/settings-account',
-    what: "the 'Edit my account' button (§2.3)",
+    what: "the 'Edit my account' button",
     find: (p) => p.getByRole('button', { name: 'Edit my account' }),
   },
   {
     label: 'My Profile',
     route: '/settings-my-worker-profile',
-    what: "the 'Create Your Profile' prompt of a non-worker (§2.13)",
+    what: "the 'Create Your Profile' prompt of a non-worker",
     find: (p) => p.getByText('Create Your Profile'),
   },
   {
     label: 'My Posts',
     route: '/settings-employer-jobs',
-    what: "the title 'My posts' (§2.8)",
+    what: "the title 'My posts'",
     find: (p) => p.getByRole('heading', { name: /^My posts/ }),
   },
   {
     label: 'Posts I requested',
     route: '/settings-worker-job-requested',
-    what: "the title 'Posts I Requested' (§2.14)",
+    what: "the title 'Posts I Requested'",
     find: (p) => p.getByRole('heading', { name: 'Posts I Requested', exact: true }),
   },
   {
     label: 'Requests on my posts',
     route: '/settings-employer-requests',
-    what: "'No requests found matching your criteria.' (§2.9)",
+    what: "'No requests found matching your criteria.'",
     find: (p) => p.getByText('No requests found matching your criteria.'),
   },
   {
     label: 'People I requested',
     route: '/settings-employer-workers-requested',
-    what: "'No requests found' (§2.10)",
+    what: "'No requests found'",
     find: (p) => p.getByText('No requests found', { exact: true }),
   },
   {
     label: 'People requested me',
     route: '/settings-worker-requested-for',
-    what: "the title 'People Requested Me' (§2.15)",
+    what: "the title 'People Requested Me'",
     find: (p) => p.getByRole('heading', { name: 'People Requested Me', exact: true }),
   },
   {
     label: 'Favorite people',
     route: '/settings-favorite-workers',
-    what: "'You have not added any people to your favorites yet' (§2.11)",
+    what: "'You have not added any people to your favorites yet'",
     find: (p) => p.getByText('You have not added any people to your favorites yet'),
   },
   {
     label: 'Favorite posts',
     route: '/settings-favorite-jobs',
-    what: "the title 'Favorite Posts' (§2.16)",
+    what: "the title 'Favorite Posts'",
     find: (p) => p.getByRole('heading', { name: 'Favorite Posts', exact: true }),
   },
   {
     label: 'Security',
     route: '/settings-security',
-    what: 'the SMS and Email two-step checkboxes (§2.4)',
+    what: 'the SMS and Email two-step checkboxes',
     find: (p) => p.getByRole('checkbox', { name: 'SMS' }),
   },
   {
     label: 'Notifications',
     route: '/settings-notifications',
-    what: "the channel 'Email Notifications' (§2.5)",
+    what: "the channel 'Email Notifications'",
     find: (p) => p.getByText('Email Notifications'),
   },
   {
     label: 'Help & Support',
     route: '/settings-help-support',
-    what: "the button 'Send your message to us' (§2.6)",
+    what: "the button 'Send your message to us'",
     find: (p) => p.getByRole('button', { name: 'Send your message to us' }),
   },
   {
     label: 'Others',
     route: '/settings-others',
-    what: "'Before You Go...' (§2.7)",
+    what: "'Before You Go...'",
     find: (p) => p.getByText('Before You Go...'),
   },
   {
     label: 'Stats',
     route: '/settings-employer-stats',
-    what: "the title 'Stats' (§2.12)",
+    what: "the title 'Stats'",
     find: (p) => p.getByRole('heading', { name: 'Stats', exact: true }),
   },
   {
     label: 'Rate your workers',
     route: '/settings-rate-your-workers',
-    what: "a 'Rate your workers' heading (§2.12: a placeholder page)",
+    what: "a 'Rate your workers' heading (a placeholder page)",
     find: (p) => p.getByRole('heading', { name: /rate your workers/i }),
   },
 ]
@@ -182,13 +182,13 @@ describe('web journeys in Chromium against the full stack', () => {
   }, 60_000)
 
   describe.each(WIDTHS)('at %s width', (width, viewport) => {
-    it('issue 8: a guest signs up, verifies, posts with a picture, is notified live, accepts; only the accepted worker sees the private contact', async () => {
+    it('a guest signs up, verifies, posts with a picture, is notified live, accepts; only the accepted worker sees the private contact', async () => {
       const suffix = randomBytes(3).toString('hex')
       const firstName = width === 'desktop' ? 'Dora' : 'Mona'
       const email = `${firstName}-${suffix}@example.test`.toLowerCase()
       const title = `Garden help ${width} ${suffix}`
       const contact = 'WhatsApp'
-      // Issue 17: the method is public, its value private; typed with punctuation, stored as
+      // The method is public, its value private; typed with punctuation, stored as
       // ten digits, shown formatted to whoever may see it.
       const contactValue = '303-555-0142'
       const contactDigits = '3035550142'
@@ -264,7 +264,7 @@ describe('web journeys in Chromium against the full stack', () => {
           await dialog.getByLabel(/^Where/).fill(location)
           await dialog.getByLabel('Contact', { exact: true }).selectOption(contact)
           await dialog.getByLabel(/^WhatsApp number/).fill(contactValue)
-          // spec 1 §4: location and contact are private by default; the journey keeps them so.
+          // Location and contact are private by default; the journey keeps them so.
           expect(
             await dialog
               .getByRole('checkbox', { name: 'Show the location to everyone' })
@@ -295,7 +295,7 @@ describe('web journeys in Chromium against the full stack', () => {
           await dialog.waitFor({ state: 'hidden', timeout: 10_000 })
         })
 
-        // Issue 22 §4: the card shows a WebP variant sized for its box, never the original.
+        // The card shows a WebP variant sized for its box, never the original.
         await step(page, width, 'card-picture-variant', async () => {
           const card = page.locator(`article[aria-label="${title}"]`)
           await waitFor(
@@ -538,7 +538,7 @@ describe('web journeys in Chromium against the full stack', () => {
       ledger.assertClean()
     }, 180_000)
 
-    it('issue 9: every settings page through the sidebar, the login redirect and the moderation guard', async () => {
+    it('every settings page through the sidebar, the login redirect and the moderation guard', async () => {
       const ledger = new AccessibilityLedger()
       const problems: string[] = []
       const member = await api.member(width === 'desktop' ? 'Seth' : 'Sara', 'Settings')

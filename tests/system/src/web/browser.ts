@@ -6,7 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 export const SCREENSHOT_DIR = join(__dirname, '..', '..', 'screenshots')
 
 export const DESKTOP = { width: 1280, height: 860 }
-/** spec 1 §9: 768 px is still mobile. */
+/** 768 px is still mobile. */
 export const MOBILE = { width: 768, height: 1024 }
 
 /** Debian's Chromium (scripts/test.sh installs it); Playwright's own download is not reachable. */

@@ -205,7 +205,7 @@ export async function settingsNav(page: Page, width: WidthName): Promise<Locator
   return nav
 }
 
-/** Chooses a settings sidebar entry by its spec 2 §2.2 label and waits for its route. */
+/** Chooses a settings sidebar entry by its label and waits for its route. */
 export async function chooseSettingsEntry(
   page: Page,
   width: WidthName,
