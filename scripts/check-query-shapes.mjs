@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue 19 §2: fails when a query the services sent during the test suites is served by no
+// Fails when a query the services sent during the test suites is served by no
 // index they declare (docs/scale.md "Every query has its index"). The package suites record
 // the shapes (QUERY_SHAPES_DIR, packages/service-kit/src/testing/query-shapes.ts); this
 // matches each with the indexes of the database it was sent to. Usage:

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Screenshots of every route of the web app (issue 20 §6): at 1280 px and 375 px, signed out
+// Screenshots of every route of the web app: at 1280 px and 375 px, signed out
 // and signed in, into docs/screens/<width>/<signed-in|signed-out>-<route>.png, with a README
 // that links them all, so a reviewer can look at the whole app without running it. The
 // routes come from apps/web/src/config/paths.ts, so a new route gets its screenshots without

@@ -25,7 +25,7 @@ load_infra_env
 
 export TEST_SUMMARY_DIR="$DATA/test-summary"
 rm -rf "$TEST_SUMMARY_DIR"
-# Every package suite records the shape of each query its services send (issue 19 §2);
+# Every package suite records the shape of each query its services send;
 # scripts/check-query-shapes.mjs then fails on one no declared index serves.
 export QUERY_SHAPES_DIR="$DATA/query-shapes"
 rm -rf "$QUERY_SHAPES_DIR"

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Identity benchmark (issue 3): argon2id hashes per second on this machine, and login
+// Identity benchmark: argon2id hashes per second on this machine, and login
 // latency p50/p95 at 20 concurrent logins against the real auth service (built dist) on the
 // real FerretDB, Kafka and SMTP servers of infra/local.
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Conversations live benchmark (issue 17 §3), against built processes and the real Kafka and
+// Conversations live benchmark, against built processes and the real Kafka and
 // FerretDB of infra/local: conversations, notifications and the gateway, each its own process.
 // Pairs of users each get a conversation (opened by job-request.created, published here as
 // jobs would), every user holds one socket through the gateway's tunnel, and messages are

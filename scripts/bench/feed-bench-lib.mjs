@@ -335,7 +335,7 @@ export function report({ serviceName, rounds, scenarios, databaseMs, loads }) {
   console.log(
     `\nTarget p99 ≤ 50 ms direct: ${worstP99 <= 50 ? 'met' : 'NOT met'} (worst ${worstP99} ms).`,
   )
-  // Issue 19 §5: the gateway's CPU per proxied request within 1.3× the bare proxy's (the
+  // The gateway's CPU per proxied request within 1.3× the bare proxy's (the
   // former "70 % of direct throughput" cannot be shown on two shared cores:
   // docs/gateway-performance.md).
   const worstCpu = Math.max(

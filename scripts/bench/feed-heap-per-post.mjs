@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The jobs feed index's own heap per live post (issue 19 §1, docs/capacity.md): builds the
+// The jobs feed index's own heap per live post (docs/capacity.md): builds the
 // index in this process from generated posts, collects garbage, and divides the heap it
 // added by the posts. RSS (memory-per-item.mjs, feed-snapshot-load.mjs) adds the heap's slack
 // and garbage; this is the structure alone, so two builds can be compared exactly.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Read models that load in seconds (issue 19 §1): how long a new jobs (or people) instance
+// Read models that load in seconds: how long a new jobs (or people) instance
 // takes from process start to /readyz 200, and how much memory it holds, loading its feed from
 // the database versus from the snapshot (packages/read-models/src/snapshot), in one run; then
 // direct p99 of feed page 1, page 50, a filtered page and search at 50 connections on the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Lighthouse figures of the web app (issue 22 §5), a benchmark, not a timed test: the home
+// Lighthouse figures of the web app, a benchmark, not a timed test: the home
 // route (signed out and signed in), a post's details and a settings page, on Lighthouse's
 // mobile (default simulated throttling) and desktop configurations, in Debian's Chromium.
 //
@@ -119,7 +119,7 @@ function figures(lhr) {
     tbtMs: audit('total-blocking-time'),
     transferKB:
       audit('total-byte-weight') === undefined ? undefined : audit('total-byte-weight') / 1024,
-    // What the LCP waited for (issue 22): its element, and the session renewals the load made
+    // What the LCP waited for: its element, and the session renewals the load made
     // (index.html starts one with the HTML; the app must adopt it, never send a second).
     lcpElement:
       lhr.audits['largest-contentful-paint-element']?.details?.items?.[0]?.items?.[0]?.node

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Notifications benchmark (issue 7), two parts against built processes and the real Kafka
+// Notifications benchmark, two parts against built processes and the real Kafka
 // and FerretDB of infra/local:
 //  1. End-to-end latency from POST /api/jobs/requests (through the gateway) to the
 //     `notification` event at the post owner's socket (through the gateway's tunnel), at a

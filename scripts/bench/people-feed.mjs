@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// People benchmark (issue 5): people feed page 1, page 50 and search at 50 connections,
+// People benchmark: people feed page 1, page 50 and search at 50 connections,
 // direct to the people service, through the gateway and through the floor (minimal-proxy.mjs),
 // in one run, over 100,000 generated workers in the real FerretDB of infra/local. Same format and targets as posts-feed.mjs.
 //

@@ -1,4 +1,4 @@
-// What the media service's variants weigh and cost (issue 22 §4): three kinds of 12 MP
+// What the media service's variants weigh and cost: three kinds of 12 MP
 // pictures as a phone sends them (a smooth one, a photo-like one, and the worst case:
 // fine-grained detail everywhere), each made into its eight variants by the service's own
 // code (services/media/src/pictures/make-variants.ts, through tsx), with the bytes of each

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Posts benchmark (issue 4): feed page 1, feed page 50 and search at 50 connections, direct
+// Posts benchmark: feed page 1, feed page 50 and search at 50 connections, direct
 // to the jobs service, through the gateway and through the floor (minimal-proxy.mjs, a bare
 // node:http + undici proxy: what any Node proxy hop costs here), in one run, over 100,000
 // generated posts in the real FerretDB of infra/local. Both services run as their own processes (built dist).

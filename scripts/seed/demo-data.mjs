@@ -66,7 +66,7 @@ export const CONTACTS = ['Email', 'Phone', 'WhatsApp', 'Telegram', 'Instagram', 
 const OTHER_WAYS = ['Signal, same number as my phone', 'Knock at the blue door, ask for me', 'Facebook Messenger: my full name', 'Leave a note at the front desk']
 
 /**
- * How a demo user is reached by `method` (issue 17 §1), typed as people type it: their demo
+ * How a demo user is reached by `method`, typed as people type it: their demo
  * address, their phone number with separators, a handle from their name, or a short text.
  */
 export function contactValueOf(userIndex, method) {
@@ -150,7 +150,7 @@ const WORKER_PAYMENTS = ['Cash or Venmo', 'Zelle', 'PayPal', 'Cash', 'Cash App o
 /**
  * The worker profile of demo person `index`, or null: two people in three are workers, and
  * one worker in ten is switched offline. Half of them show their contacts to everyone; the
- * others only to owners of posts they requested (spec 2 §5).
+ * others only to owners of posts they requested.
  */
 export function workerProfileOf(index) {
   if (index % 3 === 2) return null

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Demo data (issue 4): a living marketplace created through the product's own HTTP API, never
+// Demo data: a living marketplace created through the product's own HTTP API, never
 // by writing to a database. 30 demo people, each with 7 posts (210 posts across categories,
 // locations, payments and contacts; some private, some expiring, some offline, a third with
 // a picture uploaded through a pre-signed URL). Idempotent: people who exist log in, posts
@@ -236,7 +236,7 @@ async function seedUser(user, index, totals) {
   await ensureWorkerProfile(token, userId, index, totals)
   const mine = await ownPosts(token)
   const existing = new Set(mine.map((post) => post.title))
-  // Posts seeded before contact values (issue 17) get one for their method, as an owner would add it.
+  // Posts seeded before contact values get one for their method, as an owner would add it.
   for (const post of mine) {
     if (!post.contact || post.contactValue || !contactValueOf(index, post.contact)) continue
     const given = await call(`${args.base}/api/jobs/${post._id}`, { method: 'PUT', token, body: { contactValue: contactValueOf(index, post.contact) } })

@@ -1,4 +1,4 @@
-"""infra/k8s beyond one machine (issue 19 §4), on every overlay as it renders: each workload
+"""infra/k8s beyond one machine, on every overlay as it renders: each workload
 can be scaled, drained and spread (HPA, PDB, requests and limits, probes, topology spread), and
 the engines' resources match the code: a KafkaTopic for every topic it uses, a KafkaUser with
 the ACLs of kafka-acls.ts for every principal, a MongoDB user for every service database."""
