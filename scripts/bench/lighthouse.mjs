@@ -375,7 +375,7 @@ async function main() {
           JSON.stringify(result.artifacts.Trace),
         )
       }
-      // The run's own trace, reckoned both ways (docs/benchmarks.md, "Seventh pass"): the
+      // The run's own trace, reckoned both ways (docs/benchmarks-log.md, "Seventh pass"): the
       // blocking time from its tasks' wall times, as Lighthouse starts from, and from the
       // CPU the page's main thread really got (a shared machine interrupts its tasks).
       const events = result.artifacts?.Trace?.traceEvents
