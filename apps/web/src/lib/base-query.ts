@@ -147,7 +147,7 @@ export function renewSession(api: {
       const answer = (body ?? {}) as RefreshAnswer
       const accessToken = answer.accessToken ?? answer.token
       if (!accessToken || !answer.user) {
-        // "No token received from refresh endpoint"; signed out only on 401/403.
+        // The product's copy "No token received from refresh endpoint"; signed out only on 401/403.
         console.error('No token received from refresh endpoint')
         return 'failed'
       }

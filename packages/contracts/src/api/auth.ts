@@ -160,7 +160,7 @@ const rolesOf = (description: string) =>
     examples: [[ROLES.User]],
   })
 
-/** The `user` of login, renewal and password-change answers ("User (auth)"). */
+/** The `user` of login, renewal and password-change answers (the product's "User (auth)" shape). */
 export const SessionUserSchema = Type.Object(
   {
     _id: Type.String({ description: 'The user id', examples: ['65f1a2b3c4d5e6f7a8b9c0d1'] }),
@@ -190,7 +190,10 @@ export const LoginAnswerSchema = Type.Object(
 )
 export type LoginAnswer = Static<typeof LoginAnswerSchema>
 
-/** refresh ("accessToken, user, roles"); the rotated refresh cookie in Set-Cookie. */
+/**
+ * refresh (the product's contract: "accessToken, user, roles"); the rotated refresh cookie
+ * in Set-Cookie.
+ */
 export const SessionRenewalAnswerSchema = Type.Object(
   { accessToken, user: SessionUserSchema, roles: rolesOf("The user's role codes") },
   {

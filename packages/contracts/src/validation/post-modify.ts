@@ -66,7 +66,7 @@ const BOUNDED_FIELDS = [
 ] as const
 
 /**
- * First failed rule's message or null. A post keeps needing its where ("a post
+ * First failed rule's message or null. A post keeps needing its where (the product's copy: "a post
  * needs a title and a where"); the other fields follow the creation form's rules, so a
  * modified post could also have been created as it is.
  */

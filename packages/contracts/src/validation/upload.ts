@@ -28,7 +28,7 @@ export function validatePictureFile(file: FileDescription | null | undefined): s
 }
 
 /**
- * Profile picture ("any image type"): narrowed to jpeg, jpg, png, webp and gif;
+ * Profile picture (the product's copy: "any image type"): narrowed to jpeg, jpg, png, webp and gif;
  * SVG is refused because it can carry script and is served from a public bucket. Same 5 MB
  * cap as post pictures.
  */

@@ -107,7 +107,7 @@ export function createUserDirectory(db: Db) {
 
 export type UserDirectory = ReturnType<typeof createUserDirectory>
 
-/** "First Last", or the spec's default when the user is unknown. */
+/** "First Last", or the product's default when the user is unknown. */
 export function displayName(user: UserCard | undefined): string {
   const name = user ? `${user.firstName} ${user.lastName}`.trim() : ''
   return name || 'Unknown User'

@@ -31,7 +31,7 @@ export type SecondStepMethod = 'authenticator' | 'email' | 'recovery'
 export const isTwoStepChallenge = (answer: unknown): answer is TwoStepChallenge =>
   !!answer && typeof answer === 'object' && 'twoStepRequired' in answer
 
-/** Sign-up, verification, login and password reset (services/auth/src/routes). */
+/** Sign-up, verification, login and password reset (services/auth, docs/identity.md). */
 export const authApi = api.injectEndpoints({
   endpoints: (build) => ({
     signup: build.mutation<SignupAnswer, SignupPayload>({

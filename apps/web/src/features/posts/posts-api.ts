@@ -14,7 +14,7 @@ export const postsApi = api.injectEndpoints({
   endpoints: (build) => ({
     getMyPosts: build.query<JobPostList, void>({
       query: () => '/api/jobs/my-jobs',
-      // "a list, or an object with jobs" (services/jobs answers the list).
+      // The product's contract: "a list, or an object with jobs" (services/jobs answers the list).
       transformResponse: (body: JobPostList | { jobs: JobPostList }) =>
         Array.isArray(body) ? body : (body.jobs ?? []),
       providesTags: ['MyPosts'],

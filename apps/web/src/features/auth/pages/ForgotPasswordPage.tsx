@@ -18,7 +18,7 @@ type Notice = { kind: 'success' | 'error'; text: string }
 /**
  * /forgot-password: step 1 asks for the email and sends a
  * code; step 2 takes the code and the new password. Errors show the server's message or
- * "An error occurred".
+ * the product's copy "An error occurred".
  */
 export default function ForgotPasswordPage() {
   const [sendCode, { isLoading: sending }] = useForgotPasswordMutation()
