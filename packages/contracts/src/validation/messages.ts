@@ -72,7 +72,7 @@ export const Messages = {
     invalidPayment: 'Please choose payment options from the list',
     invalidContact: 'Please choose a contact option from the list',
     titleUnchangeable: 'The title of a post cannot be changed',
-    // Our own copy: a category outside the feed's list
+    // ours: a category outside the feed's list
     invalidCategory: `Please choose a category from the list: ${POST_CATEGORIES.join(', ')}`,
   },
   /** ours: a post's contact value, one message per kind of method. */

@@ -17,7 +17,7 @@ import { reviewDeadline } from './review-deadline'
 import '@/components/ui/list-page.css'
 import './moderation.css'
 
-// ours: the queue's texts beyond the empty state named in the brief.
+// Our own copy: the queue's texts beyond its empty state, the only one the product gives.
 const LOAD_FAILED = 'Failed to load the reports. Please try again later.'
 const ACTION_FAILED = 'Failed to update the report. Please try again.'
 

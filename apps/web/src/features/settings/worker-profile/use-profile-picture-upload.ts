@@ -11,7 +11,7 @@ export type ProfileUploadStatus = PresignedUploadStatus
 /** objectKey is sent as profilePicture; set only once the upload succeeded. */
 export type ProfileUploadState = PresignedUploadState
 
-/** ours: a failed upload does not block the save. */
+/** Our choice: a failed upload does not block the save. */
 export const PROFILE_UPLOAD_FAILED =
   'Your picture could not be uploaded. Your profile will be saved without a new picture.'
 
