@@ -41,9 +41,9 @@ describe('validateAccountUpdate', () => {
     expect(validateAccountUpdate({ ...valid, lastName: 'Ann Smith ' })).toBe('Invalid Last Name')
     expect(validateAccountUpdate({ ...valid, lastName: "O'Brien" })).toBe('Invalid Last Name')
     expect(validateAccountUpdate({ ...valid, lastName: 'A'.repeat(25) })).toBe('Invalid Last Name')
-    expect(
-      validateAccountUpdate({ ...valid, lastName: Array(13).fill('Smith').join(' ') }),
-    ).toBe('Invalid Last Name')
+    expect(validateAccountUpdate({ ...valid, lastName: Array(13).fill('Smith').join(' ') })).toBe(
+      'Invalid Last Name',
+    )
     expect(validateAccountUpdate({ ...valid, phoneNumber: '555' })).toBe('Invalid Phone Number')
   })
 })
