@@ -24,13 +24,24 @@ const READ_METHODS = new Set(['GET', 'HEAD'])
 const READ_AFTER = 'x-read-after'
 const READ_AFTER_EVERYONE = 'x-read-after-everyone'
 
+// Nothing to connect to: no instance listens (a Kubernetes Service without ready pods refuses
+// the connection), or the name does not resolve. The service is missing, not broken: 503 with
+// Retry-After, like a service that is not deployed, so clients wait and try again.
+const NO_INSTANCE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
+
+/** Seconds a client waits before asking a missing service again (about a pod's start). */
+export const MISSING_UPSTREAM_RETRY_AFTER_SECONDS = 5
+
+/** The answer on a missing service's own routes; every other route is served as usual. */
+export function upstreamUnreachable(name: UpstreamName): AppError {
+  return new AppError(503, 'UPSTREAM_UNREACHABLE', `The ${name} service could not be reached`, {
+    'retry-after': String(MISSING_UPSTREAM_RETRY_AFTER_SECONDS),
+  })
+}
+
+// The connection broke while the request was on its way: the service was there.
 const CONNECTION_FAILURES = new Set([
-  'ECONNREFUSED',
   'ECONNRESET',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
   'EPIPE',
   'UND_ERR_SOCKET',
   'UND_ERR_CLOSED',
@@ -190,6 +201,7 @@ function upstreamFailure(name: UpstreamName, error: Error & { statusCode?: numbe
   ) {
     return new AppError(504, 'UPSTREAM_TIMEOUT', `The ${name} service did not answer in time`)
   }
+  if (NO_INSTANCE.has(code)) return upstreamUnreachable(name)
   if (CONNECTION_FAILURES.has(code) || error.statusCode === 503) {
     return new AppError(502, 'UPSTREAM_UNREACHABLE', `The ${name} service could not be reached`)
   }
@@ -202,6 +214,7 @@ async function unavailableUpstream(scope: FastifyInstance, { route }: { route: P
       503,
       'UPSTREAM_UNAVAILABLE',
       `The ${route.upstream} service is not available`,
+      { 'retry-after': String(MISSING_UPSTREAM_RETRY_AFTER_SECONDS) },
     )
   }
   const method = route.methods ?? PROXIED_METHODS
