@@ -4,6 +4,11 @@ import { AppError } from '@marketplace/service-kit'
 import { PROXY_ROUTES, type ProxyRoute, type UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
 import { createInstancePool } from '../lib/instance-pool'
+import {
+  MISSING_UPSTREAM_RETRY_AFTER_SECONDS,
+  isNoInstance,
+  upstreamUnreachable,
+} from '../lib/missing-upstream'
 import { proxiedPath } from '../lib/proxy-path'
 import { ReadAfterMemory, positionsIn } from '../lib/read-after-memory'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
@@ -24,28 +29,8 @@ const READ_METHODS = new Set(['GET', 'HEAD'])
 const READ_AFTER = 'x-read-after'
 const READ_AFTER_EVERYONE = 'x-read-after-everyone'
 
-// Nothing to connect to: no instance listens (a Kubernetes Service without ready pods refuses
-// the connection), or the name does not resolve. The service is missing, not broken: 503 with
-// Retry-After, like a service that is not deployed, so clients wait and try again.
-const NO_INSTANCE = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'])
-
-/** Seconds a client waits before asking a missing service again (about a pod's start). */
-export const MISSING_UPSTREAM_RETRY_AFTER_SECONDS = 5
-
-/** The answer on a missing service's own routes; every other route is served as usual. */
-export function upstreamUnreachable(name: UpstreamName): AppError {
-  return new AppError(503, 'UPSTREAM_UNREACHABLE', `The ${name} service could not be reached`, {
-    'retry-after': String(MISSING_UPSTREAM_RETRY_AFTER_SECONDS),
-  })
-}
-
 // The connection broke while the request was on its way: the service was there.
-const CONNECTION_FAILURES = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-])
+const CONNECTION_FAILURES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
 
 /** What a prefix proxies when its route names no methods (@fastify/http-proxy's list). */
 const PROXIED_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS']
@@ -201,7 +186,7 @@ function upstreamFailure(name: UpstreamName, error: Error & { statusCode?: numbe
   ) {
     return new AppError(504, 'UPSTREAM_TIMEOUT', `The ${name} service did not answer in time`)
   }
-  if (NO_INSTANCE.has(code)) return upstreamUnreachable(name)
+  if (isNoInstance(code)) return upstreamUnreachable(name)
   if (CONNECTION_FAILURES.has(code) || error.statusCode === 503) {
     return new AppError(502, 'UPSTREAM_UNREACHABLE', `The ${name} service could not be reached`)
   }

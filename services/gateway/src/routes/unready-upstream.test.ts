@@ -27,6 +27,7 @@ describe('one service down while the others serve', () => {
       JOBS_URL: jobs.url,
       // Configured, but nothing listens: its instances are down or none is ready.
       PEOPLE_URL: await unusedUrl(),
+      NOTIFICATIONS_URL: await unusedUrl(),
     })
   })
 
@@ -56,11 +57,23 @@ describe('one service down while the others serve', () => {
     }
   })
 
+  it('Socket.IO, with no notifications instance to connect to, answers 503 with Retry-After', async () => {
+    const response = await fetch(`${gateway.url}/socket.io/?EIO=4&transport=polling`)
+
+    expect(response.status).toBe(503)
+    expect(response.headers.get('retry-after')).toBe('5')
+    expect(await response.json()).toMatchObject({ code: 'UPSTREAM_UNREACHABLE' })
+  })
+
   it('the other services answer as usual', async () => {
     const response = await fetch(`${gateway.url}/api/jobs?page=1`)
 
     expect(response.status).toBe(200)
-    expect(await response.json()).toEqual({ service: 'jobs', method: 'GET', url: '/api/jobs?page=1' })
+    expect(await response.json()).toEqual({
+      service: 'jobs',
+      method: 'GET',
+      url: '/api/jobs?page=1',
+    })
   })
 
   it('the web app is served', async () => {
