@@ -7,10 +7,16 @@
 # 2. hadolint: the root Dockerfile and every infra/images Dockerfile.
 # 3. kustomize (sigs.k8s.io/kustomize) renders infra/k8s/base and each overlay, and
 #    kubernetes-validate checks every object strictly against Kubernetes 1.33's schemas.
+#    kubeconform checks them again with the operators' CRDs too (Strimzi, MongoDB Controllers
+#    for Kubernetes, Gateway API, Prometheus Operator), and check-pod-security runs Kubernetes'
+#    own Pod Security admission checks (`restricted`) on every pod template.
 # 4. infra/compose/check_ops.py, what no tool checks: the manifests agree with the code (topics,
 #    Kafka principals and ACLs, database users) and with compose (the ports images are built
 #    for), names resolve, workloads scale and drain; and its own tests (each breaks one thing);
 #    infra/k8s's NetworkPolicy tests.
+# 5. Monitoring: promtool check rules and test rules (infra/monitoring/alerts.yaml and its unit
+#    tests), the PrometheusRule made from it is up to date, the Grafana dashboards pass
+#    Grafana's schema (foundation SDK) and Prometheus' PromQL parser; the Go checkers' tests.
 # docs/compose-and-kubernetes.md says why each tool, and what none of them checks.
 set -euo pipefail
 # shellcheck source=lib/common.sh
@@ -22,6 +28,13 @@ export PYTHONDONTWRITEBYTECODE=1
 
 KUSTOMIZE_VERSION=v5.7.1 # v5.8 needs Go 1.27
 KUBERNETES_VERSION=1.33.0
+PROMTOOL_VERSION=v0.316.0 # github.com/prometheus/prometheus, the module promtool is built from
+KUBECONFORM_VERSION=v0.8.0
+# The CRDs kubeconform checks the Gateway API and Prometheus Operator objects against, from
+# their Go modules (the Strimzi and MongoDB ones are in infra/k8s/schemas/crds: no registry
+# here serves them).
+GATEWAY_API_VERSION=v1.6.3
+PROMETHEUS_OPERATOR_VERSION=v0.85.0
 TOOLS=$CACHE/ops-tools
 say() { printf '[check-compose] %s\n' "$*"; }
 
@@ -42,9 +55,40 @@ if [[ ! -x $TOOLS/kustomize-$KUSTOMIZE_VERSION ]]; then
     { say "FAIL could not build kustomize"; exit 1; }
   mkdir -p "$TOOLS" && mv "$tmp/kustomize" "$TOOLS/kustomize-$KUSTOMIZE_VERSION" && rm -rf "$tmp"
 fi
+# Go programs, each built once into the cache. promtool without Prometheus' service discovery
+# plugins (remove_all_sd): checking rules needs none, and they are most of its build.
+go_tool() { # name version package [build flags...]
+  local name=$1 version=$2 package=$3 tmp
+  shift 3
+  [[ -x $TOOLS/$name-$version ]] && return 0
+  say "building $name $version (Go module proxy)..."
+  tmp=$(mktemp -d)
+  (cd "$tmp" && GOBIN=$tmp go install "$@" "$package@$version") || { say "FAIL could not build $name"; exit 1; }
+  mkdir -p "$TOOLS" && mv "$tmp/$name" "$TOOLS/$name-$version" && rm -rf "$tmp"
+}
+go_tool promtool "$PROMTOOL_VERSION" github.com/prometheus/prometheus/cmd/promtool -tags remove_all_sd
+go_tool kubeconform "$KUBECONFORM_VERSION" github.com/yannh/kubeconform/cmd/kubeconform
+# Our own checkers (infra/k8s/check-pod-security, infra/monitoring/check-dashboards), rebuilt
+# when their source changes.
+local_tool() { # directory
+  local dir=$1 name key
+  name=$(basename "$dir")
+  key=$(cat "$dir"/go.mod "$dir"/go.sum "$dir"/*.go | sha256sum | cut -c1-12)
+  if [[ ! -x $TOOLS/$name-$key ]]; then
+    say "building $name ($dir)..."
+    (cd "$dir" && go build -o "$TOOLS/$name-$key.partial" .) || { say "FAIL could not build $name"; exit 1; }
+    mv "$TOOLS/$name-$key.partial" "$TOOLS/$name-$key"
+  fi
+  ln -s "$TOOLS/$name-$key" "$bin/$name"
+}
 bin=$(mktemp -d)
-trap 'rm -rf "$bin"' EXIT
+schemas=$(mktemp -d)
+trap 'rm -rf "$bin" "$schemas"' EXIT
 ln -s "$TOOLS/kustomize-$KUSTOMIZE_VERSION" "$bin/kustomize"
+ln -s "$TOOLS/promtool-$PROMTOOL_VERSION" "$bin/promtool"
+ln -s "$TOOLS/kubeconform-$KUBECONFORM_VERSION" "$bin/kubeconform"
+local_tool infra/k8s/check-pod-security
+local_tool infra/monitoring/check-dashboards
 export PATH="$bin:$TOOLS/venv/bin:$PATH"
 
 status=0
@@ -72,14 +116,36 @@ say "hadolint: Dockerfile, infra/images/*/Dockerfile"
 hadolint --config infra/images/hadolint.yaml Dockerfile infra/images/*/Dockerfile || fail "hadolint"
 
 # ---- 3. Kubernetes: rendered by kustomize, checked against the API's schemas
+# kubeconform's schemas: the Kubernetes API's from the kubernetes-validate package (made
+# readable offline, infra/k8s/schemas/kubernetes_schemas.py), the operators' CRDs as JSON schemas.
+k8s_schemas=$TOOLS/kubernetes-schemas-$KUBERNETES_VERSION
+if [[ ! -f $k8s_schemas/v$KUBERNETES_VERSION-local-strict/_definitions.json ]]; then
+  source_schemas=$(python3 -c 'import kubernetes_validate, os; print(os.path.dirname(kubernetes_validate.__file__))')/kubernetes-json-schema/v$KUBERNETES_VERSION-local-strict
+  rm -rf "$k8s_schemas"
+  python3 infra/k8s/schemas/kubernetes_schemas.py "$source_schemas" "$k8s_schemas.partial/v$KUBERNETES_VERSION-local-strict" &&
+    mv "$k8s_schemas.partial" "$k8s_schemas" || { say "FAIL could not prepare the Kubernetes schemas"; exit 1; }
+fi
+crds=(infra/k8s/schemas/crds/*.yaml)
+gateway_api=$(cd "$schemas" && go mod download -json "sigs.k8s.io/gateway-api@$GATEWAY_API_VERSION" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+prometheus_operator=$(cd "$schemas" && go mod download -json "github.com/prometheus-operator/prometheus-operator@$PROMETHEUS_OPERATOR_VERSION" | python3 -c 'import json,sys; print(json.load(sys.stdin)["Dir"])')
+crds+=("$gateway_api"/config/crd/standard/gateway.networking.k8s.io_{gateways,httproutes}.yaml)
+crds+=("$prometheus_operator"/example/prometheus-operator-crd/monitoring.coreos.com_{podmonitors,prometheusrules}.yaml)
+python3 infra/k8s/schemas/crd_to_json_schema.py "$schemas/crds" "${crds[@]}" || fail "the CRDs do not convert"
 for dir in infra/k8s/base infra/k8s/overlays/*/; do
   dir=${dir%/}
   say "kustomize build $dir | kubernetes-validate --strict (Kubernetes $KUBERNETES_VERSION)"
-  rendered=$(mktemp)
+  rendered=$(mktemp --suffix=.yaml) # kubeconform reads files by their extension
   if kustomize build "$dir" >"$rendered"; then
     # The operators' custom resources (Strimzi, MongoDB) have no schema in any registry reachable
     # here: kubernetes-validate warns about them, and check_ops.py checks them against the code.
     kubernetes-validate -k "$KUBERNETES_VERSION" --strict --quiet --no-warn "$rendered" || fail "$dir does not validate"
+    say "kubeconform -strict $dir (Kubernetes $KUBERNETES_VERSION and the operators' CRDs)"
+    kubeconform -strict -summary -kubernetes-version "$KUBERNETES_VERSION" \
+      -schema-location "$k8s_schemas/{{ .NormalizedKubernetesVersion }}-local-strict/{{ .ResourceKind }}{{ .KindSuffix }}.json" \
+      -schema-location "$schemas/crds/{{ .Group }}/{{ .ResourceKind }}_{{ .ResourceAPIVersion }}.json" \
+      "$rendered" || fail "$dir: kubeconform"
+    say "Pod Security restricted: every pod template of $dir (k8s.io/pod-security-admission)"
+    check-pod-security <"$rendered" || fail "$dir: a pod the namespace's restricted level refuses"
   else
     fail "kustomize cannot render $dir"
   fi
@@ -93,6 +159,18 @@ say "infra/k8s NetworkPolicies: every egress names its peers (infra/k8s/test_net
 (cd infra/k8s && python3 -m unittest discover --pattern 'test_*.py' 2>&1) || fail "infra/k8s's tests"
 say "the manifests against the code and compose (infra/compose/check_ops.py)"
 python3 infra/compose/check_ops.py "$ROOT" || fail "check_ops.py"
+
+# ---- 5. monitoring
+say "promtool check rules, promtool test rules (infra/monitoring)"
+promtool check rules infra/monitoring/alerts.yaml || fail "the alert rules"
+promtool test rules infra/monitoring/alerts.test.yaml || fail "the alert rules' unit tests"
+say "infra/k8s/monitoring/prometheus-rule.yaml is what infra/monitoring/alerts.yaml makes"
+python3 infra/monitoring/make-prometheus-rule.py --check || fail "prometheus-rule.yaml is out of date"
+say "Grafana dashboards (infra/monitoring/dashboards)"
+check-dashboards infra/monitoring/dashboards/*.json || fail "the dashboards"
+say "the checkers' own tests (go test)"
+(cd infra/k8s/check-pod-security && go test ./...) || fail "check-pod-security's tests"
+(cd infra/monitoring/check-dashboards && go test ./...) || fail "check-dashboards' tests"
 
 if ((status)); then say "FAILED"; else say "all checks passed"; fi
 exit "$status"

@@ -31,7 +31,7 @@ def checks(ops):
         ),
         (
             "infra/k8s references: selectors, Service and probe ports, ConfigMap and Secret keys, "
-            "volumes, Ingress backends, in-cluster URLs",
+            "volumes, HTTPRoute and Ingress backends, in-cluster URLs",
             kubernetes_checks.check_references,
         ),
         (

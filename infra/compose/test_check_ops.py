@@ -93,11 +93,10 @@ class BreakageTest(unittest.TestCase):
         self.assertCaught(kubernetes_checks.check_references, "Service reports", "targetPort web")
         self.assertCaught(kubernetes_checks.check_references, "media", "readinessProbe", "htp")
 
-    def test_an_ingress_or_url_to_no_service(self):
-        backend = self.k8s("marketplace", "Ingress")["spec"]["rules"][0]["http"]["paths"][0]["backend"]
-        backend["service"]["name"] = "gateways"
+    def test_a_route_or_url_to_no_service(self):
+        self.k8s("marketplace", "HTTPRoute")["spec"]["rules"][0]["backendRefs"][0]["name"] = "gateways"
         next(v for v in self.container("gateway")["env"] if v["name"] == "AUTH_URL")["value"] = "http://auth:4010"
-        self.assertCaught(kubernetes_checks.check_references, "Ingress", "gateways")
+        self.assertCaught(kubernetes_checks.check_references, "HTTPRoute", "gateways")
         self.assertCaught(kubernetes_checks.check_references, "AUTH_URL", "auth:4010")
 
     def test_a_mount_without_a_volume(self):

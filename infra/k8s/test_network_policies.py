@@ -18,9 +18,13 @@ OVERLAYS = sorted(path for path in (K8S / "overlays").iterdir() if path.is_dir()
 INSIDE = [ipaddress.ip_network(block) for block in ("10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16")]
 BROKERS = {"strimzi.io/cluster": "marketplace", "strimzi.io/pool-name": "brokers"}
 MONGODB = {"app": "marketplace-mongodb-svc"}
-# The Kubernetes API server has no pod to select and an address of the cluster's own: the one
-# egress by port only, for Strimzi's entity operator alone (engines/network-policies.yaml).
-API_SERVER_POLICY = "kafka-entity-operator-api"
+# The Kubernetes API server has no pod to select and an address of the cluster's own: the only
+# egress by port alone, for the pods that must read it: Strimzi's entity operator, and the
+# MongoDB members (their readiness probe reads the replica set's Secret there).
+API_SERVER_POLICIES = {
+    "kafka-entity-operator-api": {"strimzi.io/name": "marketplace-entity-operator"},
+    "mongodb-api-server": MONGODB,
+}
 
 
 def policies(overlay: Path) -> dict[str, dict]:
@@ -56,8 +60,10 @@ class NetworkPoliciesTest(unittest.TestCase):
             with self.subTest(overlay=overlay.name):
                 found = policies(overlay)
                 self.assertIn("services", found)
-                self.assertEqual([p for name, policy in found.items() if name != API_SERVER_POLICY for p in egress_problems(policy)], [])
-                self.assertEqual(found[API_SERVER_POLICY]["spec"]["podSelector"]["matchLabels"], {"strimzi.io/name": "marketplace-entity-operator"})
+                self.assertEqual([p for name, policy in found.items() if name not in API_SERVER_POLICIES for p in egress_problems(policy)], [])
+                for name, selector in API_SERVER_POLICIES.items():
+                    self.assertEqual(found[name]["spec"]["podSelector"]["matchLabels"], selector)
+                    self.assertEqual({p["port"] for rule in found[name]["spec"]["egress"] for p in rule["ports"]}, {443, 6443})
 
     def test_the_database_and_kafka_only_to_their_pods(self):
         for overlay in OVERLAYS:

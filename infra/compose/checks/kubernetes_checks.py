@@ -199,6 +199,16 @@ def _ingress_references(cluster: Cluster, name: str, ingress: dict) -> list[str]
     return problems
 
 
+def _http_route_references(cluster: Cluster, name: str, route: dict) -> list[str]:
+    """Each backend of a Gateway API HTTPRoute is a port of a Service of the product."""
+    problems = []
+    for rule in (route.get("spec") or {}).get("rules") or []:
+        for backend in rule.get("backendRefs") or []:
+            if backend.get("kind", "Service") == "Service" and not cluster.service_has_port(backend.get("name"), backend.get("port")):
+                problems.append(f"HTTPRoute {name}: backend {backend.get('name')} port {backend.get('port')} is no Service port")
+    return problems
+
+
 def check_references(ops: Ops) -> list[str]:
     """The base as the kustomization renders it, then each overlay whole."""
     problems = _references(ops)
@@ -216,6 +226,8 @@ def _references(ops: Ops) -> list[str]:
         problems += _service_references(cluster, name, service)
     for name, ingress in _of_kind(ops.k8s_objects, "Ingress").items():
         problems += _ingress_references(cluster, name, ingress)
+    for name, route in _of_kind(ops.k8s_objects, "HTTPRoute").items():
+        problems += _http_route_references(cluster, name, route)
     return problems
 
 

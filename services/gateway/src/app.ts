@@ -7,7 +7,6 @@ import type { GatewayConfig, TrustProxy } from './config'
 import { compressionPlugin } from './plugins/compression'
 import { rateLimitPlugin } from './plugins/rate-limit'
 import { securityHeadersPlugin } from './plugins/security-headers'
-import { upstreamReadinessPlugin } from './plugins/upstream-readiness'
 import { webSocketUpgradesPlugin } from './plugins/websocket-upgrades'
 import { appConfigRoute } from './routes/app-config'
 import { proxyRoutes } from './routes/proxy'
@@ -16,7 +15,8 @@ import { spaRoutes } from './routes/spa'
 
 /**
  * The public entry: service-kit's bootstrap (request ids, error shape, /healthz, /readyz,
- * /metrics), then headers, rate limits and WebSocket dispatch, which must exist before the
+ * /metrics; /readyz waits for no service: the gateway is ready when it can serve, and a service
+ * that cannot be reached answers 503 on its own routes only, routes/proxy), then headers, rate limits and WebSocket dispatch, which must exist before the
  * routes they cover, then the proxied prefixes, the analytics intake (the gateway's own
  * route, published to Kafka when KAFKA_BROKERS is set), the API's description (/api/docs,
  * merged from every service's OpenAPI document) and the SPA for everything else.
@@ -38,7 +38,6 @@ export async function buildGateway(config: GatewayConfig) {
     s3Endpoint: config.s3Endpoint,
   })
   await app.register(rateLimitPlugin, config.rateLimit)
-  await app.register(upstreamReadinessPlugin, { upstreams: config.upstreams })
   // Before every route it compresses (the proxied API and the SPA): it joins each as declared.
   await app.register(compressionPlugin)
   await app.register(webSocketUpgradesPlugin, { prefixes: [SOCKET_IO_PREFIX] })

@@ -6,6 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '@marketplace/service-kit'
 import type { UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from './forwarded-headers'
+import { isNoInstance, upstreamUnreachable } from './missing-upstream'
 
 const kUpgrade = Symbol('gateway.upgrade')
 
@@ -114,17 +115,19 @@ export function tunnelWebSocket(
         'websocket handshake to upstream failed',
       )
       reject(
-        error.code === 'ETIMEDOUT'
-          ? new AppError(
-              504,
-              'UPSTREAM_TIMEOUT',
-              `The ${options.upstreamName} service did not answer in time`,
-            )
-          : new AppError(
-              502,
-              'UPSTREAM_UNREACHABLE',
-              `The ${options.upstreamName} service could not be reached`,
-            ),
+        isNoInstance(error.code)
+          ? upstreamUnreachable(options.upstreamName)
+          : error.code === 'ETIMEDOUT'
+            ? new AppError(
+                504,
+                'UPSTREAM_TIMEOUT',
+                `The ${options.upstreamName} service did not answer in time`,
+              )
+            : new AppError(
+                502,
+                'UPSTREAM_UNREACHABLE',
+                `The ${options.upstreamName} service could not be reached`,
+              ),
       )
     })
 

@@ -339,12 +339,13 @@ describe('proxying to the services', () => {
     }
   })
 
-  it('a configured service that cannot be reached answers 502 in the JSON error shape', async () => {
+  it('a configured service that cannot be reached answers 503 in the JSON error shape', async () => {
     const response = await fetch(`${gateway.url}/api/upload/post-picture`, {
       headers: { accept: 'text/html' },
     })
 
-    expect(response.status).toBe(502)
+    expect(response.status).toBe(503)
+    expect(response.headers.get('retry-after')).toBe('5')
     expect(response.headers.get('content-type')).toMatch(/^application\/json/)
     expect(await response.json()).toEqual({
       message: 'The media service could not be reached',

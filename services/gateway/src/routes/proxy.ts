@@ -4,6 +4,11 @@ import { AppError } from '@marketplace/service-kit'
 import { PROXY_ROUTES, type ProxyRoute, type UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
 import { createInstancePool } from '../lib/instance-pool'
+import {
+  MISSING_UPSTREAM_RETRY_AFTER_SECONDS,
+  isNoInstance,
+  upstreamUnreachable,
+} from '../lib/missing-upstream'
 import { proxiedPath } from '../lib/proxy-path'
 import { ReadAfterMemory, positionsIn } from '../lib/read-after-memory'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
@@ -24,17 +29,8 @@ const READ_METHODS = new Set(['GET', 'HEAD'])
 const READ_AFTER = 'x-read-after'
 const READ_AFTER_EVERYONE = 'x-read-after-everyone'
 
-const CONNECTION_FAILURES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EPIPE',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-])
+// The connection broke while the request was on its way: the service was there.
+const CONNECTION_FAILURES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED'])
 
 /** What a prefix proxies when its route names no methods (@fastify/http-proxy's list). */
 const PROXIED_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT', 'OPTIONS']
@@ -190,6 +186,7 @@ function upstreamFailure(name: UpstreamName, error: Error & { statusCode?: numbe
   ) {
     return new AppError(504, 'UPSTREAM_TIMEOUT', `The ${name} service did not answer in time`)
   }
+  if (isNoInstance(code)) return upstreamUnreachable(name)
   if (CONNECTION_FAILURES.has(code) || error.statusCode === 503) {
     return new AppError(502, 'UPSTREAM_UNREACHABLE', `The ${name} service could not be reached`)
   }
@@ -202,6 +199,7 @@ async function unavailableUpstream(scope: FastifyInstance, { route }: { route: P
       503,
       'UPSTREAM_UNAVAILABLE',
       `The ${route.upstream} service is not available`,
+      { 'retry-after': String(MISSING_UPSTREAM_RETRY_AFTER_SECONDS) },
     )
   }
   const method = route.methods ?? PROXIED_METHODS

@@ -221,7 +221,7 @@ describe('Socket.IO handshakes the notifications service refuses or cannot take'
     },
   )
 
-  it('with the service down, the handshake answers 502 in the JSON error shape', async () => {
+  it('with the service down, the handshake answers 503 with Retry-After in the JSON error shape', async () => {
     const response = await rawRequest(`${gatewayToDown.url}/socket.io/?EIO=4&transport=websocket`, {
       headers: {
         connection: 'Upgrade',
@@ -231,7 +231,8 @@ describe('Socket.IO handshakes the notifications service refuses or cannot take'
       },
     })
 
-    expect(response.status).toBe(502)
+    expect(response.status).toBe(503)
+    expect(response.headers['retry-after']).toBe('5')
     expect(JSON.parse(response.body)).toEqual({
       message: 'The notifications service could not be reached',
       code: 'UPSTREAM_UNREACHABLE',

@@ -4,6 +4,7 @@ import { Readable } from 'node:stream'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AppError } from '@marketplace/service-kit'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
+import { isNoInstance, upstreamUnreachable } from '../lib/missing-upstream'
 import { proxiedPath } from '../lib/proxy-path'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
 
@@ -156,7 +157,9 @@ export async function socketIoRoutes(scope: FastifyInstance, options: SocketIoRo
       answer = await forward(request, reply, instance, options.upstreamTimeoutMs)
     } catch (error) {
       request.log.warn({ err: error, upstream: 'notifications' }, 'socket.io request failed')
-      throw (error as { code?: string }).code === 'ETIMEDOUT'
+      const code = (error as { code?: string }).code
+      if (isNoInstance(code)) throw upstreamUnreachable('notifications')
+      throw code === 'ETIMEDOUT'
         ? new AppError(504, 'UPSTREAM_TIMEOUT', 'The notifications service did not answer in time')
         : unreachable()
     }
