@@ -278,7 +278,7 @@ export function strimziKafkaUsers(): string {
     })
     return [
       '---',
-      'apiVersion: kafka.strimzi.io/v1beta2',
+      'apiVersion: kafka.strimzi.io/v1',
       'kind: KafkaUser',
       'metadata:',
       `  name: ${principal}`,
