@@ -188,8 +188,7 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
       })
       return
     }
-    const handler = options.handlers[event.type as EventName] as
-      EventHandler<EventName> | undefined
+    const handler = options.handlers[event.type as EventName] as EventHandler<EventName> | undefined
     if (!handler) return
     if (ledger && (await ledger.has(event.id))) {
       logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')

@@ -7,6 +7,7 @@ import { createInstancePool } from '../lib/instance-pool'
 import { proxiedPath } from '../lib/proxy-path'
 import { ReadAfterMemory, positionsIn } from '../lib/read-after-memory'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
+import { reasonOf, upstreamErrorCounter } from '../lib/upstream-errors'
 
 export interface ProxyRoutesOptions {
   /** Each service's instances; several are spread over (lib/instance-pool). */
@@ -88,6 +89,7 @@ async function upstreamProxy(
     disableRequestLogging: true,
   })
 
+  const upstreamErrors = upstreamErrorCounter(scope)
   const replyOptions: FastifyReplyFromHooks = {
     timeout: options.upstreamTimeoutMs,
     // An answer is never retried on the browser's behalf: a 503 from a service is its answer,
@@ -135,6 +137,7 @@ async function upstreamProxy(
     },
     onError: (reply, { error }) => {
       const failure = upstreamFailure(route.upstream, error)
+      upstreamErrors.inc({ upstream: route.upstream, reason: reasonOf(failure.code) })
       if (failure.code === 'BAD_GATEWAY')
         reply.log.error({ err: error, upstream: route.upstream }, 'proxy failed')
       reply.send(failure)
