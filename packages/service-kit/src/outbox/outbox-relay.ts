@@ -2,7 +2,12 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Producer } from 'kafkajs'
 import type { Db } from 'mongodb'
 import { eventDefinition, type DomainEvent, type EventName } from '@marketplace/contracts/events'
-import { startPublishSpan, type PublishTrace, type TracedEvent } from '../tracing/event-trace'
+import {
+  outsideAnyTrace,
+  startPublishSpan,
+  type PublishTrace,
+  type TracedEvent,
+} from '../tracing/event-trace'
 import type { OutboxFields } from './outbox-fields'
 
 export interface OutboxRelayOptions {
@@ -206,13 +211,18 @@ export class OutboxRelay {
   private schedule(delayMs: number, options: { sweep?: boolean } = {}): void {
     if (this.stopped) return
     if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
-      this.timer = null
-      if (options.sweep) this.sweepNext = true
-      this.running = this.tick().finally(() => {
-        this.running = null
-      })
-    }, delayMs)
+    // Outside the trace of the write that woke the relay: each event's publish span joins its
+    // own request's trace (startPublishSpan), and the next passes belong to none.
+    this.timer = setTimeout(
+      outsideAnyTrace(() => {
+        this.timer = null
+        if (options.sweep) this.sweepNext = true
+        this.running = this.tick().finally(() => {
+          this.running = null
+        })
+      }),
+      delayMs,
+    )
   }
 
   private async tick(): Promise<void> {

@@ -126,6 +126,18 @@ export async function traceMessageHandling<T>(
   )
 }
 
+/**
+ * `work` to run outside any trace, for a timer of a long-lived loop that a request may start
+ * (the outbox relay, woken by a write): a timer keeps the context it was created in, so each
+ * of the loop's later passes would otherwise join that request's trace, for ever. Returns
+ * `work` itself when tracing is off.
+ */
+export function outsideAnyTrace<A extends unknown[], R>(
+  work: (...args: A) => R,
+): (...args: A) => R {
+  return isTracingOn() ? context.bind(ROOT_CONTEXT, work) : work
+}
+
 /** Runs `work` inside a span of its own (a mail sent), when tracing is on. */
 export async function inSpan<T>(
   name: string,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import replyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from'
-import { AppError } from '@marketplace/service-kit'
+import { AppError, isTracingOn } from '@marketplace/service-kit'
 import { PROXY_ROUTES, type ProxyRoute, type UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
 import { createInstancePool } from '../lib/instance-pool'
@@ -98,6 +98,13 @@ async function upstreamProxy(
     retryDelay: pool ? pool.retryDelay : () => null,
     rewriteRequestHeaders: (request, headers) => {
       const rewritten = upstreamRequestHeaders(request, headers, route.upstream)
+      // Tracing: the client's trace context was taken up by the gateway's own span, and
+      // undici's instrumentation sends the gateway's in its place; forwarded as well, the
+      // service would get two `traceparent` headers, read neither and start a trace apart.
+      if (isTracingOn()) {
+        delete rewritten.traceparent
+        delete rewritten.tracestate
+      }
       if (Buffer.isBuffer(request.body)) rewritten['content-length'] = String(request.body.length)
       if (READ_METHODS.has(request.method) && !readAfter.isEmpty) {
         const remembered = readAfter.positionsFor(route.upstream, ReadAfterMemory.keysOf(request))
