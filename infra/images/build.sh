@@ -2,7 +2,7 @@
 # Builds the container images from package registries only (no Docker Hub, no other image
 # registry): a Debian base made with debootstrap, then Node.js, Kafka, MinIO, Mailpit and
 # FerretDB on it, then the product's services from the root Dockerfile.
-#   bash infra/images/build.sh [all|servers|services|base|node|kafka|minio|mailpit|ferretdb]
+#   bash infra/images/build.sh [all|servers|services|base|node|kafka|minio|mailpit|ferretdb|jaeger]
 # Idempotent and cached: each server image is tagged marketplace/NAME:<key>, the key a hash of
 # everything that goes into it (its folder here, the versions, the binary's identity, its
 # parent's key). An image whose key is already present is not rebuilt; every built image is
@@ -147,6 +147,15 @@ build_mailpit() {
   build_from mailpit "$(key_of mailpit "$BASE_KEY" "$(basename "$bin")" "$HERE/mailpit")" "$bin=mailpit"
 }
 
+# Jaeger v2, compose's "tracing" profile: the binary infra/local builds with TRACING=1. Not
+# part of `servers` (nothing needs it unless tracing is asked for): `build.sh jaeger`.
+build_jaeger() {
+  local bin; bin=$(bash "$ROOT/infra/local/infra.sh" binary-path jaeger)
+  [[ -x $bin ]] || bash "$ROOT/infra/local/infra.sh" install-tracing >&2
+  [[ -x $bin ]] || die "jaeger was not built ($bin)"
+  build_from jaeger "$(key_of jaeger "$BASE_KEY" "$(basename "$bin")" "$HERE/jaeger")" "$bin=jaeger"
+}
+
 # ---- the product: every service from the root Dockerfile on the Node.js image above ----
 SERVICES=(auth:4001 people:4002 jobs:4003 favorites:4004 reports:4005 notifications:4006
   media:4007 conversations:4008 analytics:4009 gateway:8080)
@@ -191,7 +200,7 @@ case ${1:-all} in
   servers) build_servers ;;
   services) build_base; build_node; build_services ;;
   base) build_base ;;
-  node | kafka | minio | mailpit | ferretdb) build_base; "build_$1" ;;
-  *) echo "usage: $0 [all|servers|services|base|node|kafka|minio|mailpit|ferretdb]" >&2; exit 2 ;;
+  node | kafka | minio | mailpit | ferretdb | jaeger) build_base; "build_$1" ;;
+  *) echo "usage: $0 [all|servers|services|base|node|kafka|minio|mailpit|ferretdb|jaeger]" >&2; exit 2 ;;
 esac
 say "images ready in $((SECONDS - started)) s"

@@ -6,7 +6,10 @@
 #   infra.sh up                 install if needed, start everything, wait until really ready
 #   infra.sh down               stop what `up` started (pid files only)
 #   infra.sh status             what runs
-#   infra.sh stop|start NAME    one server: mongo, kafka, s3, mail (the outage tests use it)
+#   infra.sh stop|start NAME    one server: mongo, kafka, s3, mail (the outage tests use it),
+#                               tracing (the trace viewer)
+# With TRACING=1, `up` also builds and starts the trace viewer (Jaeger v2: OTLP in, query API
+# and UI out); without it nothing of tracing is built or started.
 # Writes the servers' addresses to .data/infra.env for the test harness and the services.
 set -euo pipefail
 
@@ -27,6 +30,8 @@ FERRETDB_WRAPPER_REV=$( (cat "$HERE"/ferretdb-sqlite/*.go "$HERE"/ferretdb-sqlit
 FERRETDB_BIN=$BIN/ferretdb-sqlite-$FERRETDB_VERSION-$FERRETDB_WRAPPER_REV
 MINIO_BIN=$BIN/minio-$MINIO_VERSION
 MAILPIT_BIN=$BIN/mailpit-$MAILPIT_VERSION
+JAEGER_REV=$(cat "$HERE"/jaeger/go.mod "$HERE"/jaeger/go.sum | sha1sum | cut -c1-10)
+JAEGER_BIN=$BIN/jaeger-$JAEGER_VERSION-$JAEGER_REV
 NODE_TOOLS=$HERE/node
 
 # MARKETPLACE_PORT_OFFSET moves every port (with its own MARKETPLACE_DATA), so a second set
@@ -35,6 +40,8 @@ OFFSET=${MARKETPLACE_PORT_OFFSET:-0}
 MONGO_PORT=$((27017 + OFFSET)) KAFKA_PORT=$((9092 + OFFSET)) KAFKA_CONTROLLER_PORT=$((9093 + OFFSET))
 S3_PORT=$((9000 + OFFSET)) S3_CONSOLE_PORT=$((9001 + OFFSET))
 SMTP_PORT=$((1025 + OFFSET)) MAIL_API_PORT=$((8025 + OFFSET))
+JAEGER_OTLP_HTTP_PORT=$((4318 + OFFSET)) JAEGER_UI_PORT=$((16686 + OFFSET))
+JAEGER_QUERY_GRPC_PORT=$((16685 + OFFSET)) JAEGER_HEALTH_PORT=$((13133 + OFFSET))
 S3_USER=marketplace S3_PASSWORD=marketplace-local-secret
 
 # The node helpers (readiness probes) run on the project's Node.js 24, fetched
@@ -104,6 +111,21 @@ install_mailpit() {
   local tmp; tmp=$(mktemp -d)
   (cd "$tmp" && CGO_ENABLED=0 GOBIN=$tmp go install -trimpath "github.com/axllent/mailpit@$MAILPIT_VERSION") || die "Mailpit build failed"
   mkdir -p "$BIN" && mv "$tmp/mailpit" "$MAILPIT_BIN" && rm -rf "$tmp"
+}
+
+# Jaeger v2 from the Go module proxy, through our module (jaeger/go.mod says why). Its web UI
+# is not part of the Go module (Jaeger's release images add it), so this build serves the
+# query API and a placeholder page; docs/operations.md ("Tracing") says how traces are viewed.
+install_jaeger() {
+  [[ -x $JAEGER_BIN ]] && { say "Jaeger $JAEGER_VERSION cached"; return; }
+  say "building Jaeger $JAEGER_VERSION (v2) from the Go module proxy (about 10 min on 2 cores)..."
+  mkdir -p "$BIN"
+  local build; build=$(mktemp -d)
+  cp "$HERE"/jaeger/go.mod "$HERE"/jaeger/go.sum "$build/"
+  (cd "$build" && CGO_ENABLED=0 go build -trimpath -o "$JAEGER_BIN.tmp" github.com/jaegertracing/jaeger/cmd/jaeger) ||
+    die "Jaeger build failed"
+  rm -rf "$build"
+  mv "$JAEGER_BIN.tmp" "$JAEGER_BIN"
 }
 
 install_kafka() {
@@ -228,6 +250,17 @@ start_mail() {
   say "mail ready: SMTP 127.0.0.1:$SMTP_PORT, Mailpit http://127.0.0.1:$MAIL_API_PORT"
 }
 
+start_tracing() {
+  JAEGER_OTLP_HTTP_PORT=$JAEGER_OTLP_HTTP_PORT JAEGER_UI_PORT=$JAEGER_UI_PORT \
+    JAEGER_QUERY_GRPC_PORT=$JAEGER_QUERY_GRPC_PORT JAEGER_HEALTH_PORT=$JAEGER_HEALTH_PORT \
+    launch tracing "$JAEGER_BIN" --config "$HERE/jaeger/config.yaml" || return 0
+  wait_port tracing $JAEGER_UI_PORT 60
+  wait_port tracing $JAEGER_OTLP_HTTP_PORT 30
+  say "tracing ready: OTLP http://127.0.0.1:$JAEGER_OTLP_HTTP_PORT, Jaeger http://127.0.0.1:$JAEGER_UI_PORT"
+}
+
+tracing_asked() { [[ ${TRACING:-} == 1 || ${TRACING:-} == true ]]; }
+
 write_env() {
   cat >"$DATA/infra.env" <<ENV
 # Written by infra/local/infra.sh up: where the local servers listen.
@@ -244,6 +277,14 @@ SMTP_PORT=$SMTP_PORT
 MAIL_API_URL=http://127.0.0.1:$MAIL_API_PORT
 INFRA_SCRIPT=$HERE/infra.sh
 ENV
+  # Where the trace viewer listens, when it runs; services trace only when started with
+  # TRACING=1 and this endpoint (scripts/start.sh passes both on).
+  if tracing_asked || is_running tracing; then
+    cat >>"$DATA/infra.env" <<ENV
+OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$JAEGER_OTLP_HTTP_PORT
+JAEGER_URL=http://127.0.0.1:$JAEGER_UI_PORT
+ENV
+  fi
 }
 
 stop_one() {
@@ -262,7 +303,8 @@ stop_one() {
 start_one() {
   case $1 in
     mongo) start_mongo ;; kafka) start_kafka ;; s3) start_s3 ;; mail) start_mail ;;
-    *) die "unknown server $1 (mongo, kafka, s3, mail)" ;;
+    tracing) install_jaeger && start_tracing && write_env ;;
+    *) die "unknown server $1 (mongo, kafka, s3, mail, tracing)" ;;
   esac
 }
 
@@ -287,11 +329,16 @@ cmd_up() {
   start_s3
   start_mail
   start_kafka
+  if tracing_asked; then
+    install_jaeger
+    start_tracing
+  fi
   write_env
   say "all servers ready; addresses in .data/infra.env"
 }
 
 cmd_down() {
+  [[ -f $PIDS/tracing.pid ]] && stop_one tracing
   for name in kafka mail s3 mongo; do stop_one "$name"; done
 }
 
@@ -299,17 +346,22 @@ cmd_status() {
   for name in mongo kafka s3 mail; do
     if is_running "$name"; then echo "$name: running (pid $(pid_of "$name"))"; else echo "$name: stopped"; fi
   done
+  # Optional (TRACING=1): "off" rather than "stopped", which scripts read as the servers down.
+  if is_running tracing; then echo "tracing: running (pid $(pid_of tracing))"; else echo "tracing: off"; fi
 }
 
 case ${1:-} in
   install) cmd_install ;;
   install-servers) install_servers ;;
+  install-tracing) install_jaeger ;;
+  # Where the viewer of this offset listens (the tracing system test reads it).
+  tracing-env) printf 'OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:%s\nJAEGER_URL=http://127.0.0.1:%s\n' "$JAEGER_OTLP_HTTP_PORT" "$JAEGER_UI_PORT" ;;
   # Where a server's binary is (built or not): infra/images puts the same binaries in images.
-  binary-path) case ${2:-} in minio) echo "$MINIO_BIN" ;; ferretdb) echo "$FERRETDB_BIN" ;; mailpit) echo "$MAILPIT_BIN" ;; *) die "binary-path minio|ferretdb|mailpit" ;; esac ;;
+  binary-path) case ${2:-} in minio) echo "$MINIO_BIN" ;; ferretdb) echo "$FERRETDB_BIN" ;; mailpit) echo "$MAILPIT_BIN" ;; jaeger) echo "$JAEGER_BIN" ;; *) die "binary-path minio|ferretdb|mailpit|jaeger" ;; esac ;;
   up) cmd_up ;;
   down) cmd_down ;;
   status) cmd_status ;;
   stop) stop_one "${2:?name}" ;;
   start) check_offset && start_one "${2:?name}" ;;
-  *) echo "usage: $0 install|install-servers|up|down|status|stop NAME|start NAME" >&2; exit 2 ;;
+  *) echo "usage: $0 install|install-servers|install-tracing|tracing-env|up|down|status|stop NAME|start NAME" >&2; exit 2 ;;
 esac

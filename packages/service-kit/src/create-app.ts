@@ -8,6 +8,7 @@ import { errorHandlerPlugin } from './plugins/error-handler'
 import { healthPlugin } from './plugins/health'
 import { metricsPlugin } from './plugins/metrics'
 import { openApiPlugin } from './plugins/openapi'
+import { traceRoutes } from './tracing/route-spans'
 
 /**
  * The app `createServiceApp` builds, typed by its TypeBox provider: a route plugin that takes
@@ -111,6 +112,7 @@ export async function createServiceApp(options: CreateAppOptions) {
     reply.header('x-request-id', request.id)
     done()
   })
+  traceRoutes(app)
   // A write's answer names what it changed (consistency/write-recorder.ts).
   writeRecorder(app)
   app.addHook('onResponse', (request, reply, done) => {

@@ -128,3 +128,4 @@ export {
   type WrittenPosition,
 } from './consistency/written-positions'
 export { recordWrittenPosition } from './consistency/write-recorder'
+export { isTracingOn } from './tracing/tracing-state'

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { Gauge, type Registry } from 'prom-client'
 
 /** A model the service holds in memory and serves from (a feed index), loaded at start. */
 export interface ReadModel {
@@ -31,6 +32,7 @@ export async function loadReadModels(
   models: readonly ReadModel[],
   joinWaitMs = 15_000,
 ): Promise<void> {
+  models = models.map((model) => measured(app, model))
   for (const model of models.filter((candidate) => candidate.startsItsGroup)) {
     app.addReadinessCheck(model.name, async () => {
       if (!model.isLoaded()) throw new Error(`${model.label} loading`)
@@ -73,4 +75,59 @@ async function loadUntilDone(app: FastifyInstance, model: ReadModel): Promise<vo
       await new Promise((resolve) => setTimeout(resolve, retryInMs).unref())
     }
   }
+}
+
+/**
+ * The model with its loads measured for operators: `read_model_load_seconds{model}`, how
+ * long its last complete load took, and `read_model_loaded{model}`, 1 once it is loaded (what
+ * /readyz waits for), read when /metrics is scraped.
+ */
+function measured(app: FastifyInstance, model: ReadModel): ReadModel {
+  const gauges = readModelGauges(app.metrics)
+  gauges.loadedChecks.set(model.name, () => model.isLoaded())
+  return {
+    ...model,
+    load: async () => {
+      const started = process.hrtime.bigint()
+      await model.load()
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9
+      gauges.loadSeconds.set({ model: model.name }, seconds)
+    },
+    isLoaded: () => model.isLoaded(),
+  }
+}
+
+interface ReadModelGauges {
+  loadSeconds: Gauge<'model'>
+  /** Whether each measured model of the app is loaded, asked at scrape time. */
+  loadedChecks: Map<string, () => boolean>
+}
+
+/** One pair of gauges per app's registry (tests run several apps in one process). */
+const gaugesOf = new WeakMap<Registry, ReadModelGauges>()
+
+function readModelGauges(registry: Registry): ReadModelGauges {
+  let gauges = gaugesOf.get(registry)
+  if (gauges) return gauges
+  const loadedChecks = new Map<string, () => boolean>()
+  gauges = {
+    loadedChecks,
+    loadSeconds: new Gauge({
+      name: 'read_model_load_seconds',
+      help: 'How long the last complete load of the read model took',
+      labelNames: ['model'],
+      registers: [registry],
+    }),
+  }
+  new Gauge({
+    name: 'read_model_loaded',
+    help: '1 once the read model is loaded, 0 before',
+    labelNames: ['model'],
+    registers: [registry],
+    collect() {
+      for (const [model, isLoaded] of loadedChecks) this.set({ model }, isLoaded() ? 1 : 0)
+    },
+  })
+  gaugesOf.set(registry, gauges)
+  return gauges
 }

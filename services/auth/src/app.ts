@@ -43,7 +43,7 @@ export function buildAuthApp(config: AuthConfig, overrides: AuthAppOverrides = {
       const codesRepository = createCodesRepository(db)
       const twoStepRepository = createTwoStepRepository(db)
       const codes = createCodeService({ codes: codesRepository, secret: config.SESSION_SECRET })
-      const mailer = overrides.mailer ?? createMailer(config, app.log)
+      const mailer = overrides.mailer ?? createMailer(config, app.log, app.metrics)
       const rateLimits = createRateLimits(db, config.RATE_LIMIT_MULTIPLIER)
       await rateLimits.ensureIndexes()
 

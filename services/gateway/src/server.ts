@@ -1,3 +1,5 @@
+// First: with TRACING=1 it instruments HTTP, MongoDB, pino and Socket.IO before they load.
+import '@marketplace/service-kit/tracing/register'
 import { runService } from '@marketplace/service-kit'
 import { buildGateway } from './app'
 import { loadGatewayConfig } from './config'

@@ -48,7 +48,7 @@ export function buildNotificationsApp(config: NotificationsConfig) {
     },
     tokenRevocations: true,
     async compose({ app, db, notifyOutbox, tokenRevocations }) {
-      const transport = createMailTransport(config)
+      const transport = createMailTransport(config, { metrics: app.metrics })
       const notifications = createNotificationsRepository(db, { notifyOutbox })
       const recipients = createRecipients(db)
       const pushDevices = createPushDevicesRepository(db)

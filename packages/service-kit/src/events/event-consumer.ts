@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Consumer, Kafka, KafkaMessage, Producer } from 'kafkajs'
+import type { Consumer, EachMessagePayload, Kafka, KafkaMessage, Producer } from 'kafkajs'
 import type { Db } from 'mongodb'
 import type { Registry } from 'prom-client'
 import { Value } from '@sinclair/typebox/value'
@@ -17,6 +17,7 @@ import {
   publishDeadLetter,
   type HandlerRetry,
 } from './dead-letters'
+import { traceMessageHandling } from '../tracing/event-trace'
 import { CONSUMER_MAX_WAIT_MS, DEAD_LETTER_TOPIC } from './kafka-client'
 import { dataChecker } from './new-event'
 import { pinNewGroup, type TopicPosition } from './pin-new-group'
@@ -144,88 +145,98 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
   const liveness = { lastSign: Date.now() }
   const runConfig: Parameters<Consumer['run']>[0] = {
     partitionsConsumedConcurrently: options.partitionsConsumedConcurrently ?? 3,
-    eachMessage: async ({ topic, partition, message, heartbeat }) => {
-      liveness.lastSign = Date.now()
-      const redriveFor = message.headers?.[REDRIVE_GROUP_HEADER]
-      if (redriveFor !== undefined && String(redriveFor) !== options.groupId) return
-      let event: DomainEvent
-      try {
-        event = parse(message)
-      } catch (error) {
-        if (!(error instanceof MalformedEvent)) throw error
-        logger.warn(
-          { topic, partition, offset: message.offset, reason: error.message },
-          'dead-lettering a malformed event',
-        )
-        await options.producer.send({
-          topic: DEAD_LETTER_TOPIC,
-          messages: [
-            {
-              key: message.key,
-              value: message.value,
-              headers: {
-                reason: error.message,
-                'original-topic': topic,
-                'original-partition': String(partition),
-                'original-offset': message.offset,
-                'consumer-group': options.groupId,
-              },
+    eachMessage: (payload) =>
+      traceMessageHandling(
+        payload.message,
+        { topic: payload.topic, partition: payload.partition, groupId: options.groupId },
+        () => handleMessage(payload),
+      ),
+  }
+  async function handleMessage({
+    topic,
+    partition,
+    message,
+    heartbeat,
+  }: EachMessagePayload): Promise<void> {
+    liveness.lastSign = Date.now()
+    const redriveFor = message.headers?.[REDRIVE_GROUP_HEADER]
+    if (redriveFor !== undefined && String(redriveFor) !== options.groupId) return
+    let event: DomainEvent
+    try {
+      event = parse(message)
+    } catch (error) {
+      if (!(error instanceof MalformedEvent)) throw error
+      logger.warn(
+        { topic, partition, offset: message.offset, reason: error.message },
+        'dead-lettering a malformed event',
+      )
+      await options.producer.send({
+        topic: DEAD_LETTER_TOPIC,
+        messages: [
+          {
+            key: message.key,
+            value: message.value,
+            headers: {
+              reason: error.message,
+              'original-topic': topic,
+              'original-partition': String(partition),
+              'original-offset': message.offset,
+              'consumer-group': options.groupId,
             },
-          ],
-        })
-        return
-      }
-      const handler = options.handlers[event.type as EventName] as
-        EventHandler<EventName> | undefined
-      if (!handler) return
-      if (ledger && (await ledger.has(event.id))) {
-        logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')
-        return
-      }
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          await handler(event)
-          break
-        } catch (error) {
-          if (isOutage(error)) throw error
-          if (attempt >= retry.attempts) {
-            logger.error(
-              {
-                err: error,
-                eventId: event.id,
-                type: event.type,
-                topic,
-                partition,
-                attempts: attempt,
-              },
-              'dead-lettering an event its handler keeps failing on',
-            )
-            await publishDeadLetter({
-              kafka: options.kafka,
-              producer: options.producer,
-              groupId: options.groupId,
+          },
+        ],
+      })
+      return
+    }
+    const handler = options.handlers[event.type as EventName] as EventHandler<EventName> | undefined
+    if (!handler) return
+    if (ledger && (await ledger.has(event.id))) {
+      logger.debug({ eventId: event.id, type: event.type }, 'skipping an event already processed')
+      return
+    }
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await handler(event)
+        break
+      } catch (error) {
+        if (isOutage(error)) throw error
+        if (attempt >= retry.attempts) {
+          logger.error(
+            {
+              err: error,
+              eventId: event.id,
+              type: event.type,
               topic,
               partition,
-              message,
-              event,
-              error,
               attempts: attempt,
-            })
-            deadLettered?.inc({ consumer_group: options.groupId, type: event.type })
-            return
-          }
-          const delayMs = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
-          logger.warn(
-            { err: error, eventId: event.id, type: event.type, attempt, retryInMs: delayMs },
-            'event handler failed; retrying',
+            },
+            'dead-lettering an event its handler keeps failing on',
           )
-          await new Promise((resolve) => setTimeout(resolve, delayMs))
-          await heartbeat()
-          liveness.lastSign = Date.now()
+          await publishDeadLetter({
+            kafka: options.kafka,
+            producer: options.producer,
+            groupId: options.groupId,
+            topic,
+            partition,
+            message,
+            event,
+            error,
+            attempts: attempt,
+          })
+          deadLettered?.inc({ consumer_group: options.groupId, type: event.type })
+          return
         }
+        const delayMs = Math.min(retry.initialDelayMs * 2 ** (attempt - 1), retry.maxDelayMs)
+        logger.warn(
+          { err: error, eventId: event.id, type: event.type, attempt, retryInMs: delayMs },
+          'event handler failed; retrying',
+        )
+        await new Promise((resolve) => setTimeout(resolve, delayMs))
+        await heartbeat()
+        liveness.lastSign = Date.now()
       }
-      if (ledger) await ledger.remember(event.id, event.type)
-    },
+    }
+    if (ledger) await ledger.remember(event.id, event.type)
   }
   if (options.onHandled) {
     const { onHandled } = options

@@ -7,6 +7,7 @@ import {
   type EventData,
   type EventName,
 } from '@marketplace/contracts/events'
+import { currentTraceparent } from '../tracing/event-trace'
 
 const checkers = new Map<string, TypeCheck<TSchema>>()
 
@@ -33,6 +34,9 @@ export function newEvent<N extends EventName>(
     const first = checker.Errors(fields.data).First()
     throw new Error(`Event ${type} has invalid data at ${first?.path}: ${first?.message}`)
   }
+  // With tracing on, the request's trace context is stored with the event in the outbox so
+  // the relay and the consumers continue the same trace (tracing/event-trace.ts).
+  const traceparent = currentTraceparent()
   return {
     id: randomUUID(),
     type,
@@ -42,6 +46,7 @@ export function newEvent<N extends EventName>(
     aggregateId: fields.aggregateId,
     ...(fields.requestId ? { requestId: fields.requestId } : {}),
     data: fields.data,
+    ...(traceparent ? { traceparent } : {}),
     // TypeScript cannot relate the generic data type to the union of envelopes; the
     // schema check above is what guarantees the shape.
   } as unknown as DomainEvent<N>

@@ -37,7 +37,9 @@ describe('pinning a new consumer group', () => {
     consumers.push(consumer)
     await consumer.connect()
     await consumer.subscribe({ topics: [topic], fromBeginning: true })
-    await consumer.run({ eachMessage: async ({ message }) => void seen.push(String(message.value)) })
+    await consumer.run({
+      eachMessage: async ({ message }) => void seen.push(String(message.value)),
+    })
     return seen
   }
 

@@ -94,9 +94,7 @@ async function commitAsMember(kafka: Kafka, groupId: string, starts: Start[]): P
     await member.subscribe({ topics: starts.map((start) => start.topic), fromBeginning: true })
     await new Promise<void>((resolve, reject) => {
       member.on(member.events.FETCH, () => resolve())
-      member
-        .run({ eachBatchAutoResolve: false, eachBatch: async () => undefined })
-        .catch(reject)
+      member.run({ eachBatchAutoResolve: false, eachBatch: async () => undefined }).catch(reject)
       member.pause(starts.map((start) => ({ topic: start.topic })))
       for (const { topic, partitions } of starts) {
         for (const { partition, offset } of partitions) member.seek({ topic, partition, offset })

@@ -2,6 +2,12 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Producer } from 'kafkajs'
 import type { Db } from 'mongodb'
 import { eventDefinition, type DomainEvent, type EventName } from '@marketplace/contracts/events'
+import {
+  outsideAnyTrace,
+  startPublishSpan,
+  type PublishTrace,
+  type TracedEvent,
+} from '../tracing/event-trace'
 import type { OutboxFields } from './outbox-fields'
 
 export interface OutboxRelayOptions {
@@ -156,20 +162,32 @@ export class OutboxRelay {
       const topic = eventDefinition(event.type as EventName).topic
       byTopic.set(topic, [...(byTopic.get(topic) ?? []), event])
     }
-    await this.options.producer.sendBatch({
-      acks: -1,
-      topicMessages: [...byTopic].map(([topic, list]) => ({
-        topic,
-        messages: list.map((event) => ({
+    // Tracing: each event that carries its request's trace context gets a publish span in that
+    // trace, and the message carries the span's context in its headers instead of the body.
+    const spans: PublishTrace[] = []
+    const topicMessages = [...byTopic].map(([topic, list]) => ({
+      topic,
+      messages: list.map((event) => {
+        const span = startPublishSpan(event, topic)
+        if (span) spans.push(span)
+        return {
           key: event.aggregateId,
-          value: JSON.stringify(event),
+          value: JSON.stringify(withoutTraceContext(event)),
           headers: {
             'event-type': event.type,
             ...(event.requestId ? { 'x-request-id': event.requestId } : {}),
+            ...span?.headers,
           },
-        })),
-      })),
-    })
+        }
+      }),
+    }))
+    try {
+      await this.options.producer.sendBatch({ acks: -1, topicMessages })
+    } catch (error) {
+      for (const span of spans) span.end(error)
+      throw error
+    }
+    for (const span of spans) span.end()
   }
 
   private async clear(collectionName: string, id: unknown, events: DomainEvent[]): Promise<void> {
@@ -193,13 +211,18 @@ export class OutboxRelay {
   private schedule(delayMs: number, options: { sweep?: boolean } = {}): void {
     if (this.stopped) return
     if (this.timer) clearTimeout(this.timer)
-    this.timer = setTimeout(() => {
-      this.timer = null
-      if (options.sweep) this.sweepNext = true
-      this.running = this.tick().finally(() => {
-        this.running = null
-      })
-    }, delayMs)
+    // Outside the trace of the write that woke the relay: each event's publish span joins its
+    // own request's trace (startPublishSpan), and the next passes belong to none.
+    this.timer = setTimeout(
+      outsideAnyTrace(() => {
+        this.timer = null
+        if (options.sweep) this.sweepNext = true
+        this.running = this.tick().finally(() => {
+          this.running = null
+        })
+      }),
+      delayMs,
+    )
   }
 
   private async tick(): Promise<void> {
@@ -231,4 +254,12 @@ export class OutboxRelay {
       this.schedule(backoff)
     }
   }
+}
+
+/** The envelope as consumers know it: the stored trace context travels in the headers. */
+function withoutTraceContext(event: DomainEvent & TracedEvent): DomainEvent {
+  if (event.traceparent === undefined) return event
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  const { traceparent, ...envelope } = event
+  return envelope as DomainEvent
 }

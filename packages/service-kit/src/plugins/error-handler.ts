@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { Counter, type Registry } from 'prom-client'
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database-errors'
 import { AppError } from '../errors'
 
@@ -14,6 +15,10 @@ export const errorHandlerPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
       if (error instanceof AppError) {
+        // A refusal by one of this service's own limits (a proxied 429 never comes here).
+        if (error.statusCode === 429 && app.hasDecorator('metrics')) {
+          refusalCounter(app.metrics).inc({ route: request.routeOptions.url ?? 'unmatched' })
+        }
         return reply
           .code(error.statusCode)
           .headers(error.headers)
@@ -53,3 +58,15 @@ export const errorHandlerPlugin = fp(
   },
   { name: 'error-handler' },
 )
+
+/** `rate_limit_refusals_total{route}`: requests this service answered 429 by its own limits. */
+function refusalCounter(registry: Registry): Counter<'route'> {
+  const existing = registry.getSingleMetric('rate_limit_refusals_total')
+  if (existing) return existing as Counter<'route'>
+  return new Counter({
+    name: 'rate_limit_refusals_total',
+    help: "Requests refused with 429 by this service's own rate limits, by route",
+    labelNames: ['route'],
+    registers: [registry],
+  })
+}

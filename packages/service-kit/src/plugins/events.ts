@@ -5,6 +5,7 @@ import { Gauge } from 'prom-client'
 import { Events, allTopics } from '@marketplace/contracts/events'
 import { assertReadsGranted } from '../events/kafka-acls'
 import { watchBroker } from '../events/broker-watch'
+import { watchConsumerLag } from '../events/consumer-lag'
 import { instanceIdentity, perInstanceGroupId } from '../events/instance-identity'
 import { sweepProcessedEvents } from '../events/processed-events'
 import { DEAD_LETTER_TOPIC, ensureTopics } from '../events/kafka-client'
@@ -164,6 +165,22 @@ export const eventsPlugin = fp(
       if (!consumersJoined && !brokerAwayAtStart) throw new Error('consumer groups still joining')
     })
     const broker = watchBroker({ kafka, metrics: app.metrics, logger: app.log })
+    const lag = watchConsumerLag({
+      kafka,
+      metrics: app.metrics,
+      logger: app.log,
+      groups: () =>
+        [...started].map((definition) => ({
+          groupId: groupIdOf(definition),
+          topics: [
+            ...new Set(
+              Object.keys(definition.handlers).map(
+                (type) => Object.values(Events).find((event) => event.type === type)!.topic,
+              ),
+            ),
+          ],
+        })),
+    })
 
     // The ledger's expiry where the server runs no TTL index (FerretDB); harmless elsewhere.
     const keepsLedger = options.consumers.some((definition) => definition.useLedger !== false)
@@ -216,6 +233,7 @@ export const eventsPlugin = fp(
     app.addHook('onClose', async () => {
       closing = true
       broker.stop()
+      await lag.stop()
       if (ledgerSweep) clearInterval(ledgerSweep)
       // A consumer still joining its group cannot be interrupted: let the start-up finish
       // (bounded, for a broker that does not answer) so it is in `consumers` and disconnected

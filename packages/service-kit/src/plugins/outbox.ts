@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { watchOutboxBacklog } from '../outbox/outbox-backlog'
 import { OutboxRelay, type OutboxTarget } from '../outbox/outbox-relay'
 
 export interface OutboxPluginOptions {
@@ -38,6 +39,11 @@ export const outboxPlugin = fp(
       pollMs: options.pollMs,
     })
     app.decorate('outbox', { relay, notify: (target?: OutboxTarget) => relay.notify(target) })
+    watchOutboxBacklog({
+      db: app.mongo.db,
+      collections: options.collections,
+      metrics: app.metrics,
+    })
   },
-  { name: 'outbox', dependencies: ['mongodb', 'kafka'] },
+  { name: 'outbox', dependencies: ['mongodb', 'kafka', 'metrics'] },
 )

@@ -58,7 +58,11 @@ describe('queries without a filter on the local MongoDB-protocol server', () => 
       { _id: 'x', total: 4 },
       { _id: 'y', total: 2 },
     ])
-    expect(await things().aggregate([{ $count: 'all' }]).toArray()).toEqual([{ all: 3 }])
+    expect(
+      await things()
+        .aggregate([{ $count: 'all' }])
+        .toArray(),
+    ).toEqual([{ all: 3 }])
   })
 
   it('still finds by _id alone and by _id with other fields', async () => {

@@ -1,3 +1,4 @@
+import type { MetricsRegistry } from '@marketplace/service-kit'
 import { createMailTransport, type MailConfig } from '@marketplace/service-kit/mail'
 import {
   passwordResetMail,
@@ -23,8 +24,10 @@ export function createMailer(
   config: MailConfig,
   // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- any pino/console-like logger
   logger?: { info: Function; error: Function },
+  /** Where `mail_messages_total` counts the sends (the app's /metrics). */
+  metrics?: MetricsRegistry,
 ): Mailer {
-  const transport = createMailTransport(config)
+  const transport = createMailTransport(config, { metrics })
 
   async function send(kind: string, to: string, content: MailContent): Promise<void> {
     try {

@@ -35,6 +35,9 @@ describe('per-IP rate limiting', () => {
       code: 'TOO_MANY_REQUESTS',
     })
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+    // The refusal is counted for operators; the three answered requests are not.
+    const metrics = (await gateway.app.inject({ url: '/metrics' })).body
+    expect(metrics).toMatch(/rate_limit_refusals_total\{[^}]*service="gateway"[^}]*\} 1\n/)
   })
 
   it('with TRUST_PROXY off, a spoofed X-Forwarded-For does not give a fresh bucket', async () => {

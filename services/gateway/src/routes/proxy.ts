@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import replyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from'
-import { AppError } from '@marketplace/service-kit'
+import { AppError, isTracingOn } from '@marketplace/service-kit'
 import { PROXY_ROUTES, type ProxyRoute, type UpstreamName } from '../upstreams'
 import { upstreamRequestHeaders } from '../lib/forwarded-headers'
 import { createInstancePool } from '../lib/instance-pool'
@@ -12,6 +12,7 @@ import {
 import { proxiedPath } from '../lib/proxy-path'
 import { ReadAfterMemory, positionsIn } from '../lib/read-after-memory'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
+import { reasonOf, upstreamErrorCounter } from '../lib/upstream-errors'
 
 export interface ProxyRoutesOptions {
   /** Each service's instances; several are spread over (lib/instance-pool). */
@@ -84,6 +85,7 @@ async function upstreamProxy(
     disableRequestLogging: true,
   })
 
+  const upstreamErrors = upstreamErrorCounter(scope)
   const replyOptions: FastifyReplyFromHooks = {
     timeout: options.upstreamTimeoutMs,
     // An answer is never retried on the browser's behalf: a 503 from a service is its answer,
@@ -92,6 +94,13 @@ async function upstreamProxy(
     retryDelay: pool ? pool.retryDelay : () => null,
     rewriteRequestHeaders: (request, headers) => {
       const rewritten = upstreamRequestHeaders(request, headers, route.upstream)
+      // Tracing: the client's trace context was taken up by the gateway's own span, and
+      // undici's instrumentation sends the gateway's in its place; forwarded as well, the
+      // service would get two `traceparent` headers, read neither and start a trace apart.
+      if (isTracingOn()) {
+        delete rewritten.traceparent
+        delete rewritten.tracestate
+      }
       if (Buffer.isBuffer(request.body)) rewritten['content-length'] = String(request.body.length)
       if (READ_METHODS.has(request.method) && !readAfter.isEmpty) {
         const remembered = readAfter.positionsFor(route.upstream, ReadAfterMemory.keysOf(request))
@@ -131,6 +140,7 @@ async function upstreamProxy(
     },
     onError: (reply, { error }) => {
       const failure = upstreamFailure(route.upstream, error)
+      upstreamErrors.inc({ upstream: route.upstream, reason: reasonOf(failure.code) })
       if (failure.code === 'BAD_GATEWAY')
         reply.log.error({ err: error, upstream: route.upstream }, 'proxy failed')
       reply.send(failure)

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { LRUCache } from 'lru-cache'
 import { Server, type Socket } from 'socket.io'
+import { Gauge } from 'prom-client'
 import type { EventData } from '@marketplace/contracts/events'
 import { LIVE_EVENTS } from '@marketplace/contracts/marketplace'
 import { viewOfCreatedEvent } from '../notifications/notification-view'
@@ -48,6 +49,15 @@ export function attachLiveServer(
     serveClient: false,
   })
   const sessions = createLiveSessions({ verify: (token) => app.verifyAccessToken(token) })
+  // Read when /metrics is scraped: the connections this instance holds right now.
+  new Gauge({
+    name: 'socketio_connected_sockets',
+    help: 'Live (Socket.IO) connections open on this instance',
+    registers: [app.metrics],
+    collect() {
+      this.set(io.of('/').sockets.size)
+    },
+  })
 
   io.use((socket, next) => {
     sessions

@@ -66,6 +66,24 @@ describe('live notifications over Socket.IO, two instances (real Kafka and Ferre
     expect(await outcome(open('not.a.token'))).toBe('Authentication required')
   })
 
+  it('counts the sockets open on this instance in /metrics', async () => {
+    const countNow = async () => {
+      const text = (await app.app.inject({ url: '/metrics' })).body
+      return Number(/^socketio_connected_sockets\{[^}]*\} (\d+)$/m.exec(text)?.[1])
+    }
+    const before = await countNow()
+    const { userId } = await app.registerUser('Mia')
+    const first = open(app.tokenFor(userId))
+    const second = open(app.tokenFor(userId))
+    expect(await outcome(first)).toBe('connected')
+    expect(await outcome(second)).toBe('connected')
+    expect(await countNow()).toBe(before + 2)
+
+    first.disconnect()
+    second.disconnect()
+    await waitFor(async () => (await countNow()) === before, { what: 'sockets counted closed' })
+  })
+
   it("authenticates only the token's own user", async () => {
     const { userId } = await app.registerUser('Ana')
     const socket = open(app.tokenFor(userId))
