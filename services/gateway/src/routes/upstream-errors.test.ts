@@ -25,7 +25,10 @@ describe('gateway_upstream_errors_total', () => {
   const metrics = async () => (await gateway.app.inject({ url: '/metrics' })).body
 
   it('counts a service that cannot be reached as unreachable', async () => {
-    expect((await fetch(`${gateway.url}/api/upload/post-picture`)).status).toBe(502)
+    // 503 with Retry-After on that service's routes only: the rest of the site serves.
+    const answer = await fetch(`${gateway.url}/api/upload/post-picture`)
+    expect(answer.status).toBe(503)
+    expect(answer.headers.get('retry-after')).toBe('5')
 
     expect(await metrics()).toMatch(
       /gateway_upstream_errors_total\{upstream="media",reason="unreachable"[^}]*\} 1\n/,
