@@ -14,9 +14,8 @@ import { waitFor } from '@marketplace/service-kit/testing'
 
 // Servers of a test's own, as containers (testcontainers) on the images infra/images/build.sh
 // builds on this machine from package registries: no image registry is reachable here, so
-// nothing is ever pulled. A fault is what a container gives: `docker stop` (the server goes
-// away and refuses connections), `docker start`, `docker pause` (frozen: connections hang),
-// `docker kill`.
+// nothing is ever pulled. The fault is what a container gives: `docker stop` (the server goes
+// away and refuses connections), then `docker start` with the same data and port.
 //
 // testcontainers' reaper (Ryuk) is an image from Docker Hub, so it is turned off; each test
 // file removes its own containers in afterAll, and a container left by a run that was killed
@@ -94,10 +93,6 @@ export interface ServerContainer {
   stop(): Promise<void>
   /** `docker start` of the stopped container (same data, same port), then waits until it serves. */
   start(): Promise<void>
-  /** `docker pause`: every process frozen; connections are accepted by nobody and hang. */
-  pause(): Promise<void>
-  /** `docker unpause`, then waits until it serves. */
-  unpause(): Promise<void>
   /** Removes the container and its data. */
   remove(): Promise<void>
 }
@@ -126,13 +121,6 @@ async function serverContainer(
     },
     start: async () => {
       await docker.start()
-      await untilServing()
-    },
-    pause: async () => {
-      await docker.pause()
-    },
-    unpause: async () => {
-      await docker.unpause()
       await untilServing()
     },
     remove: async () => {
