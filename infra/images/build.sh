@@ -132,9 +132,22 @@ server_binary() { # name -> path in the cache, building it when missing
   [[ -x $path ]] || die "$1 was not built ($path)"
   echo "$path"
 }
+# MinIO's client, mc, from its Go module: the minio-users job in compose runs it in this image
+# (the official MinIO image carries mc too) to make each service's user and bucket policy.
+MC_BIN=$CACHE/bin/mc-$MC_VERSION
+mc_binary() {
+  if [[ ! -x $MC_BIN ]]; then
+    say "building mc $MC_VERSION from the Go module proxy (about 3 min on 2 cores)..." >&2
+    local tmp; tmp=$(mktemp -d)
+    GOBIN=$tmp go install "github.com/minio/mc@$MC_VERSION" >&2 || { rm -rf "$tmp"; die "mc build failed"; }
+    mkdir -p "$(dirname "$MC_BIN")" && mv "$tmp/mc" "$MC_BIN" && rm -rf "$tmp"
+  fi
+  echo "$MC_BIN"
+}
 build_minio() {
-  local bin; bin=$(server_binary minio)
-  build_from minio "$(key_of minio "$BASE_KEY" "$(basename "$bin")" "$HERE/minio")" "$bin=minio"
+  local bin mc; bin=$(server_binary minio); mc=$(mc_binary)
+  build_from minio "$(key_of minio "$BASE_KEY" "$(basename "$bin")" "$(basename "$mc")" "$HERE/minio")" \
+    "$bin=minio" "$mc=mc"
 }
 build_ferretdb() {
   local bin; bin=$(server_binary ferretdb)

@@ -179,6 +179,134 @@ describe('the compose stack, from nothing to down -v', () => {
     }
   })
 
+  it("holds MinIO's root credentials only in MinIO and the minio-users job; each service mounts its own storage keys", () => {
+    const root = process.env.MINIO_ROOT_PASSWORD
+    assert.ok(root && root.length >= 16, 'run.sh gives the stack a MinIO root password')
+    const storageUsers = {
+      people: 'minio-secret-people',
+      jobs: 'minio-secret-jobs',
+      media: 'minio-secret-media',
+    }
+    for (const container of compose('ps', '--all', '--quiet').trim().split('\n')) {
+      const [labels, env, mounts] = JSON.parse(
+        execFileSync(
+          'docker',
+          [
+            'inspect',
+            '--format',
+            '[{{json .Config.Labels}},{{json .Config.Env}},{{json .Mounts}}]',
+            container,
+          ],
+          { encoding: 'utf8' },
+        ),
+      )
+      const service = labels['com.docker.compose.service']
+      if (service === 'minio' || service === 'minio-users') continue
+      assert.ok(
+        !env.some((entry) => entry.includes(root)),
+        `${service}'s environment holds MinIO's root password`,
+      )
+      const volumes = mounts.map((mount) => String(mount.Name).replace(/^.*?_/, ''))
+      assert.deepEqual(
+        volumes.filter((volume) => volume.startsWith('minio-secret-')),
+        storageUsers[service] ? [storageUsers[service]] : [],
+        `${service}'s MinIO keys`,
+      )
+    }
+    // The processes too: the start command reads the keys into the environment of node.
+    for (const service of Object.keys(storageUsers)) {
+      const environ = execFileSync(
+        'docker',
+        ['exec', compose('ps', '--quiet', service).trim(), 'cat', '/proc/1/environ'],
+        { encoding: 'utf8' },
+      ).split('\0')
+      assert.ok(!environ.some((entry) => entry.includes(root)), `${service}'s process holds it`)
+      assert.ok(
+        environ.includes(`S3_ACCESS_KEY=marketplace-${service}`),
+        `${service} uses storage as its own user`,
+      )
+    }
+  })
+
+  it("a service's MinIO user may use its own bucket and nothing else", () => {
+    // mc, in the MinIO image the stack runs, on the stack's network, with the keys of the
+    // media and people users (their volumes) and, to prepare, the root account.
+    const minio = compose('ps', '--quiet', 'minio').trim()
+    const [image, networks] = JSON.parse(
+      execFileSync(
+        'docker',
+        [
+          'inspect',
+          '--format',
+          '[{{json .Config.Image}},{{json .NetworkSettings.Networks}}]',
+          minio,
+        ],
+        { encoding: 'utf8' },
+      ),
+    )
+    const project = process.env.COMPOSE_PROJECT_NAME
+    const probe = `
+      export MC_CONFIG_DIR=/tmp/mc-config
+      mc alias set root http://minio:9000 "$MINIO_ROOT_USER" "$MINIO_ROOT_PASSWORD" >/dev/null
+      mc alias set media http://minio:9000 "$(cat /keys/media/access-key)" "$(cat /keys/media/secret-key)" >/dev/null
+      mc alias set people http://minio:9000 "$(cat /keys/people/access-key)" "$(cat /keys/people/secret-key)" >/dev/null
+      mc mb --ignore-existing root/marketplace-read-models root/another-bucket >/dev/null
+      echo private | mc pipe root/marketplace-read-models/probe.txt >/dev/null
+      echo private | mc pipe root/another-bucket/probe.txt >/dev/null
+      try() { label=$1; shift; if "$@" >/dev/null 2>&1; then echo "$label: allowed"; else echo "$label: denied"; fi; }
+      try "media lists its bucket" mc ls media/marketplace-media
+      try "media writes its bucket" sh -c 'echo x | mc pipe media/marketplace-media/probe-by-media.txt'
+      try "media reads the read-models bucket" mc cat media/marketplace-read-models/probe.txt
+      try "media reads another bucket" mc cat media/another-bucket/probe.txt
+      try "media lists all buckets" sh -c 'mc ls media | grep -q another-bucket'
+      try "media makes a bucket" mc mb media/made-by-media
+      try "media lists MinIO's users" mc admin user list media
+      try "people reads the read-models bucket" mc cat people/marketplace-read-models/probe.txt
+      try "people reads the media bucket" mc cat people/marketplace-media/probe-by-media.txt
+      mc rb --force root/another-bucket >/dev/null
+      mc rm root/marketplace-read-models/probe.txt root/marketplace-media/probe-by-media.txt >/dev/null
+    `
+    const answers = execFileSync(
+      'docker',
+      [
+        'run',
+        '--rm',
+        '--user',
+        '0:0',
+        '--entrypoint',
+        '/bin/sh',
+        '--network',
+        Object.keys(networks)[0],
+        '-e',
+        'MINIO_ROOT_USER',
+        '-e',
+        'MINIO_ROOT_PASSWORD',
+        '-v',
+        `${project}_minio-secret-media:/keys/media:ro`,
+        '-v',
+        `${project}_minio-secret-people:/keys/people:ro`,
+        image,
+        '-c',
+        probe,
+      ],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, MINIO_ROOT_USER: process.env.MINIO_ROOT_USER ?? 'marketplace' },
+      },
+    )
+    assert.deepEqual(answers.trim().split('\n'), [
+      'media lists its bucket: allowed',
+      'media writes its bucket: allowed',
+      'media reads the read-models bucket: denied',
+      'media reads another bucket: denied',
+      'media lists all buckets: denied',
+      'media makes a bucket: denied',
+      "media lists MinIO's users: denied",
+      'people reads the read-models bucket: allowed',
+      'people reads the media bucket: denied',
+    ])
+  })
+
   it('keeps /metrics off the public port: the gateway answers 404, through the socket route 400', async () => {
     assert.equal((await fetch(`${site}/metrics`)).status, 404)
     // fetch() would normalise %2e%2e to .. and send /metrics; the raw path is what an

@@ -22,7 +22,9 @@ ensure_compose
 
 offset=$((${MARKETPLACE_PORT_OFFSET:-0} + 20000))
 export JOURNEY_GATEWAY_PORT=$((8080 + offset)) JOURNEY_S3_PORT=$((9000 + offset)) JOURNEY_MAIL_API_PORT=$((8025 + offset))
-export COMPOSE_PROJECT_NAME=marketplace-journey
+# Its own project per port offset: two journeys of different offsets never touch each
+# other's containers or volumes (each begins with `down -v` of its project).
+export COMPOSE_PROJECT_NAME=marketplace-journey-${MARKETPLACE_PORT_OFFSET:-0}
 export COMPOSE_FILE=docker-compose.yml:docker-compose.built-here.yml:tests/compose/ports.yml
 # The stack's settings, as an operator's .env gives them (infra/compose/.env.example): fresh
 # secrets each run, the public addresses the journey's published ports.

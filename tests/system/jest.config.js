@@ -1,10 +1,12 @@
 // The system tests start whole stacks as separate processes. Each file's stack has its own
-// databases, consumer groups and ports, so two files can run at once, except the files that
-// stop the shared broker of infra/local: every other stack alive at that moment would lose
-// its events for half a minute. scripts/test.sh runs those alone first
+// databases, consumer groups and ports, and the files that take a server away (Kafka, the
+// database) start that server for themselves as a container (src/server-containers.ts), so no
+// file stops a server another file uses. Two files still run alone: their bursts (hundreds of
+// requests) and 30 s broker outages are the heaviest and most timing-bound, and a second stack
+// sharing the two cores made them slow past their limits. scripts/test.sh runs those first
 // (SYSTEM_TESTS=exclusive), then the rest two at a time (SYSTEM_TESTS=shared); without the
 // variable every file runs, one at a time, as a developer expects from `pnpm test`.
-const stopsSharedBroker = ['notifications-reliability.test.ts', 'signup-slice.test.ts']
+const runAlone = ['notifications-reliability.test.ts', 'signup-slice.test.ts']
 const onlyThese = (files) => [`/src/(${files.map((file) => file.replace(/\./g, '\\.')).join('|')})$`]
 
 const base = {
@@ -17,7 +19,7 @@ if (selection && selection !== 'exclusive' && selection !== 'shared')
 
 module.exports =
   selection === 'exclusive'
-    ? { ...base, testRegex: onlyThese(stopsSharedBroker), testMatch: undefined }
+    ? { ...base, testRegex: onlyThese(runAlone), testMatch: undefined }
     : selection === 'shared'
-      ? { ...base, testPathIgnorePatterns: ['/node_modules/', ...onlyThese(stopsSharedBroker)], maxWorkers: 2 }
+      ? { ...base, testPathIgnorePatterns: ['/node_modules/', ...onlyThese(runAlone)], maxWorkers: 2 }
       : base

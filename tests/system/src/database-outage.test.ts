@@ -1,34 +1,22 @@
-import { execFileSync } from 'node:child_process'
-import { randomBytes, randomInt } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { Kafka, logLevel } from 'kafkajs'
 import { MongoClient, ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
 import { newEvent } from '@marketplace/service-kit'
 import { infraEnv, signTestToken, testKeyPair, waitFor } from '@marketplace/service-kit/testing'
 import { freePort, startService, waitUntilReady, type RunningService } from './processes'
+import { startDatabase } from './server-containers'
 
-// A database outage answers 503 with Retry-After within 2 s (not a 500 after a
-// 10 s wait), liveness stays green, and the service recovers by itself. jobs runs on a
-// MongoDB-protocol server of its own, started for this file on ports nobody else uses, so
-// stopping it for 20 s disturbs no other test. A client writes and reads through the gateway
+// A database outage answers 503 with Retry-After within 2 s (not a 500 after a 10 s wait),
+// liveness stays green, and the service recovers by itself. jobs runs on a MongoDB-protocol
+// server of its own, a container (testcontainers) started for this file, so stopping it for
+// 20 s (`docker stop`) disturbs no other test. A client writes and reads through the gateway
 // the whole time; every post acknowledged (201) is there afterwards.
 describe('a database outage, through the gateway', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
-  // The database's port below Linux's ephemeral range (32768 and up) and under 65536, so no
-  // client connection's own port can take it: 28067-32467.
-  const offset = 1_000 + randomInt(0, 45) * 100 + 50
-  const serverEnv = {
-    ...process.env,
-    MARKETPLACE_PORT_OFFSET: String(offset),
-    MARKETPLACE_DATA: mkdtempSync(join(tmpdir(), 'database-outage-')),
-  }
-  const mongoUrl = `mongodb://127.0.0.1:${27017 + offset}/system_database_outage?directConnection=true&retryWrites=false`
-  const database = (action: 'start' | 'stop') =>
-    execFileSync('bash', [infra.infraScript, action, 'mongo'], { env: serverEnv, stdio: 'inherit' })
+  let database: Awaited<ReturnType<typeof startDatabase>> | undefined
+  let mongoUrl: string
   const services: RunningService[] = []
   let jobs: RunningService
   let gatewayUrl: string
@@ -46,8 +34,8 @@ describe('a database outage, through the gateway', () => {
   }
 
   beforeAll(async () => {
-    mkdirSync(join(serverEnv.MARKETPLACE_DATA, 'logs'), { recursive: true })
-    database('start')
+    database = await startDatabase()
+    mongoUrl = database.url('system_database_outage')
     jobs = await startService('jobs-database-outage', 'services/jobs', {
       KAFKA_BROKERS: infra.kafkaBrokers,
       KAFKA_GROUP_PREFIX: `system-db-outage-${randomBytes(4).toString('hex')}-`,
@@ -68,11 +56,7 @@ describe('a database outage, through the gateway', () => {
 
   afterAll(async () => {
     await Promise.all(services.map((service) => service.stop()))
-    try {
-      database('stop')
-    } finally {
-      rmSync(serverEnv.MARKETPLACE_DATA, { recursive: true, force: true })
-    }
+    await database?.remove()
   })
 
   /** The owner as auth announces a user; waits until jobs knows them (posts need a name). */
@@ -178,7 +162,7 @@ describe('a database outage, through the gateway', () => {
     expect(answers.every((a) => a.status < 300)).toBe(true)
 
     const stoppedAt = Date.now()
-    database('stop')
+    await database!.stop()
     let liveness = true
     try {
       for (let i = 0; Date.now() - stoppedAt < 20_000; i += 1) {
@@ -187,7 +171,7 @@ describe('a database outage, through the gateway', () => {
         await new Promise((resolve) => setTimeout(resolve, 500))
       }
     } finally {
-      database('start')
+      await database!.start()
     }
     // Back without a restart: the same processes answer 2xx again.
     await waitFor(

@@ -1,8 +1,4 @@
-import { execFileSync } from 'node:child_process'
-import { randomBytes, randomInt } from 'node:crypto'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
 import { Kafka, logLevel } from 'kafkajs'
 import { MongoClient, ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
@@ -21,26 +17,18 @@ import {
   waitUntilReady,
   type RunningService,
 } from './processes'
+import { startKafka } from './server-containers'
 
-// A Kafka outage is not an API outage. The stack (jobs, notifications, the
-// gateway) runs on a broker of its own, started for this file on ports nobody else uses, so
-// stopping it for 30 s disturbs no other test or developer. Meanwhile a client reads and
+// A Kafka outage is not an API outage. The stack (jobs, notifications, the gateway) runs on a
+// broker of its own, a container (testcontainers) started for this file, so stopping it for
+// 30 s (`docker stop`) disturbs no other test or developer. Meanwhile a client reads and
 // writes through the gateway and every answer is the usual one, every service stays ready;
 // once the broker is back every event written meanwhile is delivered (notifications stored).
 describe('a Kafka outage, through the gateway', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
-  // Ports below Linux's ephemeral range (32768 and up), so no client connection's own port
-  // can take the broker's: Kafka on 27092-32062 (+ the controller's, one up).
-  const offset = 18_000 + randomInt(0, 50) * 100
-  const brokerEnv = {
-    ...process.env,
-    MARKETPLACE_PORT_OFFSET: String(offset),
-    MARKETPLACE_DATA: mkdtempSync(join(tmpdir(), 'kafka-outage-')),
-  }
-  const brokers = `127.0.0.1:${9092 + offset}`
-  const broker = (action: 'start' | 'stop') =>
-    execFileSync('bash', [infra.infraScript, action, 'kafka'], { env: brokerEnv, stdio: 'inherit' })
+  let broker: Awaited<ReturnType<typeof startKafka>> | undefined
+  let brokers: string
   const databases = {
     jobs: testMongoUrl('system_kafka_outage_jobs'),
     notifications: testMongoUrl('system_kafka_outage_notifications'),
@@ -61,9 +49,8 @@ describe('a Kafka outage, through the gateway', () => {
   }
 
   beforeAll(async () => {
-    // infra.sh's `start` expects the logs folder `up` makes.
-    mkdirSync(join(brokerEnv.MARKETPLACE_DATA, 'logs'), { recursive: true })
-    broker('start')
+    broker = await startKafka()
+    brokers = broker.brokers
     const common = {
       KAFKA_BROKERS: brokers,
       KAFKA_GROUP_PREFIX: `system-kafka-outage-${randomBytes(4).toString('hex')}-`,
@@ -100,11 +87,7 @@ describe('a Kafka outage, through the gateway', () => {
 
   afterAll(async () => {
     await Promise.all(services.map((service) => service.stop()))
-    try {
-      broker('stop')
-    } finally {
-      rmSync(brokerEnv.MARKETPLACE_DATA, { recursive: true, force: true })
-    }
+    await broker?.remove()
     for (const url of Object.values(databases)) {
       const mongo = await new MongoClient(url).connect()
       await mongo.db().dropDatabase()
@@ -193,7 +176,7 @@ describe('a Kafka outage, through the gateway', () => {
     }
 
     const stoppedAt = Date.now()
-    broker('stop')
+    await broker!.stop()
     const posts: string[] = []
     let requests = 0
     try {
@@ -227,7 +210,7 @@ describe('a Kafka outage, through the gateway', () => {
         await new Promise((resolve) => setTimeout(resolve, 500))
       }
     } finally {
-      broker('start')
+      await broker!.start()
     }
 
     const unusual = answers.filter(({ status }) => status !== 200 && status !== 201)

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { Kafka, logLevel } from 'kafkajs'
 import { MongoClient, ObjectId } from 'mongodb'
@@ -19,12 +18,15 @@ import {
   waitUntilReady,
   type RunningService,
 } from './processes'
+import { startKafka } from './server-containers'
 
 // The notifications pipeline end to end, as processes behind the gateway: requests on a post
 // (jobs) become notifications (notifications service) pushed to the owner's socket through
 // the gateway's tunnel. Two failures: Kafka stopped for 30 s during a burst of 200 requests,
 // and the notifications service killed in the middle of a burst and started again. After
-// each, every notification is there exactly once. Users and worker profiles are announced
+// each, every notification is there exactly once. The stack has a broker of its own, a
+// container (testcontainers) started for this file, so stopping it (`docker stop`) takes
+// Kafka away from no other test running meanwhile. Users and worker profiles are announced
 // with the events auth and people publish (their own tests cover them).
 describe('notifications reliability through the gateway', () => {
   const infra = infraEnv()
@@ -33,12 +35,8 @@ describe('notifications reliability through the gateway', () => {
     jobs: testMongoUrl('system_notify_jobs'),
     notifications: testMongoUrl('system_notify_notifications'),
   }
-  const common = {
-    KAFKA_BROKERS: infra.kafkaBrokers,
-    KAFKA_GROUP_PREFIX: `system-notify-${randomBytes(4).toString('hex')}-`,
-    JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
-    OUTBOX_POLL_MS: '500',
-  }
+  let broker: Awaited<ReturnType<typeof startKafka>> | undefined
+  let common: Record<string, string>
   const services: RunningService[] = []
   let notifications: RunningService
   let notificationsEnv: Record<string, string>
@@ -59,6 +57,13 @@ describe('notifications reliability through the gateway', () => {
   }
 
   beforeAll(async () => {
+    broker = await startKafka()
+    common = {
+      KAFKA_BROKERS: broker.brokers,
+      KAFKA_GROUP_PREFIX: `system-notify-${randomBytes(4).toString('hex')}-`,
+      JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
+      OUTBOX_POLL_MS: '500',
+    }
     const jobs = await startService('jobs-notify', 'services/jobs', {
       ...common,
       PORT: String(await freePort()),
@@ -91,6 +96,7 @@ describe('notifications reliability through the gateway', () => {
   afterAll(async () => {
     for (const socket of sockets) socket.disconnect()
     await Promise.all([...services, notifications].map((service) => service?.stop()))
+    await broker?.remove()
     for (const url of Object.values(databases)) {
       const mongo = await new MongoClient(url).connect()
       await mongo.db().dropDatabase()
@@ -104,7 +110,7 @@ describe('notifications reliability through the gateway', () => {
       userId: new ObjectId().toHexString(),
       firstName: `${prefix}${i}`,
     }))
-    const kafka = new Kafka({ brokers: infra.kafkaBrokers.split(','), logLevel: logLevel.NOTHING })
+    const kafka = new Kafka({ brokers: [broker!.brokers], logLevel: logLevel.NOTHING })
     const producer = kafka.producer()
     await producer.connect()
     await producer.send({
@@ -250,7 +256,7 @@ describe('notifications reliability through the gateway', () => {
     const workers = await announce(200, 'Kw')
     const owner = await ownerWithPost('Outage job')
     const stoppedAt = Date.now()
-    execFileSync('bash', [infra.infraScript, 'stop', 'kafka'], { stdio: 'inherit' })
+    await broker!.stop()
     try {
       // Requests keep being accepted: their events wait in the jobs outbox.
       await burst(workers, owner.postId, 10)
@@ -258,7 +264,7 @@ describe('notifications reliability through the gateway', () => {
         setTimeout(resolve, Math.max(0, 30_000 - (Date.now() - stoppedAt))),
       )
     } finally {
-      execFileSync('bash', [infra.infraScript, 'start', 'kafka'], { stdio: 'inherit' })
+      await broker!.start()
     }
     await expectExactly(owner, 200, { allPushed: true })
   })

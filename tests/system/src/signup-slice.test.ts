@@ -1,14 +1,15 @@
-import { execFileSync } from 'node:child_process'
 import { randomBytes, randomUUID } from 'node:crypto'
 import { Kafka, Partitioners, logLevel, type Consumer, type Producer } from 'kafkajs'
 import { MongoClient, type Db } from 'mongodb'
 import { Topics, type DomainEvent } from '@marketplace/contracts/events'
 import { infraEnv, testKeyPair, testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
 import { authOnlyEnv, freePort, startService, type RunningService } from './processes'
+import { startKafka } from './server-containers'
 
 // The first slice end to end, every part real and in its own process:
 // browser-like HTTP -> gateway -> auth (FerretDB write + outbox) -> relay -> Kafka ->
-// people (another process) -> its own database.
+// people (another process) -> its own database. The broker is this file's own, a container
+// (testcontainers), so the test that stops it (`docker stop`) disturbs no other test.
 describe('sign-up travels from the gateway to the people service', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
@@ -22,10 +23,12 @@ describe('sign-up travels from the gateway to the people service', () => {
   let producer: Producer
   let watcher: Consumer
   const published = new Map<string, DomainEvent<'user.registered'>>()
+  let broker: Awaited<ReturnType<typeof startKafka>> | undefined
 
   beforeAll(async () => {
+    broker = await startKafka()
     const common = {
-      KAFKA_BROKERS: infra.kafkaBrokers,
+      KAFKA_BROKERS: broker.brokers,
       KAFKA_GROUP_PREFIX: `system-${randomBytes(4).toString('hex')}-`,
       JWT_PUBLIC_KEY: Buffer.from(keys.publicKey).toString('base64'),
       OUTBOX_POLL_MS: '100',
@@ -59,7 +62,7 @@ describe('sign-up travels from the gateway to the people service', () => {
     await mongo.connect()
     authDb = mongo.db(new URL(authDbUrl).pathname.slice(1))
     peopleDb = mongo.db(new URL(peopleDbUrl).pathname.slice(1))
-    const kafka = new Kafka({ brokers: infra.kafkaBrokers.split(','), logLevel: logLevel.NOTHING })
+    const kafka = new Kafka({ brokers: [broker.brokers], logLevel: logLevel.NOTHING })
     producer = kafka.producer({
       createPartitioner: Partitioners.DefaultPartitioner,
     })
@@ -88,6 +91,7 @@ describe('sign-up travels from the gateway to the people service', () => {
     await authDb?.dropDatabase()
     await peopleDb?.dropDatabase()
     await mongo?.close()
+    await broker?.remove()
   })
 
   let counter = 0
@@ -199,7 +203,7 @@ describe('sign-up travels from the gateway to the people service', () => {
   })
 
   it('with Kafka stopped, eight sign-ups made meanwhile (one a second) all reach people', async () => {
-    execFileSync('bash', [infra.infraScript, 'stop', 'kafka'], { stdio: 'inherit' })
+    await broker!.stop()
     const emails: string[] = []
     try {
       // Writes keep succeeding while the broker is away: the events wait in the outbox. A count,
@@ -212,7 +216,7 @@ describe('sign-up travels from the gateway to the people service', () => {
         await new Promise((resolve) => setTimeout(resolve, 1000))
       }
     } finally {
-      execFileSync('bash', [infra.infraScript, 'start', 'kafka'], { stdio: 'inherit' })
+      await broker!.start()
     }
     expect(emails).toHaveLength(8)
     const ids = await Promise.all(

@@ -1,0 +1,238 @@
+import { execFileSync } from 'node:child_process'
+import { randomInt } from 'node:crypto'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+import { Kafka, logLevel } from 'kafkajs'
+import { MongoClient } from 'mongodb'
+import {
+  GenericContainer,
+  getContainerRuntimeClient,
+  Wait,
+  type StartedTestContainer,
+} from 'testcontainers'
+import { waitFor } from '@marketplace/service-kit/testing'
+
+// Servers of a test's own, as containers (testcontainers) on the images infra/images/build.sh
+// builds on this machine from package registries: no image registry is reachable here, so
+// nothing is ever pulled. The fault is what a container gives: `docker stop` (the server goes
+// away and refuses connections), then `docker start` with the same data and port.
+//
+// testcontainers' reaper (Ryuk) is an image from Docker Hub, so it is turned off; each test
+// file removes its own containers in afterAll, and a container left by a run that was killed
+// is removed by the next run (the label below names the process that made it).
+
+const repoRoot = join(__dirname, '..', '..', '..')
+const OWNER_LABEL = 'org.marketplace.system-test-pid'
+
+/** Containers whose test process is gone (killed before its afterAll): removed once per file. */
+let leftoversRemoved = false
+async function removeLeftovers(): Promise<void> {
+  if (leftoversRemoved) return
+  leftoversRemoved = true
+  const client = await getContainerRuntimeClient()
+  const mine = await client.container.dockerode.listContainers({
+    all: true,
+    filters: { label: [OWNER_LABEL] },
+  })
+  for (const info of mine) {
+    const pid = Number(info.Labels[OWNER_LABEL])
+    let alive = true
+    try {
+      process.kill(pid, 0)
+    } catch {
+      alive = false
+    }
+    if (!alive) {
+      await client.container.dockerode
+        .getContainer(info.Id)
+        .remove({ force: true, v: true })
+        .catch(() => undefined)
+    }
+  }
+}
+
+/**
+ * Makes sure `marketplace/<name>:local` is the image of the current sources: build.sh is
+ * cached by a hash of the image's inputs, so this takes seconds when nothing changed (the
+ * first build of an image takes minutes). It also starts the Docker engine when none runs.
+ */
+const imagesChecked = new Set<string>()
+function localImage(name: 'kafka' | 'ferretdb'): string {
+  if (!imagesChecked.has(name)) {
+    execFileSync('bash', [join(repoRoot, 'infra/images/build.sh'), name], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    })
+    imagesChecked.add(name)
+  }
+  return `marketplace/${name}:local`
+}
+
+/**
+ * A host port for a server that will be stopped and started again: below Linux's ephemeral
+ * range (32768 and up), so no client connection's own port can take it while the server is
+ * away, and free now. The container publishes it on 127.0.0.1 at the same number, and keeps it
+ * across `docker stop` and `docker start` (a port Docker chose would change at each start).
+ */
+async function stablePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = randomInt(20_000, 32_000)
+    const free = await new Promise<boolean>((resolve) => {
+      const server = createServer()
+      server.once('error', () => resolve(false))
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+    })
+    if (free) return port
+  }
+  throw new Error('no free port between 20000 and 32000')
+}
+
+export interface ServerContainer {
+  /** The container, for anything else testcontainers offers (logs, exec). */
+  container: StartedTestContainer
+  /** `docker stop`: the server shuts down; its port refuses connections until start(). */
+  stop(): Promise<void>
+  /** `docker start` of the stopped container (same data, same port), then waits until it serves. */
+  start(): Promise<void>
+  /** Removes the container and its data. */
+  remove(): Promise<void>
+}
+
+async function serverContainer(
+  started: StartedTestContainer,
+  serves: () => Promise<void>,
+  what: string,
+): Promise<ServerContainer> {
+  const client = await getContainerRuntimeClient()
+  const docker = client.container.dockerode.getContainer(started.getId())
+  const untilServing = () =>
+    waitFor(
+      () =>
+        serves().then(
+          () => true,
+          () => false,
+        ),
+      { timeoutMs: 120_000, intervalMs: 500, what },
+    )
+  await untilServing()
+  return {
+    container: started,
+    stop: async () => {
+      await docker.stop({ t: 10 })
+    },
+    start: async () => {
+      await docker.start()
+      await untilServing()
+    },
+    remove: async () => {
+      await docker.remove({ force: true, v: true }).catch(() => undefined)
+    },
+  }
+}
+
+function containerOf(image: string): GenericContainer {
+  // Read when testcontainers first talks to Docker: set before any container starts.
+  process.env.TESTCONTAINERS_RYUK_DISABLED = 'true'
+  return new GenericContainer(image)
+    .withPullPolicy({ shouldPull: () => false })
+    .withLabels({ [OWNER_LABEL]: String(process.pid) })
+}
+
+/**
+ * A Kafka broker of its own (KRaft, one node, PLAINTEXT, topics made on first use as the
+ * shared local broker does), reached at `brokers` from this machine.
+ */
+export async function startKafka(): Promise<ServerContainer & { brokers: string }> {
+  const image = localImage('kafka')
+  await removeLeftovers()
+  const port = await stablePort()
+  const brokers = `127.0.0.1:${port}`
+  // The broker advertises the address clients on this machine use; inside the container it
+  // listens on the same port number, which Docker publishes on 127.0.0.1.
+  const properties = [
+    'process.roles=broker,controller',
+    'node.id=1',
+    'controller.quorum.voters=1@localhost:9093',
+    `listeners=PLAINTEXT://:${port},CONTROLLER://localhost:9093`,
+    `advertised.listeners=PLAINTEXT://${brokers}`,
+    'controller.listener.names=CONTROLLER',
+    'inter.broker.listener.name=PLAINTEXT',
+    'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+    'log.dirs=/var/lib/kafka/data',
+    'num.partitions=1',
+    'default.replication.factor=1',
+    'min.insync.replicas=1',
+    'offsets.topic.replication.factor=1',
+    'offsets.topic.num.partitions=1',
+    'transaction.state.log.replication.factor=1',
+    'transaction.state.log.min.isr=1',
+    'group.initial.rebalance.delay.ms=0',
+    'auto.create.topics.enable=true',
+  ].join('\n')
+  const started = await containerOf(image)
+    .withCopyContentToContainer([
+      { content: `${properties}\n`, target: '/opt/marketplace/server.properties', mode: 0o644 },
+    ])
+    .withEnvironment({ KAFKA_HEAP_OPTS: '-Xms256m -Xmx512m' })
+    // Formats the storage on the first start only (--ignore-formatted): a `docker start` after
+    // a stop keeps every topic and offset, as a restarted broker does.
+    .withCommand([
+      'bash',
+      '-c',
+      'kafka-storage.sh format -t MkU3OEVBNTcwNTJENDM2Qk -c /opt/marketplace/server.properties --ignore-formatted' +
+        ' && exec kafka-server-start.sh /opt/marketplace/server.properties',
+    ])
+    .withExposedPorts({ container: port, host: port })
+    .withWaitStrategy(Wait.forLogMessage(/Kafka Server started/))
+    .withStartupTimeout(120_000)
+    .start()
+  const server = await serverContainer(
+    started,
+    async () => {
+      const admin = new Kafka({
+        brokers: [brokers],
+        logLevel: logLevel.NOTHING,
+        connectionTimeout: 2000,
+        retry: { retries: 0 },
+      }).admin()
+      try {
+        await admin.connect()
+        await admin.listTopics()
+      } finally {
+        await admin.disconnect().catch(() => undefined)
+      }
+    },
+    `the Kafka container on ${brokers} to answer`,
+  )
+  return { ...server, brokers }
+}
+
+/**
+ * A MongoDB-protocol server of its own: FerretDB, as the shared local servers and compose run
+ * it here. `url(name)` is a database on it, with the options a single server needs.
+ */
+export async function startDatabase(): Promise<ServerContainer & { url(name: string): string }> {
+  const image = localImage('ferretdb')
+  await removeLeftovers()
+  const port = await stablePort()
+  const url = (name: string) =>
+    `mongodb://127.0.0.1:${port}/${name}?directConnection=true&retryWrites=false`
+  const started = await containerOf(image)
+    .withExposedPorts({ container: 27017, host: port })
+    .withWaitStrategy(Wait.forListeningPorts())
+    .withStartupTimeout(60_000)
+    .start()
+  const server = await serverContainer(
+    started,
+    async () => {
+      const client = new MongoClient(url('admin'), { serverSelectionTimeoutMS: 2000 })
+      try {
+        await client.connect()
+        await client.db('admin').command({ ping: 1 })
+      } finally {
+        await client.close().catch(() => undefined)
+      }
+    },
+    `the database container on 127.0.0.1:${port} to answer`,
+  )
+  return { ...server, url }
+}
