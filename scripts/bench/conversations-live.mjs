@@ -11,6 +11,18 @@
 //   bash infra/local/infra.sh up && pnpm turbo run build
 //   node scripts/bench/conversations-live.mjs [--rate 50] [--duration 60] [--pairs 50] [--keep]
 //     [--profile <dir>]   (a CPU profile of the conversations service)
+//     [--services-from <checkout>]   (run the built services of another checkout, e.g. a
+//                                    worktree of main, against this checkout's servers: the
+//                                    "before" of a comparison made in one session)
+//     [--floor-writes 2000]   (the database's write floor, measured after the run: 0 skips it)
+// The services listen on 4991-4993 plus MARKETPLACE_PORT_OFFSET (as infra/local does), so
+// people with their own servers can run it side by side.
+//
+// Besides latency it reports what one message costs the database: the write commands of the
+// conversations and notifications services during the run (their /metrics, by command and
+// collection, the outbox relay's and the consumers' included) per message, and the database's
+// write floor: CPU-ms of the database process per plain single-document update by `_id`, the
+// cheapest write there is, sent by this script at the same concurrency after the run.
 import { createPrivateKey, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -34,8 +46,13 @@ const { values: args } = parseArgs({
     // A V8 CPU profile of the conversations service for the whole run, written to this folder
     // when it exits (open it in Chrome's DevTools, Performance panel).
     profile: { type: 'string' },
+    'services-from': { type: 'string' },
+    'floor-writes': { type: 'string', default: '2000' },
   },
 })
+const servicesRoot = args['services-from'] ?? repoRoot
+const FLOOR_WRITES = Number(args['floor-writes'])
+const PORT_OFFSET = Number(process.env.MARKETPLACE_PORT_OFFSET ?? 0)
 const RATE = Number(args.rate)
 const DURATION_S = Number(args.duration)
 const PAIRS = Number(args.pairs)
@@ -76,6 +93,58 @@ function infraPid(name) {
   const file = join(repoRoot, '.data', 'pids', `${name}.pid`)
   return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null
 }
+/** The write commands a service sent so far, from its /metrics: `command collection` -> count. */
+const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify'])
+async function writeCommandsOf(port) {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
+  const counts = new Map()
+  for (const line of text.split('\n')) {
+    const match = line.match(/^mongodb_commands_total\{(.*)\} (\d+(?:\.\d+)?)$/)
+    if (!match) continue
+    const labels = Object.fromEntries(
+      [...match[1].matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]),
+    )
+    if (WRITE_COMMANDS.has(labels.command))
+      counts.set(`${labels.command} ${labels.collection}`, Number(match[2]))
+  }
+  return counts
+}
+const difference = (after, before) =>
+  new Map(
+    [...after]
+      .map(([key, value]) => [key, value - (before.get(key) ?? 0)])
+      .filter(([, value]) => value > 0),
+  )
+
+/**
+ * The database's write floor: `count` single-document updates by `_id` on a collection of its
+ * own (a counter `$inc`, as small as a write gets), `concurrency` at a time, and the CPU the
+ * database process spent on them, per write.
+ */
+async function writeFloor(count, concurrency) {
+  const client = await new MongoClient(mongoUrl('floor')).connect()
+  const collection = client.db().collection('floor')
+  const ids = Array.from({ length: 64 }, (_, i) => `doc-${i}`)
+  await collection.insertMany(ids.map((_id) => ({ _id, n: 0 })))
+  const pid = infraPid('mongo')
+  const before = cpuTicksOf(pid)
+  const started = performance.now()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const i = next++
+        await collection.updateOne({ _id: ids[i % ids.length] }, { $inc: { n: 1 } })
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  const cpuMs = ((cpuTicksOf(pid) - before) / TICKS_PER_S) * 1000
+  await client.db().dropDatabase()
+  await client.close()
+  return { cpuMsPerWrite: cpuMs / count, writesPerS: count / seconds }
+}
+
 const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
 const event = (type, aggregateId, actorId, data) => ({
@@ -157,13 +226,15 @@ async function main() {
     KAFKA_GROUP_PREFIX: `${run}-`,
     JWT_PUBLIC_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
   }
-  const [conversationsPort, notificationsPort, gatewayPort] = [4991, 4992, 4993]
+  const [conversationsPort, notificationsPort, gatewayPort] = [4991, 4992, 4993].map(
+    (port) => port + PORT_OFFSET,
+  )
   const sockets = []
   try {
     log('starting conversations, notifications and the gateway (built dist)...')
     const conversations = startProcess(
       'conversations',
-      join(repoRoot, 'services', 'conversations'),
+      join(servicesRoot, 'services', 'conversations'),
       {
         ...common,
         SERVICE_NAME: 'conversations',
@@ -176,7 +247,7 @@ async function main() {
     )
     const notifications = startProcess(
       'notifications',
-      join(repoRoot, 'services', 'notifications'),
+      join(servicesRoot, 'services', 'notifications'),
       {
         ...common,
         SERVICE_NAME: 'notifications',
@@ -192,7 +263,7 @@ async function main() {
     await Promise.all([conversations.ready(), notifications.ready()])
     const gateway = startProcess(
       'gateway',
-      join(repoRoot, 'services', 'gateway'),
+      join(servicesRoot, 'services', 'gateway'),
       {
         SERVICE_NAME: 'gateway',
         CONVERSATIONS_URL: `http://127.0.0.1:${conversationsPort}`,
@@ -316,6 +387,9 @@ async function main() {
     ].filter(([, pid]) => pid)
     const cpuBefore = profiled.map(([, pid]) => cpuTicksOf(pid))
     const machineBefore = machineTicks()
+    const writesBefore = await Promise.all(
+      [conversationsPort, notificationsPort].map(writeCommandsOf),
+    )
     const accepted = []
     const inFlight = []
     let refused = 0
@@ -350,6 +424,11 @@ async function main() {
     // Late repeats would arrive within seconds (the outbox publishes at least once).
     await new Promise((resolve) => setTimeout(resolve, 3000))
     const elapsedS = (performance.now() - started) / 1000
+    // The writes of the run: every message relayed and handled by now (or lost).
+    const writesAfter = await Promise.all(
+      [conversationsPort, notificationsPort].map(writeCommandsOf),
+    )
+    const writes = writesAfter.map((after, i) => difference(after, writesBefore[i]))
     const lost = accepted.filter(({ id }) => !deliveries.has(id)).length
     const duplicated = accepted.filter(({ id }) => (deliveries.get(id) ?? 0) > 1).length
     const percentiles = (values) => {
@@ -389,6 +468,35 @@ async function main() {
         `| ${name} | ${seconds.toFixed(1)} | ${((seconds / sendingS) * 100).toFixed(0)} % | ${((seconds * 1000) / total).toFixed(1)} |`,
       )
     })
+    const perMessage = (n) => (n / Math.max(1, accepted.length)).toFixed(2)
+    console.log(`\n| database writes per message | service | command, collection |\n|---|---|---|`)
+    let writesPerMessage = 0
+    ;['conversations', 'notifications'].forEach((service, i) => {
+      for (const [key, n] of [...writes[i]].sort()) {
+        writesPerMessage += n / Math.max(1, accepted.length)
+        console.log(`| ${perMessage(n)} | ${service} | ${key} |`)
+      }
+    })
+    console.log(`| **${writesPerMessage.toFixed(2)}** | all | (total) |`)
+    const databaseIndex = profiled.findIndex(([name]) => name.startsWith('FerretDB'))
+    if (FLOOR_WRITES > 0 && databaseIndex >= 0) {
+      const floor = await writeFloor(FLOOR_WRITES, 8)
+      const databaseMs = ((cpuAfter[databaseIndex] - cpuBefore[databaseIndex]) / TICKS_PER_S) * 1000
+      const everythingElseMs = profiled.reduce(
+        (sum, [name], index) =>
+          index === databaseIndex || name.startsWith('this client')
+            ? sum
+            : sum + ((cpuAfter[index] - cpuBefore[index]) / TICKS_PER_S) * 1000,
+        0,
+      )
+      console.log(
+        `\nThe database's write floor (${FLOOR_WRITES} single-document updates by _id, 8 at a time, after the run): ` +
+          `${floor.cpuMsPerWrite.toFixed(2)} CPU-ms per write (${floor.writesPerS.toFixed(0)} writes/s).\n` +
+          `Per message: the database ${(databaseMs / total).toFixed(1)} CPU-ms ` +
+          `(${writesPerMessage.toFixed(2)} writes x the floor = ${(writesPerMessage * floor.cpuMsPerWrite).toFixed(1)}), ` +
+          `everything else (services, Kafka) ${(everythingElseMs / total).toFixed(1)} CPU-ms.`,
+      )
+    }
     const met = p95 <= 150 && p99 <= 300 && lost === 0 && duplicated === 0 && refused === 0
     console.log(
       `\nTarget p95 ≤ 150 ms, p99 ≤ 300 ms, 0 lost, 0 duplicated: ${met ? 'met' : 'NOT met'}.`,

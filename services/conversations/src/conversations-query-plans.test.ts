@@ -163,7 +163,8 @@ describe('conversations service: every query is served by `_id` or a declared in
       // The use cases' own queries were among those checked (a typo in a route would skip them).
       const expected = [
         'findAndModify conversations ["_id","closedBy"] by _id',
-        'findAndModify inboxes ["_id","conversations.<key>"] by _id',
+        // The recipient's unread counts, in the same bulk write as the sender's budget.
+        'update inboxes ["_id","conversations.<key>"] by _id',
         'findAndModify inboxes ["_id","conversations.<key>.unread"] by _id',
         'find message_buckets ["_id"] by _id',
         'update message_buckets ["_id","messages.<key>.takenDown"] by _id',

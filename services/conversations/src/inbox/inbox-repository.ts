@@ -1,4 +1,4 @@
-import { MongoServerError, type Db } from 'mongodb'
+import { MongoServerError, type AnyBulkWriteOperation, type Db } from 'mongodb'
 import type { IndexDefinition } from '@marketplace/service-kit'
 import { INBOXES_COLLECTION, type InboxDocument, type InboxEntry } from './inbox-document'
 
@@ -57,8 +57,51 @@ export function createInboxRepository(db: Db) {
     add,
 
     /**
+     * One more unread message for the recipient, as an update to send in the sender's bulk
+     * write (messages/send-rate-limit.ts): the conversation's count and the total rise in one
+     * single-document write. It matches nothing while the conversation is missing from the
+     * inbox (the opening's write has not landed): then `messageArrived` makes the entry.
+     */
+    messageArrivedUpdate(
+      userId: string,
+      conversationId: string,
+      at: Date,
+    ): AnyBulkWriteOperation<InboxDocument> {
+      return {
+        updateOne: {
+          filter: { _id: userId, [entry(conversationId)]: { $exists: true } },
+          update: {
+            $inc: { unreadTotal: 1, [`${entry(conversationId)}.unread`]: 1 },
+            $max: { [`${entry(conversationId)}.lastActivityAt`]: at },
+          },
+        },
+      }
+    },
+
+    /** The unread counts now (after a message arrived: what message.sent tells the badges). */
+    async counts(userId: string, conversationId: string): Promise<UnreadCounts> {
+      const inbox = await inboxes.findOne(
+        { _id: userId },
+        { projection: { unreadTotal: 1, [`${entry(conversationId)}.unread`]: 1 } },
+      )
+      return countsOf(inbox, conversationId)
+    },
+
+    /**
+     * Takes back an unread message whose send was refused after the inboxes were written (the
+     * request closed in between); never below 0 (a read in between already cleared it).
+     */
+    async messageWithdrawn(userId: string, conversationId: string): Promise<void> {
+      await inboxes.updateOne(
+        { _id: userId, [`${entry(conversationId)}.unread`]: { $gt: 0 } },
+        { $inc: { unreadTotal: -1, [`${entry(conversationId)}.unread`]: -1 } },
+      )
+    },
+
+    /**
      * One more unread message for the recipient: the conversation's count and the total
-     * rise in one write, which answers both (message.sent carries them to the badges).
+     * rise in one write, which answers both. The path of a send whose bulk write found no
+     * entry for the conversation in the recipient's inbox.
      */
     async messageArrived(userId: string, conversationId: string, at: Date): Promise<UnreadCounts> {
       for (let attempt = 0; attempt < 2; attempt += 1) {

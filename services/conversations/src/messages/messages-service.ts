@@ -40,14 +40,15 @@ function readText(text: unknown): string {
 }
 
 /**
- * Messages: sent by a party of an open conversation, numbered in the order the
- * database took them, stored 30 to a bucket. A send is, in this order: the clientId's claim
- * (when the client sent one), the sender's budget and own list (one write on their inbox),
+ * Messages: sent by a party of an open conversation, numbered in the order the database took
+ * them, stored 30 to a bucket. A send writes, in this order: the clientId's claim (when the
+ * client sent one); both inboxes in one ordered bulk write (the sender's budget and own list,
+ * then the recipient's unread counts, which land only when the budget allowed the message);
  * the message's number and the conversation's last message (one write on the conversation,
- * refused once the request closed), the recipient's unread counts (one write on their inbox),
- * the message with its message.sent event (one write on its bucket). Without multi-document transactions
- * a crash between them can leave a number without a message (pages skip it) or, after the
- * second, one unread too many until the next read; never a message nobody is told about.
+ * refused once the request closed, which gives the inboxes' changes back); the message with
+ * its message.sent event (one write on its bucket). Without multi-document transactions a
+ * crash between them can leave a number without a message (pages skip it) or one unread too
+ * many until the next read; never a message nobody is told about.
  */
 export function createMessagesService(deps: {
   messages: MessagesRepository
@@ -129,21 +130,37 @@ export function createMessagesService(deps: {
     const cards = await deps.users.find([conversation.requesterId, conversation.otherId])
     refuseReadOnly(conversation, cards)
     const sentAt = now()
-    await deps.rateLimit.spend(senderId, conversationId, sentAt)
-    const allocated = await deps.conversations.allocateMessage(conversationId, {
-      senderId,
-      text,
-      sentAt,
-      takenDown: false,
-    })
+    const recipientId = partyId(conversation, otherRole(role))
+    // Both inboxes in one bulk write: the sender's budget and own list, then the recipient's
+    // unread counts, which land only if the budget allowed the message (else 429, nothing
+    // written).
+    const spent = await deps.rateLimit.spend(senderId, conversationId, sentAt, [
+      deps.inbox.messageArrivedUpdate(recipientId, conversationId, sentAt),
+    ])
+    const recipientCounted = spent.alongsideMatched === 1
+    const [allocated, counts] = await Promise.all([
+      deps.conversations.allocateMessage(conversationId, {
+        senderId,
+        text,
+        sentAt,
+        takenDown: false,
+      }),
+      // The counts after this message (and any sent in the same moment): message.sent
+      // carries them to the recipient's badges.
+      recipientCounted ? deps.inbox.counts(recipientId, conversationId) : null,
+    ])
     if (!allocated) {
-      // The request closed between the check and the write: say why.
+      // The request closed between the check and the numbering: the message is given back
+      // to the budget and taken off the recipient's count, and the answer says why.
+      await spent.giveBack()
+      if (recipientCounted) await deps.inbox.messageWithdrawn(recipientId, conversationId)
       const closed = await deps.conversations.findById(conversationId)
       refuseReadOnly(closed ?? { ...conversation, closedBy: 'request-deleted' }, cards)
       throw new ConflictError(READ_ONLY_MESSAGES['request-deleted'], 'READ_ONLY')
     }
-    const recipientId = partyId(allocated, otherRole(role))
-    const counts = await deps.inbox.messageArrived(recipientId, conversationId, sentAt)
+    // The opening's inbox write had not landed: the entry is made now, with this message.
+    const recipientCounts =
+      counts ?? (await deps.inbox.messageArrived(recipientId, conversationId, sentAt))
     const message: StoredMessage = {
       seq: allocated.seq,
       senderId,
@@ -167,8 +184,8 @@ export function createMessagesService(deps: {
           postTitle: allocated.postTitle,
           text,
           sentAt: sentAt.toISOString(),
-          recipientUnreadCount: counts.unreadCount,
-          recipientUnreadTotal: counts.unreadTotal,
+          recipientUnreadCount: recipientCounts.unreadCount,
+          recipientUnreadTotal: recipientCounts.unreadTotal,
         },
       }),
     ])

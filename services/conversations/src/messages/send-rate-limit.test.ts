@@ -73,6 +73,15 @@ describe('conversations service: 30 messages a minute per user (real FerretDB an
         ),
       )
       expect(stored[0]! + stored[1]!).toBe(LIMIT)
+      // The recipients' unread counts go in the same bulk write as the budget: a refused send
+      // counted for nobody.
+      const unread = await Promise.all(
+        [firstOwner, secondOwner].map(
+          async (ownerId) =>
+            (await app.clientFor(ownerId).get('/api/conversations/unread')).body.unreadTotal,
+        ),
+      )
+      expect(unread).toEqual(stored)
 
       // The budget is the user's: the other side still writes.
       const reply = await app

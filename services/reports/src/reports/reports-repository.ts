@@ -110,25 +110,62 @@ export function createReportsRepository(
     findById: (id: string) => reports.findOne({ _id: id }, withoutOutbox),
 
     /**
-     * One page of the queue, open reports oldest first, closed ones most recent first, and
-     * how many there are: two queries on the `queue_in_order` index.
+     * One page of the queue, open reports oldest first, closed ones most recent first: a
+     * query on the `queue_in_order` index. How many there are comes with the counts below.
      */
-    async page(status: 'open' | 'closed', page: number, pageSize: number) {
+    pageOf: (status: 'open' | 'closed', page: number, pageSize: number) => {
       const order = status === 'open' ? 1 : -1
-      const [items, total] = await Promise.all([
-        reports
-          .find({ status }, withoutOutbox)
-          .sort({ createdAt: order, _id: order })
-          .skip((page - 1) * pageSize)
-          .limit(pageSize)
-          .toArray(),
-        reports.countDocuments({ status }),
-      ])
-      return { items, total }
+      return reports
+        .find({ status }, withoutOutbox)
+        .sort({ createdAt: order, _id: order })
+        .skip((page - 1) * pageSize)
+        .limit(pageSize)
+        .toArray()
     },
 
+    /** Open reports filed before `before` (past the review time). */
     countOverdue: (before: Date) =>
       reports.countDocuments({ status: 'open', createdAt: { $lt: before } }),
+
+    /**
+     * The closed queue's size and the overdue count in one query: the closed reports and the
+     * overdue open ones, counted by status on the server (the two sets do not overlap, so
+     * one grouping tells them apart).
+     */
+    async closedAndOverdue(before: Date): Promise<{ closed: number; overdue: number }> {
+      const grouped = await reports
+        .aggregate<{ _id: ReportDocument['status']; count: number }>([
+          {
+            $match: { $or: [{ status: 'closed' }, { status: 'open', createdAt: { $lt: before } }] },
+          },
+          { $group: { _id: '$status', count: { $sum: 1 } } },
+        ])
+        .toArray()
+      const of = (status: ReportDocument['status']) =>
+        grouped.find((group) => group._id === status)?.count ?? 0
+      return { closed: of('closed'), overdue: of('open') }
+    },
+
+    /**
+     * How many open reports every reported target has, by `targetKey`: the open queue's size
+     * (their sum) and each row's "open reports on this target" in one query. One row per
+     * target the moderators have yet to review: the open queue is what they work through,
+     * not the reports' history.
+     */
+    async openCountsOfEveryTarget(): Promise<Map<string, number>> {
+      const grouped = await reports
+        .aggregate<{ _id: { targetType: ReportTargetType; targetId: string }; open: number }>([
+          { $match: { status: 'open' } },
+          {
+            $group: {
+              _id: { targetType: '$targetType', targetId: '$targetId' },
+              open: { $sum: 1 },
+            },
+          },
+        ])
+        .toArray()
+      return new Map(grouped.map(({ _id, open }) => [targetKey(_id), open]))
+    },
 
     openOfTarget: (targetType: ReportTargetType, targetId: string) =>
       reports

@@ -129,7 +129,15 @@ export function createReportsService(deps: {
    * Reports as the queue shows them, with one query per kind of data for the whole page (the
    * posts, the people, the open reports of those targets), not one read per row.
    */
-  async function views(reports: ReportDocument[], at: Date): Promise<ModerationReport[]> {
+  /**
+   * The reports as the queue shows them. `knownOpenCounts` (the open queue has every target's
+   * count already) spares the query for this page's targets.
+   */
+  async function views(
+    reports: ReportDocument[],
+    at: Date,
+    knownOpenCounts?: Map<string, number>,
+  ): Promise<ModerationReport[]> {
     const idsOf = (type: ReportTargetType) =>
       reports.filter((r) => r.targetType === type).map((r) => r.targetId)
     // A message's sender is named as people know them now (the excerpt's name is a fallback).
@@ -139,7 +147,7 @@ export function createReportsService(deps: {
       deps.people.findMany([
         ...new Set([...idsOf('person'), ...senders, ...reports.map((r) => r.reporterId)]),
       ]),
-      deps.reports.openCountsOf(reports),
+      knownOpenCounts ?? deps.reports.openCountsOf(reports),
     ])
     return reports.map((report) =>
       moderationView(report, {
@@ -199,16 +207,34 @@ export function createReportsService(deps: {
     ): Promise<ModerationQueue> {
       const at = now()
       const overdueBefore = new Date(at.getTime() - deps.reviewHours * 60 * 60 * 1000)
-      const [{ items, total }, overdue] = await Promise.all([
-        deps.reports.page(status, page, pageSize),
-        deps.reports.countOverdue(overdueBefore),
-      ])
-      return {
-        reports: await views(items, at),
+      const answer = async (
+        items: ReportDocument[],
+        total: number,
+        overdue: number,
+        openCounts?: Map<string, number>,
+      ) => ({
+        reports: await views(items, at, openCounts),
         pagination: { page, totalPages: Math.max(1, Math.ceil(total / pageSize)), total },
         reviewWithinHours: deps.reviewHours,
         overdue,
+      })
+      // Five commands whatever the number of reports: the page and the counts together, then
+      // the posts and the people the page names (and, for closed reports, their targets'
+      // open counts). The open queue's size is the sum of its targets' open counts.
+      if (status === 'open') {
+        const [items, overdue, openCounts] = await Promise.all([
+          deps.reports.pageOf('open', page, pageSize),
+          deps.reports.countOverdue(overdueBefore),
+          deps.reports.openCountsOfEveryTarget(),
+        ])
+        const total = [...openCounts.values()].reduce((sum, open) => sum + open, 0)
+        return answer(items, total, overdue, openCounts)
       }
+      const [items, { closed, overdue }] = await Promise.all([
+        deps.reports.pageOf('closed', page, pageSize),
+        deps.reports.closedAndOverdue(overdueBefore),
+      ])
+      return answer(items, closed, overdue)
     },
 
     async details(reportId: string): Promise<ModerationReport> {
