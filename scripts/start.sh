@@ -6,7 +6,11 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$ROOT"
 
-GATEWAY_PORT=${GATEWAY_PORT:-8080}
+# MARKETPLACE_PORT_OFFSET moves the services' and the gateway's ports as infra.sh moves the
+# servers' (with its own MARKETPLACE_DATA): a second whole stack beside the first.
+PORT_OFFSET=${MARKETPLACE_PORT_OFFSET:-0}
+[[ $PORT_OFFSET =~ ^[0-9]+$ ]] || die "MARKETPLACE_PORT_OFFSET must be a number (got '$PORT_OFFSET')"
+GATEWAY_PORT=${GATEWAY_PORT:-$((8080 + PORT_OFFSET))}
 # /metrics is served on a port of its own (METRICS_PORT), never on the port the browser or the
 # gateway talks to: a service's metrics port is its port + 1000 (auth 5001, jobs' second
 # instance 5013), the gateway's GATEWAY_PORT + 1000 (9080). Prometheus scrapes those.
@@ -76,7 +80,7 @@ start_service() { # name port dir [ENV=VALUE...]   (name: also the pid file's an
 
 upstreams=()
 for entry in "${SERVICES[@]}"; do
-  name=${entry%%:*} port=${entry##*:}
+  name=${entry%%:*} port=$((${entry##*:} + PORT_OFFSET))
   only_here=() # settings only this service may see
   if [[ $name == auth ]]; then
     only_here=(JWT_PRIVATE_KEY="$JWT_PRIVATE_KEY" SESSION_SECRET="$SESSION_SECRET"
@@ -128,7 +132,7 @@ start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
 # Demo data through the product's own API, idempotent (docs/demo-data.md). SKIP_SEED=1 skips.
 if [[ ${SKIP_SEED:-0} != 1 ]]; then
   say "seeding the demo marketplace (30 people, 20 workers, 210 posts; runs again harmlessly)..."
-  node scripts/seed/seed-demo.mjs --base "http://127.0.0.1:$GATEWAY_PORT" --auth http://127.0.0.1:4001 --mail "$MAIL_API_URL"
+  node scripts/seed/seed-demo.mjs --base "http://127.0.0.1:$GATEWAY_PORT" --auth "http://127.0.0.1:$((4001 + PORT_OFFSET))" --mail "$MAIL_API_URL"
 fi
 
 cat <<DONE
