@@ -30,7 +30,8 @@ STARTED_AT=$SECONDS
 # a machine without the cache each half takes minutes, and much of it waits on the network.
 # Node.js comes first (both halves run on it and would otherwise both download it). The
 # background job writes to its own log; it is waited for, and its failure stops this script
-# with the log's end. A kill of this script ends it too.
+# with the log's end. Should this script stop first (a failed install), the builds run on to
+# their end and land in the cache, which the next start uses.
 ensure_node
 mkdir -p "$DATA/logs"
 SERVERS_LOG=$DATA/logs/install-servers.log
@@ -41,7 +42,6 @@ say "provisioning the servers in the background (log .data/logs/install-servers.
   bash "$INFRA" install-servers 2>&1 | tee "$SERVERS_LOG" | { grep --line-buffered -F '[infra]' || true; }
 ) &
 SERVERS_JOB=$!
-trap 'kill "$SERVERS_JOB" 2>/dev/null || true' EXIT
 
 timed "installing dependencies" install_dependencies
 say "building every package (turbo)..."
@@ -54,7 +54,6 @@ if ! wait "$SERVERS_JOB"; then
   tail -20 "$SERVERS_LOG" >&2
   die "provisioning the servers failed (log: .data/logs/install-servers.log)"
 fi
-trap - EXIT
 timed "starting the servers" bash "$INFRA" up
 load_infra_env
 
