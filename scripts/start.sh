@@ -6,7 +6,11 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$ROOT"
 
-GATEWAY_PORT=${GATEWAY_PORT:-8080}
+# MARKETPLACE_PORT_OFFSET moves the services' and the gateway's ports as infra.sh moves the
+# servers' (with its own MARKETPLACE_DATA): a second whole stack beside the first.
+PORT_OFFSET=${MARKETPLACE_PORT_OFFSET:-0}
+[[ $PORT_OFFSET =~ ^[0-9]+$ ]] || die "MARKETPLACE_PORT_OFFSET must be a number (got '$PORT_OFFSET')"
+GATEWAY_PORT=${GATEWAY_PORT:-$((8080 + PORT_OFFSET))}
 # /metrics is served on a port of its own (METRICS_PORT), never on the port the browser or the
 # gateway talks to: a service's metrics port is its port + 1000 (auth 5001, jobs' second
 # instance 5013), the gateway's GATEWAY_PORT + 1000 (9080). Prometheus scrapes those.
@@ -20,12 +24,38 @@ SERVICES=(auth:4001 people:4002 jobs:4003 favorites:4004 reports:4005 notificati
 REPLICAS=${REPLICAS:-1}
 [[ $REPLICAS =~ ^[1-9]$ ]] || die "REPLICAS must be a number from 1 to 9 (got '$REPLICAS')"
 
-install_dependencies
-bash "$INFRA" up
-load_infra_env
+STARTED_AT=$SECONDS
+# The servers' binaries (FerretDB, MinIO and Mailpit compiled from the Go module proxy, Kafka's
+# jars from Maven Central) build in the background while the Node install and build run: on
+# a machine without the cache each half takes minutes, and much of it waits on the network.
+# Node.js comes first (both halves run on it and would otherwise both download it). The
+# background job writes to its own log; it is waited for, and its failure stops this script
+# with the log's end. Should this script stop first (a failed install), the builds run on to
+# their end and land in the cache, which the next start uses.
+ensure_node
+mkdir -p "$DATA/logs"
+SERVERS_LOG=$DATA/logs/install-servers.log
+say "provisioning the servers in the background (log .data/logs/install-servers.log)..."
+# Its progress lines ([infra] ...) show here as they come; the rest (Go's downloads) only in the log.
+(
+  set -o pipefail
+  bash "$INFRA" install-servers 2>&1 | tee "$SERVERS_LOG" | { grep --line-buffered -F '[infra]' || true; }
+) &
+SERVERS_JOB=$!
 
+timed "installing dependencies" install_dependencies
 say "building every package (turbo)..."
-pnpm turbo run build --output-logs=errors-only
+timed "building every package" pnpm turbo run build --output-logs=errors-only
+
+if kill -0 "$SERVERS_JOB" 2>/dev/null; then
+  say "waiting for the servers' builds (details: tail -f .data/logs/install-servers.log)..."
+fi
+if ! wait "$SERVERS_JOB"; then
+  tail -20 "$SERVERS_LOG" >&2
+  die "provisioning the servers failed (log: .data/logs/install-servers.log)"
+fi
+timed "starting the servers" bash "$INFRA" up
+load_infra_env
 
 # The access-token key pair of this installation (Ed25519), made once and kept in .data.
 KEYS=$DATA/keys
@@ -53,7 +83,9 @@ ADMIN_EMAIL=${ADMIN_EMAIL:-admin@marketplace.local}
 ADMIN_PASSWORD=${ADMIN_PASSWORD:-Admin1234!}
 
 mkdir -p "$DATA/pids" "$DATA/logs"
-start_service() { # name port dir [ENV=VALUE...]   (name: also the pid file's and the log's)
+# Services start side by side: each is launched, then all are waited for (one after another
+# took a few seconds each, mostly waiting on Kafka's group joins).
+launch_service() { # name port dir [ENV=VALUE...]   (name: also the pid file's and the log's)
   local name=$1 port=$2 dir=$3; shift 3
   local pidfile=$DATA/pids/svc-$name.pid
   if [[ -f $pidfile ]] && kill -0 "$(cat "$pidfile")" 2>/dev/null; then
@@ -64,9 +96,11 @@ start_service() { # name port dir [ENV=VALUE...]   (name: also the pid file's an
   # stdout open (a caller piping start.sh would otherwise wait for the services to end).
   (cd "$ROOT/$dir" && exec env SERVICE_NAME="${name%-[0-9]}" HOST=127.0.0.1 PORT="$port" "$@" \
     setsid node dist/server.js) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
-  echo $! >"$pidfile"
-  local i
-  for ((i = 0; i < 120; i++)); do
+  echo $! >"$DATA/pids/svc-$name.pid"
+}
+await_service() { # name port
+  local name=$1 port=$2 pidfile=$DATA/pids/svc-$1.pid i
+  for ((i = 0; i < 240; i++)); do
     curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && { say "$name up on :$port (log .data/logs/$name.log)"; return; }
     kill -0 "$(cat "$pidfile")" 2>/dev/null || { tail -20 "$DATA/logs/$name.log" >&2; die "$name exited while starting"; }
     sleep 0.25
@@ -74,9 +108,11 @@ start_service() { # name port dir [ENV=VALUE...]   (name: also the pid file's an
   die "$name did not answer /healthz on :$port"
 }
 
+SERVICES_STARTED_AT=$SECONDS
+launched=()
 upstreams=()
 for entry in "${SERVICES[@]}"; do
-  name=${entry%%:*} port=${entry##*:}
+  name=${entry%%:*} port=$((${entry##*:} + PORT_OFFSET))
   only_here=() # settings only this service may see
   if [[ $name == auth ]]; then
     only_here=(JWT_PRIVATE_KEY="$JWT_PRIVATE_KEY" SESSION_SECRET="$SESSION_SECRET"
@@ -112,24 +148,32 @@ for entry in "${SERVICES[@]}"; do
     instance=$name
     ((REPLICAS > 1)) && instance=$name-$n
     instance_port=$((port + 10 * (n - 1)))
-    start_service "$instance" "$instance_port" "services/$name" INSTANCE_ID="$name-$n" \
+    launch_service "$instance" "$instance_port" "services/$name" INSTANCE_ID="$name-$n" \
       METRICS_PORT=$((instance_port + METRICS_OFFSET)) \
       MONGO_URL="$MONGO_URL_BASE/$name?$MONGO_URL_OPTIONS" KAFKA_BROKERS="$KAFKA_BROKERS" \
       "${only_here[@]}"
+    launched+=("$instance:$instance_port")
     urls+=("http://127.0.0.1:$instance_port")
   done
   upstreams+=("$(echo "$name" | tr '[:lower:]' '[:upper:]')_URL=$(IFS=,; echo "${urls[*]}")")
 done
-start_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
+say "waiting for the services to answer..."
+for entry in "${launched[@]}"; do await_service "${entry%%:*}" "${entry##*:}"; done
+launch_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
   METRICS_PORT=$((GATEWAY_PORT + METRICS_OFFSET)) \
   PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT" \
   KAFKA_BROKERS="$KAFKA_BROKERS"
+await_service gateway "$GATEWAY_PORT"
+say "services up in $((SECONDS - SERVICES_STARTED_AT)) s"
 
 # Demo data through the product's own API, idempotent (docs/demo-data.md). SKIP_SEED=1 skips.
 if [[ ${SKIP_SEED:-0} != 1 ]]; then
   say "seeding the demo marketplace (30 people, 20 workers, 210 posts; runs again harmlessly)..."
-  node scripts/seed/seed-demo.mjs --base "http://127.0.0.1:$GATEWAY_PORT" --auth http://127.0.0.1:4001 --mail "$MAIL_API_URL"
+  seed_started=$SECONDS
+  node scripts/seed/seed-demo.mjs --base "http://127.0.0.1:$GATEWAY_PORT" --auth "http://127.0.0.1:$((4001 + PORT_OFFSET))" --mail "$MAIL_API_URL"
+  say "seeding: done in $((SECONDS - seed_started)) s"
 fi
+say "ready in $((SECONDS - STARTED_AT)) s"
 
 cat <<DONE
 

@@ -152,13 +152,30 @@ install_servers() {
   command -v go >/dev/null || die "Go is required (go.dev toolchain); see README"
   command -v java >/dev/null || die "Java 17 is required for Kafka"
   command -v mvn >/dev/null || die "Maven is required to fetch the Kafka jars"
-  local pids=() pid failed=0
-  install_ferretdb & pids+=($!)
-  install_minio & pids+=($!)
-  install_kafka & pids+=($!)
-  install_mailpit & pids+=($!)
+  local pids=() names=(FerretDB MinIO Kafka Mailpit) pid failed=0 started=$SECONDS i running ticks=0
+  timed_install install_ferretdb FerretDB & pids+=($!)
+  timed_install install_minio MinIO & pids+=($!)
+  timed_install install_kafka Kafka & pids+=($!)
+  timed_install install_mailpit Mailpit & pids+=($!)
+  # A line a minute while a build runs: a cold build takes minutes and is otherwise silent.
+  for ((;;)); do
+    running=()
+    for i in "${!pids[@]}"; do kill -0 "${pids[$i]}" 2>/dev/null && running+=("${names[$i]}"); done
+    ((${#running[@]} > 0)) || break
+    ((ticks > 0 && ticks % 60 == 0)) && say "still building: ${running[*]} ($((SECONDS - started)) s so far)"
+    sleep 1
+    ticks=$((ticks + 1))
+  done
   for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
   ((failed == 0)) || die "provisioning failed (see the messages above)"
+  say "servers' binaries ready in $((SECONDS - started)) s"
+}
+
+# One install step, then how long it took when it did anything (a cached one says so itself).
+timed_install() { # function name
+  local started=$SECONDS
+  "$1"
+  ((SECONDS - started < 2)) || say "$2 ready in $((SECONDS - started)) s"
 }
 
 cmd_install() {

@@ -34,6 +34,13 @@ ensure_node() {
   [[ $(node --version) == "v$NODE_VERSION" ]] || die "Node.js $NODE_VERSION did not start from $dir"
 }
 
+# Runs a long step and says how long it took (the step prints its own first line).
+timed() { # label command...
+  local label=$1 started=$SECONDS; shift
+  "$@"
+  say "$label: done in $((SECONDS - started)) s"
+}
+
 say() { printf '\033[1;34m[marketplace]\033[0m %s\n' "$*"; }
 die() { printf '\033[31m[marketplace] %s\033[0m\n' "$*" >&2; exit 1; }
 

@@ -151,6 +151,7 @@ export async function buildService<
     consumers: parts.subscriptions,
     groupPrefix: config.KAFKA_GROUP_PREFIX,
     newGroupsSince: config.KAFKA_NEW_GROUPS_SINCE,
+    fetchWaitMs: config.KAFKA_FETCH_WAIT_MS,
     instanceId: config.INSTANCE_ID,
     principal: config.SERVICE_NAME,
   })

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox'
-import { ConfigError, MongoConfigSchema, loadConfig } from './config'
+import { ConfigError, KafkaConfigSchema, MongoConfigSchema, loadConfig } from './config'
 
 const Schema = Type.Object({
   PORT: Type.Integer({ minimum: 1 }),
@@ -28,6 +28,22 @@ describe('loadConfig', () => {
 
   it('treats an empty variable as unset', () => {
     expect(loadConfig(Schema, { PORT: '1', NAME: 'x', LEVEL: '' }).LEVEL).toBe('info')
+  })
+})
+
+describe("the consumers' long-poll wait (KAFKA_FETCH_WAIT_MS)", () => {
+  it('is 5 s unless set, and refuses a wait that would poll the broker in a tight loop', () => {
+    expect(loadConfig(KafkaConfigSchema, { KAFKA_BROKERS: 'k:9092' }).KAFKA_FETCH_WAIT_MS).toBe(
+      5000,
+    )
+    const set = loadConfig(KafkaConfigSchema, {
+      KAFKA_BROKERS: 'k:9092',
+      KAFKA_FETCH_WAIT_MS: '1000',
+    })
+    expect(set.KAFKA_FETCH_WAIT_MS).toBe(1000)
+    expect(() =>
+      loadConfig(KafkaConfigSchema, { KAFKA_BROKERS: 'k:9092', KAFKA_FETCH_WAIT_MS: '10' }),
+    ).toThrow(/KAFKA_FETCH_WAIT_MS/)
   })
 })
 

@@ -66,6 +66,15 @@ export const KafkaConfigSchema = Type.Object({
    */
   OUTBOX_POLL_MS: Type.Integer({ minimum: 10, default: 60_000 }),
   /**
+   * How long a consumer's fetch waits on the broker when there is nothing new (a long poll: a
+   * new event ends the wait at once, so this is no delay for events). Longer costs less at
+   * rest, but leaving a group (a shutdown) and noticing a rebalance wait for the current
+   * fetch: 5 s by default; the test harness sets 1 s so each test's shutdown is quick.
+   */
+  KAFKA_FETCH_WAIT_MS: Type.Optional(
+    Type.Integer({ minimum: 100, maximum: 10_000, default: 5_000 }),
+  ),
+  /**
    * Prepended to every consumer group id. Empty in production; test runs and side-by-side
    * stacks set it so they never share (and split) a group with another deployment.
    */

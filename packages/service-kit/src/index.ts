@@ -72,6 +72,7 @@ export {
   ensureTopics,
   saslOf,
   CONSUMER_MAX_WAIT_MS,
+  CONSUMER_FETCH_WAIT_MS,
   DEAD_LETTER_TOPIC,
 } from './events/kafka-client'
 export { pinNewGroup } from './events/pin-new-group'

@@ -21,6 +21,7 @@ export function buildAnalyticsApp(config: AnalyticsConfig) {
         repository,
         logger: app.log,
         since: config.KAFKA_NEW_GROUPS_SINCE,
+        fetchWaitMs: config.KAFKA_FETCH_WAIT_MS,
       })
       app.addHealthDetail('analytics-consumer', consumer.status)
       // The expiry where the server runs no TTL index (FerretDB); finds nothing on MongoDB.

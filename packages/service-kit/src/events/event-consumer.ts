@@ -18,7 +18,7 @@ import {
   type HandlerRetry,
 } from './dead-letters'
 import { traceMessageHandling } from '../tracing/event-trace'
-import { CONSUMER_MAX_WAIT_MS, DEAD_LETTER_TOPIC } from './kafka-client'
+import { CONSUMER_FETCH_WAIT_MS, DEAD_LETTER_TOPIC } from './kafka-client'
 import { dataChecker } from './new-event'
 import { pinNewGroup, type TopicPosition } from './pin-new-group'
 import { createProcessedEvents } from './processed-events'
@@ -45,6 +45,11 @@ export interface EventConsumerOptions {
    * at the first event published at or after it (KAFKA_NEW_GROUPS_SINCE, service-kit config).
    */
   since?: number
+  /**
+   * How long an idle fetch waits on the broker (default CONSUMER_FETCH_WAIT_MS). A new event
+   * ends the wait at once; what waits on it is leaving the group and seeing a rebalance.
+   */
+  fetchWaitMs?: number
   /** How long a consumer may show no sign of life before it is restarted (tests shorten it). */
   stallMs?: number
   /**
@@ -118,9 +123,12 @@ export async function startEventConsumer(options: EventConsumerOptions): Promise
 
   const consumer = options.kafka.consumer({
     groupId: options.groupId,
-    maxWaitTimeInMs: CONSUMER_MAX_WAIT_MS,
+    maxWaitTimeInMs: options.fetchWaitMs ?? CONSUMER_FETCH_WAIT_MS,
+    // kafkajs sends a heartbeat only between fetches, so at rest one goes with each long
+    // poll; while busy, every 3 s (the Java client's default). 15 s without one and the broker
+    // gives the partitions to the other instances (a crashed one's, for example).
     sessionTimeout: 15_000,
-    heartbeatInterval: 1_000,
+    heartbeatInterval: 3_000,
     retry: {
       initialRetryTime: 300,
       maxRetryTime: 5000,
@@ -266,7 +274,7 @@ export const CONSUMER_STALL_MS = 60_000
 /**
  * KafkaJS can leave a consumer hanging after its broker went away and came back: no crash,
  * no restart, no fetch (kafkajs issues #267, #659). A safety net: a healthy consumer
- * fetches at least every `maxWaitTimeInMs` (5 s) or is busy with a batch, so a minute of
+ * fetches at least every `maxWaitTimeInMs` (at most 10 s) or is busy with a batch, so a minute of
  * silence between batches means it is stuck: it is disconnected and started again, and
  * resumes at its committed offsets.
  * A failed restart (the broker still down) is tried again at the next check.

@@ -79,10 +79,18 @@ export async function ensureTopics(
 export const DEAD_LETTER_TOPIC = 'dead-letters'
 
 /**
- * How long a consumer's fetch waits on the broker for new events. A new event ends the wait
- * at once, so this is not a delay; it bounds what waits on an idle fetch: leaving a group
- * (a shutdown, a rolling update) and rejoining one in a rebalance. kafkajs' default, 5 s, made
- * every consumer's disconnect take 5 s; 1 s costs an idle group one small fetch a second
- * (the Java client's default is 500 ms).
+ * How long a short-lived consumer's fetch (a test's probe, the dead-letter redrive) waits on
+ * the broker for new events. A new event ends the wait at once, so this is not a delay; it
+ * bounds what waits on an idle fetch: leaving the group, which such a consumer soon does.
  */
 export const CONSUMER_MAX_WAIT_MS = 1000
+
+/**
+ * The long-poll wait of a service's consumers (KAFKA_FETCH_WAIT_MS's default). At rest each
+ * consumer asks the broker once per wait, and a service runs up to six consumers: at 1 s that
+ * was about 0.1 % of a core per consumer in fetches and heartbeats, at 5 s a fifth of it. A new
+ * event still ends the wait at once. What waits longer: a shutdown's group leave and an idle
+ * member's notice of a rebalance (a new instance joining), each up to this long. Short-lived
+ * consumers (tests, the dead-letter redrive) keep CONSUMER_MAX_WAIT_MS.
+ */
+export const CONSUMER_FETCH_WAIT_MS = 5000

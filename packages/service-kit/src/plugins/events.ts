@@ -47,6 +47,8 @@ export interface EventsPluginOptions {
   groupPrefix?: string
   /** KAFKA_NEW_GROUPS_SINCE: new groups that read from the beginning start at this instant. */
   newGroupsSince?: number
+  /** KAFKA_FETCH_WAIT_MS: each consumer's long-poll wait (event-consumer.ts). */
+  fetchWaitMs?: number
   /** Names the per-instance groups (INSTANCE_ID, events/instance-identity.ts). */
   instanceId?: string
   /**
@@ -130,6 +132,7 @@ export const eventsPlugin = fp(
                 startAt: definition.startAt,
                 onHandled: definition.onHandled,
                 since: options.newGroupsSince,
+                fetchWaitMs: options.fetchWaitMs,
                 metrics: app.metrics,
               })
               started.add(definition)

@@ -25,7 +25,10 @@ export const metricsPlugin = fp(
   ) => {
     const registry = new Registry()
     registry.setDefaultLabels({ service: options.serviceName })
-    collectDefaultMetrics({ register: registry })
+    // The event-loop delay is sampled by a timer of this period (ms): prom-client's 10 ms woke
+    // every process a hundred times a second, 0.4 % of a core each at rest. At 100 ms any
+    // stall of 100 ms or more is still seen whole; shorter ones are seen when a tick falls in.
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 })
     const duration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request duration by route and status',

@@ -60,6 +60,8 @@ export async function startServiceTestApp<App extends TestableApp>(
       KAFKA_BROKERS: infraEnv().kafkaBrokers,
       KAFKA_GROUP_PREFIX: groupPrefix,
       KAFKA_NEW_GROUPS_SINCE: String(FILE_STARTED_AT),
+      // A test's shutdown waits for each consumer's fetch: short polls keep it quick.
+      KAFKA_FETCH_WAIT_MS: '1000',
       JWT_PUBLIC_KEY: keys.publicKey,
       MONGO_COMMANDS_HEADER: 'true',
       // TEST_LOG_LEVEL=info shows the services' logs when a test needs explaining.

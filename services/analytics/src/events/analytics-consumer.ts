@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Consumer, Kafka, KafkaMessage } from 'kafkajs'
-import { CONSUMER_MAX_WAIT_MS, ensureTopics, pinNewGroup } from '@marketplace/service-kit'
+import { CONSUMER_FETCH_WAIT_MS, ensureTopics, pinNewGroup } from '@marketplace/service-kit'
 import type { DailyRepository, OffsetEvent } from '../daily/daily-repository'
 import type { ReceivedEvent } from '../daily/daily-tally'
 
@@ -12,6 +12,8 @@ export interface AnalyticsConsumerOptions {
   logger: FastifyBaseLogger
   /** KAFKA_NEW_GROUPS_SINCE: a new group starts at the first event at or after it (epoch ms). */
   since?: number
+  /** KAFKA_FETCH_WAIT_MS: the long-poll wait of an idle fetch. */
+  fetchWaitMs?: number
 }
 
 /** What the consumer has done since the process started (shown on /healthz). */
@@ -64,9 +66,10 @@ export function createAnalyticsConsumer(options: AnalyticsConsumerOptions) {
       await pinNewGroup(options.kafka, options.groupId, [options.topic], options.since)
     const created = options.kafka.consumer({
       groupId: options.groupId,
-      maxWaitTimeInMs: CONSUMER_MAX_WAIT_MS,
+      // A long poll at rest, as every service consumer (service-kit's event-consumer.ts).
+      maxWaitTimeInMs: options.fetchWaitMs ?? CONSUMER_FETCH_WAIT_MS,
       sessionTimeout: 15_000,
-      heartbeatInterval: 1_000,
+      heartbeatInterval: 3_000,
       retry: {
         initialRetryTime: 300,
         maxRetryTime: 5000,
