@@ -188,3 +188,12 @@ cat <<DONE
   Logs:                        .data/logs/   Stop everything: bash scripts/stop.sh
 
 DONE
+# Where the traces are, when the services send them (TRACING=1 and a viewer in infra.env).
+if [[ ${TRACING:-} == 1 || ${TRACING:-} == true ]]; then
+  if [[ -n ${ZIPKIN_URL:-} ]]; then
+    echo "  Traces (Zipkin):             $ZIPKIN_URL/zipkin/"
+  elif [[ -n ${JAEGER_URL:-} ]]; then
+    echo "  Traces (Jaeger query API):   $JAEGER_URL/api/traces?service=gateway"
+  fi
+  echo
+fi

@@ -8,8 +8,9 @@
 #   infra.sh status             what runs
 #   infra.sh stop|start NAME    one server: mongo, kafka, s3, mail (the outage tests use it),
 #                               tracing (the trace viewer)
-# With TRACING=1, `up` also builds and starts the trace viewer (Jaeger v2: OTLP in, query API
-# and UI out); without it nothing of tracing is built or started.
+# With TRACING=1, `up` also builds and starts the trace viewer: Jaeger v2 (OTLP in, query API
+# out) by default, or with TRACING_VIEWER=zipkin Zipkin (its spans API in, query API and web
+# UI out); without TRACING nothing of tracing is built or started.
 # Writes the servers' addresses to .data/infra.env for the test harness and the services.
 set -euo pipefail
 
@@ -32,6 +33,7 @@ MINIO_BIN=$BIN/minio-$MINIO_VERSION
 MAILPIT_BIN=$BIN/mailpit-$MAILPIT_VERSION
 JAEGER_REV=$(cat "$HERE"/jaeger/go.mod "$HERE"/jaeger/go.sum | sha1sum | cut -c1-10)
 JAEGER_BIN=$BIN/jaeger-$JAEGER_VERSION-$JAEGER_REV
+ZIPKIN_JAR=$BIN/zipkin-server-$ZIPKIN_VERSION-exec.jar
 NODE_TOOLS=$HERE/node
 
 # MARKETPLACE_PORT_OFFSET moves every port (with its own MARKETPLACE_DATA), so a second set
@@ -42,6 +44,7 @@ S3_PORT=$((9000 + OFFSET)) S3_CONSOLE_PORT=$((9001 + OFFSET))
 SMTP_PORT=$((1025 + OFFSET)) MAIL_API_PORT=$((8025 + OFFSET))
 JAEGER_OTLP_HTTP_PORT=$((4318 + OFFSET)) JAEGER_UI_PORT=$((16686 + OFFSET))
 JAEGER_QUERY_GRPC_PORT=$((16685 + OFFSET)) JAEGER_HEALTH_PORT=$((13133 + OFFSET))
+ZIPKIN_PORT=$((9411 + OFFSET))
 S3_USER=marketplace S3_PASSWORD=marketplace-local-secret
 
 # The node helpers (readiness probes) run on the project's Node.js 24, fetched
@@ -184,6 +187,32 @@ cmd_install() {
   say "install done ($CACHE)"
 }
 
+# Zipkin's server from Maven Central: Jaeger's web UI is not in its Go module, and Zipkin's
+# executable jar carries its UI (Lens), so this is the local viewer a person can look at.
+install_zipkin() {
+  [[ -f $ZIPKIN_JAR ]] && { say "Zipkin $ZIPKIN_VERSION cached"; return; }
+  command -v java >/dev/null || die "Java 17 is required for Zipkin"
+  say "fetching Zipkin $ZIPKIN_VERSION from Maven Central (135 MB)..."
+  mkdir -p "$BIN"
+  curl -fsSL --retry 3 -o "$ZIPKIN_JAR.tmp" \
+    "https://repo.maven.apache.org/maven2/io/zipkin/zipkin-server/$ZIPKIN_VERSION/zipkin-server-$ZIPKIN_VERSION-exec.jar" ||
+    die "Zipkin could not be fetched"
+  echo "$ZIPKIN_SHA1  $ZIPKIN_JAR.tmp" | sha1sum -c --quiet - || { rm -f "$ZIPKIN_JAR.tmp"; die "Zipkin's jar does not match its SHA-1"; }
+  mv "$ZIPKIN_JAR.tmp" "$ZIPKIN_JAR"
+}
+
+# Which viewer TRACING=1 starts: the one already running (recorded at its start), else
+# TRACING_VIEWER, else Jaeger.
+tracing_viewer() {
+  if is_running tracing && [[ -f $DATA/tracing-viewer ]]; then cat "$DATA/tracing-viewer"; return; fi
+  case ${TRACING_VIEWER:-jaeger} in
+    jaeger | zipkin) echo "${TRACING_VIEWER:-jaeger}" ;;
+    *) die "TRACING_VIEWER must be jaeger or zipkin, not ${TRACING_VIEWER}" ;;
+  esac
+}
+
+install_tracing() { if [[ $(tracing_viewer) == zipkin ]]; then install_zipkin; else install_jaeger; fi; }
+
 # ---------------------------------------------------------------------------- run
 pid_of() { [[ -f $PIDS/$1.pid ]] && cat "$PIDS/$1.pid"; }
 is_running() { local pid; pid=$(pid_of "$1") && [[ -n $pid ]] && kill -0 "$pid" 2>/dev/null; }
@@ -268,6 +297,18 @@ start_mail() {
 }
 
 start_tracing() {
+  local viewer; viewer=$(tracing_viewer)
+  if [[ $viewer == zipkin ]]; then
+    # Loopback only, spans kept in memory; a small heap (it holds a development session's traces).
+    launch tracing java -Xms64m -Xmx384m -jar "$ZIPKIN_JAR" \
+      --armeria.ports[0].port="$ZIPKIN_PORT" --armeria.ports[0].ip=127.0.0.1 \
+      --armeria.ports[0].protocols[0]=http || return 0
+    echo zipkin >"$DATA/tracing-viewer"
+    wait_port tracing "$ZIPKIN_PORT" 180
+    say "tracing ready: Zipkin http://127.0.0.1:$ZIPKIN_PORT/zipkin/ (spans in at /api/v2/spans)"
+    return
+  fi
+  echo jaeger >"$DATA/tracing-viewer"
   JAEGER_OTLP_HTTP_PORT=$JAEGER_OTLP_HTTP_PORT JAEGER_UI_PORT=$JAEGER_UI_PORT \
     JAEGER_QUERY_GRPC_PORT=$JAEGER_QUERY_GRPC_PORT JAEGER_HEALTH_PORT=$JAEGER_HEALTH_PORT \
     launch tracing "$JAEGER_BIN" --config "$HERE/jaeger/config.yaml" || return 0
@@ -296,7 +337,14 @@ INFRA_SCRIPT=$HERE/infra.sh
 ENV
   # Where the trace viewer listens, when it runs; services trace only when started with
   # TRACING=1 and this endpoint (scripts/start.sh passes both on).
-  if tracing_asked || is_running tracing; then
+  if (tracing_asked || is_running tracing) && [[ $(tracing_viewer) == zipkin ]]; then
+    # The standard OpenTelemetry settings for the Zipkin exporter (service-kit reads them).
+    cat >>"$DATA/infra.env" <<ENV
+OTEL_TRACES_EXPORTER=zipkin
+OTEL_EXPORTER_ZIPKIN_ENDPOINT=http://127.0.0.1:$ZIPKIN_PORT/api/v2/spans
+ZIPKIN_URL=http://127.0.0.1:$ZIPKIN_PORT
+ENV
+  elif tracing_asked || is_running tracing; then
     cat >>"$DATA/infra.env" <<ENV
 OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$JAEGER_OTLP_HTTP_PORT
 JAEGER_URL=http://127.0.0.1:$JAEGER_UI_PORT
@@ -320,7 +368,7 @@ stop_one() {
 start_one() {
   case $1 in
     mongo) start_mongo ;; kafka) start_kafka ;; s3) start_s3 ;; mail) start_mail ;;
-    tracing) install_jaeger && start_tracing && write_env ;;
+    tracing) install_tracing && start_tracing && write_env ;;
     *) die "unknown server $1 (mongo, kafka, s3, mail, tracing)" ;;
   esac
 }
@@ -347,7 +395,7 @@ cmd_up() {
   start_mail
   start_kafka
   if tracing_asked; then
-    install_jaeger
+    install_tracing
     start_tracing
   fi
   write_env
@@ -370,7 +418,7 @@ cmd_status() {
 case ${1:-} in
   install) cmd_install ;;
   install-servers) install_servers ;;
-  install-tracing) install_jaeger ;;
+  install-tracing) install_tracing ;;
   # Where the viewer of this offset listens (the tracing system test reads it).
   tracing-env) printf 'OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:%s\nJAEGER_URL=http://127.0.0.1:%s\n' "$JAEGER_OTLP_HTTP_PORT" "$JAEGER_UI_PORT" ;;
   # Where a server's binary is (built or not): infra/images puts the same binaries in images.

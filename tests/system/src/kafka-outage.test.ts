@@ -21,9 +21,10 @@ import { startKafka } from './server-containers'
 
 // A Kafka outage is not an API outage. The stack (jobs, notifications, the gateway) runs on a
 // broker of its own, a container (testcontainers) started for this file, so stopping it for
-// 30 s (`docker stop`) disturbs no other test or developer. Meanwhile a client reads and
-// writes through the gateway and every answer is the usual one, every service stays ready;
-// once the broker is back every event written meanwhile is delivered (notifications stored).
+// 30 s (`docker stop`), or freezing it for 20 s (`docker pause`), disturbs no other test or
+// developer. Meanwhile a client reads and writes through the gateway and every answer is the
+// usual one, every service stays ready; once the broker is back every event written meanwhile
+// is delivered once (notifications stored).
 describe('a Kafka outage, through the gateway', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
@@ -159,8 +160,17 @@ describe('a Kafka outage, through the gateway', () => {
     return people
   }
 
-  it('keeps every route answering and every service ready for 30 s without Kafka, then delivers every event', async () => {
-    const [owner, ...workers] = await announce(31)
+  /**
+   * A client's usual reads and writes through the gateway, about one round a second, while
+   * `fault` lasts `seconds`; then `heal`. Every answer must be the usual one and every
+   * service ready throughout; afterwards every request's event, which waited in the jobs
+   * outbox, reaches notifications exactly once (the owner's count is the requests sent).
+   */
+  async function clientThrough(
+    fault: { apply(): Promise<void>; heal(): Promise<void>; seconds: number; what: string },
+    people: number,
+  ) {
+    const [owner, ...workers] = await announce(people)
     const ownerToken = tokenFor(owner!.userId)
     const answers: Array<{ route: string; status: number }> = []
     const ask = async (
@@ -175,13 +185,12 @@ describe('a Kafka outage, through the gateway', () => {
       return answer
     }
 
-    const stoppedAt = Date.now()
-    await broker!.stop()
+    const faultAt = Date.now()
+    await fault.apply()
     const posts: string[] = []
     let requests = 0
     try {
-      // About one call a second for 30 s: the client's reads and writes, as usual.
-      for (let round = 0; Date.now() - stoppedAt < 30_000; round += 1) {
+      for (let round = 0; Date.now() - faultAt < fault.seconds * 1000; round += 1) {
         const post = await ask('POST /api/jobs', 'POST', '/api/jobs', ownerToken, {
           title: `Outage job ${round}`,
           where: 'Denver CO',
@@ -210,12 +219,12 @@ describe('a Kafka outage, through the gateway', () => {
         await new Promise((resolve) => setTimeout(resolve, 500))
       }
     } finally {
-      await broker!.start()
+      await fault.heal()
     }
 
     const unusual = answers.filter(({ status }) => status !== 200 && status !== 201)
     console.log(
-      `Kafka away ${Math.round((Date.now() - stoppedAt) / 1000)} s: ${answers.length} calls, ` +
+      `${fault.what} ${Math.round((Date.now() - faultAt) / 1000)} s: ${answers.length} calls, ` +
         `${unusual.length} unusual answers; ${posts.length} posts and ${requests} requests written`,
     )
     expect(unusual).toEqual([])
@@ -228,9 +237,37 @@ describe('a Kafka outage, through the gateway', () => {
         requests,
       { timeoutMs: 180_000, intervalMs: 1000, what: `${requests} notifications stored` },
     )
+    // And once each: a publish retried after the broker came back must not store a second.
     await new Promise((resolve) => setTimeout(resolve, 3000))
     expect(
       (await call('GET', '/api/notifications?limit=1', ownerToken)).body.pagination.total,
     ).toBe(requests)
+  }
+
+  it('keeps every route answering and every service ready for 30 s without Kafka, then delivers every event', async () => {
+    await clientThrough(
+      {
+        what: 'Kafka away (docker stop)',
+        seconds: 30,
+        apply: () => broker!.stop(),
+        heal: () => broker!.start(),
+      },
+      31,
+    )
+  })
+
+  // A frozen broker is worse than a stopped one for a client: a stopped broker refuses at
+  // once, a frozen one accepts bytes and never answers, so every produce, fetch and heartbeat
+  // waits for its timeout. The API must not wait with it.
+  it('keeps every route answering for 20 s while the broker is frozen (docker pause), then delivers every event once', async () => {
+    await clientThrough(
+      {
+        what: 'Kafka frozen (docker pause)',
+        seconds: 20,
+        apply: () => broker!.pause(),
+        heal: () => broker!.unpause(),
+      },
+      21,
+    )
   })
 })

@@ -14,8 +14,11 @@ import { waitFor } from '@marketplace/service-kit/testing'
 
 // Servers of a test's own, as containers (testcontainers) on the images infra/images/build.sh
 // builds on this machine from package registries: no image registry is reachable here, so
-// nothing is ever pulled. The fault is what a container gives: `docker stop` (the server goes
-// away and refuses connections), then `docker start` with the same data and port.
+// nothing is ever pulled. The faults are what a container gives: `docker stop` (the server goes
+// away and refuses connections), then `docker start` with the same data and port; and
+// `docker pause` (the cgroup freezer stops every process of the container: connections stay
+// open and nothing answers, as with a server stuck in a long pause or an overloaded host),
+// then `docker unpause`.
 //
 // testcontainers' reaper (Ryuk) is an image from Docker Hub, so it is turned off; each test
 // file removes its own containers in afterAll, and a container left by a run that was killed
@@ -93,6 +96,10 @@ export interface ServerContainer {
   stop(): Promise<void>
   /** `docker start` of the stopped container (same data, same port), then waits until it serves. */
   start(): Promise<void>
+  /** `docker pause`: the server freezes; its connections stay open and get no answer. */
+  pause(): Promise<void>
+  /** `docker unpause`, then waits until it serves. */
+  unpause(): Promise<void>
   /** Removes the container and its data. */
   remove(): Promise<void>
 }
@@ -121,6 +128,13 @@ async function serverContainer(
     },
     start: async () => {
       await docker.start()
+      await untilServing()
+    },
+    pause: async () => {
+      await docker.pause()
+    },
+    unpause: async () => {
+      await docker.unpause()
       await untilServing()
     },
     remove: async () => {

@@ -19,6 +19,8 @@ describe('tracing settings', () => {
         TRACING_SAMPLE_RATIO: '0.25',
       }),
     ).toEqual({
+      protocol: 'otlp',
+      zipkinEndpoint: 'http://127.0.0.1:9411/api/v2/spans',
       serviceName: 'jobs',
       instanceId: 'jobs-2',
       endpoint: 'http://collector:4318',
@@ -28,6 +30,19 @@ describe('tracing settings', () => {
       endpoint: 'http://127.0.0.1:4318',
       sampleRatio: 1,
     })
+  })
+
+  it('send to Zipkin when OTEL_TRACES_EXPORTER says zipkin, and refuse an exporter they do not have', () => {
+    expect(
+      tracingOptionsFromEnvironment({
+        TRACING: '1',
+        OTEL_TRACES_EXPORTER: 'zipkin',
+        OTEL_EXPORTER_ZIPKIN_ENDPOINT: 'http://127.0.0.1:19411/api/v2/spans',
+      }),
+    ).toMatchObject({ protocol: 'zipkin', zipkinEndpoint: 'http://127.0.0.1:19411/api/v2/spans' })
+    expect(() =>
+      tracingOptionsFromEnvironment({ TRACING: '1', OTEL_TRACES_EXPORTER: 'jaeger' }),
+    ).toThrow(/OTEL_TRACES_EXPORTER must be otlp or zipkin/)
   })
 
   it('refuse a sample ratio outside 0 to 1', () => {

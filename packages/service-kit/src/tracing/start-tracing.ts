@@ -2,6 +2,7 @@ import { context, propagation, trace } from '@opentelemetry/api'
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http'
+import { ZipkinExporter } from '@opentelemetry/exporter-zipkin'
 import { registerInstrumentations } from '@opentelemetry/instrumentation'
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http'
 import { MongoDBInstrumentation } from '@opentelemetry/instrumentation-mongodb'
@@ -23,8 +24,15 @@ export interface TracingOptions {
   serviceName: string
   /** `service.instance.id`: which of several instances recorded a span. */
   instanceId?: string
+  /**
+   * How spans leave: OTLP over HTTP (what collectors and Jaeger take) or Zipkin's JSON (the
+   * local viewer with a web UI, docs/operations.md "Tracing"). Default OTLP.
+   */
+  protocol?: 'otlp' | 'zipkin'
   /** OTLP over HTTP, e.g. http://127.0.0.1:4318 (the viewer's receiver). */
   endpoint: string
+  /** Zipkin's spans API, e.g. http://127.0.0.1:9411/api/v2/spans, when `protocol` is zipkin. */
+  zipkinEndpoint?: string
   /** Share of new traces recorded (0 to 1); a request that arrives traced follows its caller. */
   sampleRatio: number
   /** Tests pass an in-memory exporter and a processor that exports at once. */
@@ -52,9 +60,7 @@ let provider: TracerProvider | null = null
  */
 export function startTracing(options: TracingOptions): void {
   if (provider) return
-  const exporter =
-    options.exporter ??
-    new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` })
+  const exporter = options.exporter ?? exporterFor(options)
   provider = new TracerProvider({
     resource: resourceFromAttributes({
       'service.name': options.serviceName,
@@ -90,6 +96,17 @@ export function startTracing(options: TracingOptions): void {
   })
   const started = provider
   setTracingOn(() => started.forceFlush())
+}
+
+/** The exporter of `protocol`; exported for its test, which sends to a stand-in receiver. */
+export function exporterFor(options: TracingOptions): SpanExporter {
+  if (options.protocol === 'zipkin') {
+    return new ZipkinExporter({
+      url: options.zipkinEndpoint ?? 'http://127.0.0.1:9411/api/v2/spans',
+      serviceName: options.serviceName,
+    })
+  }
+  return new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/+$/, '')}/v1/traces` })
 }
 
 function pathOf(url: string): string {
