@@ -33,6 +33,13 @@ status=0
 LOGS=$DATA/test-logs
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 
+# The images the system tests' own servers run on (testcontainers: Kafka, FerretDB) and the
+# compose journey starts: built from package registries while the suites below run, so a cold
+# machine's builds (a Debian root file system, Kafka on a JRE: minutes) are not spent inside a
+# test's start-up timeout. Cached by a hash of their inputs: seconds when nothing changed.
+bash infra/images/build.sh servers >"$LOGS/images.log" 2>&1 &
+images_build=$!
+
 # The local MongoDB-protocol server's write serializer (go test): compiling FerretDB's packages
 # takes minutes on a cold machine and needs no server, so it runs beside everything else.
 (cd infra/local/ferretdb-sqlite && GOFLAGS=-mod=mod go test ./...) >"$LOGS/go-test.log" 2>&1 &
@@ -72,6 +79,8 @@ ensure_schemathesis # installed by now: sets SCHEMATHESIS_BIN here
 system_tests() {
   (cd tests/system && SYSTEM_TESTS=$1 TEST_SUMMARY_PART=$1 pnpm exec jest "${@:2}")
 }
+say "the servers' container images (log: $LOGS/images.log)..."
+wait "$images_build" || { tail -30 "$LOGS/images.log"; say "building the servers' images FAILED"; status=1; }
 say "system tests that stop and restart the shared Kafka, one at a time..."
 system_tests exclusive || status=1
 say "the other system tests (services as separate processes), two files at a time..."
