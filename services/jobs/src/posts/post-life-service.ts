@@ -70,7 +70,10 @@ export function createPostLifeService(deps: {
     const saved = await deps.posts.update(
       post._id,
       { $set: changes },
-      [postChangedEvent('post.updated', next, actor), postClosedEvent(next, 'filled', pending, actor)],
+      [
+        postChangedEvent('post.updated', next, actor),
+        postClosedEvent(next, 'filled', pending, actor),
+      ],
       { updatedAt: post.updatedAt },
     )
     if (!saved) return fill(postId, context)
@@ -84,8 +87,7 @@ export function createPostLifeService(deps: {
    */
   async function relist(postId: string, context: Context): Promise<JobPost> {
     const post = await ownPost(postId, context.callerId)
-    if (post.takenDown)
-      throw new BadRequestError(Messages.post.relistTakenDown, 'POST_TAKEN_DOWN')
+    if (post.takenDown) throw new BadRequestError(Messages.post.relistTakenDown, 'POST_TAKEN_DOWN')
     const at = now()
     if (post.relistedAt) {
       const allowedAt = post.relistedAt.getTime() + RELIST_INTERVAL_MS

@@ -59,9 +59,11 @@ describe('jobs service: expiry warning, mark filled, relist (real FerretDB and K
     return events[0]!
   }
   const searchIds = async (word: string) =>
-    ((await jobs.clientFor(null).get(`/api/jobs?search=${word}`)).body.jobs as Array<{
-      _id: string
-    }>).map((post) => post._id)
+    (
+      (await jobs.clientFor(null).get(`/api/jobs?search=${word}`)).body.jobs as Array<{
+        _id: string
+      }>
+    ).map((post) => post._id)
   const myPost = async (owner: ReturnType<JobsTestApp['clientFor']>, postId: string) =>
     ((await owner.get('/api/jobs/my-jobs')).body as Array<Record<string, unknown>>).find(
       (post) => post._id === postId,
@@ -90,10 +92,7 @@ describe('jobs service: expiry warning, mark filled, relist (real FerretDB and K
     expect(results.reduce((sum, result) => sum + result.warned, 0)).toBe(1)
     // Later sweeps before the expiry send nothing more.
     const later = new Date(warningAt.getTime() + DAY_MS)
-    const again = await Promise.all([
-      jobs.app.postLife.sweep(later),
-      replica.postLife.sweep(later),
-    ])
+    const again = await Promise.all([jobs.app.postLife.sweep(later), replica.postLife.sweep(later)])
     expect(again).toEqual([
       { warned: 0, closed: 0 },
       { warned: 0, closed: 0 },
@@ -225,8 +224,10 @@ describe('jobs service: expiry warning, mark filled, relist (real FerretDB and K
     await new Promise((resolve) => setTimeout(resolve, 1000))
     expect(publishedAbout('post.closed', post._id)).toHaveLength(1)
     // A filled post has nothing left to tell at its expiry.
-    expect((await jobs.db.collection<PostDocument>(POSTS_COLLECTION).findOne({ _id: post._id }))!
-      .lifeNoticeAt).toBeNull()
+    expect(
+      (await jobs.db.collection<PostDocument>(POSTS_COLLECTION).findOne({ _id: post._id }))!
+        .lifeNoticeAt,
+    ).toBeNull()
   }, 90_000)
 
   async function replicaUrl() {

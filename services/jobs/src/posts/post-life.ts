@@ -14,10 +14,7 @@ const WARNING_MS = EXPIRY_WARNING_DAYS * DAY_MS
  * it back by relisting. Filled comes before expired: the owner's own word is the reason.
  */
 export function postState(
-  post: Pick<
-    PostDocument,
-    'isOnline' | 'takenDown' | 'ownerLeaving' | 'filledAt' | 'expiresAt'
-  >,
+  post: Pick<PostDocument, 'isOnline' | 'takenDown' | 'ownerLeaving' | 'filledAt' | 'expiresAt'>,
   now = new Date(),
 ): PostState {
   if (post.takenDown || post.ownerLeaving === true) return 'offline'
