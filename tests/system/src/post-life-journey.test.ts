@@ -60,8 +60,8 @@ describe('the life of a post in Chromium against the full stack', () => {
     // The jobs service learns the worker profile from an event: the request waits for it.
     await waitFor(
       async () =>
-        (await api.call('POST', '/api/jobs/requests', worker.token, { postID: postId }))
-          .status === 201,
+        (await api.call('POST', '/api/jobs/requests', worker.token, { postID: postId })).status ===
+        201,
       { timeoutMs: 60_000, what: "the worker's request on the post" },
     )
 
@@ -126,7 +126,12 @@ describe('the life of a post in Chromium against the full stack', () => {
         await card.getByRole('button', { name: `Relist ${title}` }).click()
         const dialog = page.getByRole('dialog', { name: 'Relist for 30 days' })
         await dialog.getByRole('button', { name: 'Relist for 30 days' }).click()
-        await expectVisible(card.getByText('Live', { exact: true }), 'the post Live again', 20_000)
+        // Live again, with its new last day 30 days ahead.
+        await expectVisible(
+          card.getByText(/^Live · last day \d{4}-\d\d-\d\d$/),
+          'the post Live again, with its new last day',
+          20_000,
+        )
       })
       const top = await api.call('GET', '/api/jobs?limit=1')
       expect(top.body.jobs[0]._id).toBe(postId)
