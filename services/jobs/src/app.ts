@@ -13,6 +13,8 @@ import { recordGrantsWrite, recordPostWrite } from './feed/post-write-position'
 import { feedRoutes } from './feed/feed-routes'
 import { createFeedSync } from './feed/feed-sync'
 import { schedulePostDeletionSweep } from './posts/post-deletion-sweep'
+import { createPostLifeService } from './posts/post-life-service'
+import { schedulePostLifeSweep } from './posts/post-life-sweep'
 import {
   createPostDeletionsRepository,
   postDeletionIndexes,
@@ -102,6 +104,16 @@ export function buildJobsApp(config: JobsConfig) {
         config.POST_DELETION_SWEEP_MS,
         app.log.child({ component: 'post-deletion-sweep' }),
       )
+      const postLife = createPostLifeService({
+        posts,
+        readers,
+        pendingRequestersOf: (postId) => requests.pendingRequestersOf(postId),
+      })
+      const stopLifeSweep = schedulePostLifeSweep(
+        postLife,
+        config.POST_LIFE_SWEEP_MS,
+        app.log.child({ component: 'post-life-sweep' }),
+      )
       const feedSync = createFeedSync({
         feed,
         posts,
@@ -141,7 +153,7 @@ export function buildJobsApp(config: JobsConfig) {
             catchUp: feedSync.catchUp,
             readPost: (postId: string) => posts.findById(postId),
           })
-          await app.register(postsRoutes, { service: postsService })
+          await app.register(postsRoutes, { service: postsService, life: postLife })
           await app.register(requestsRoutes, {
             service: requestsService,
             requests,
@@ -155,9 +167,10 @@ export function buildJobsApp(config: JobsConfig) {
         },
         close() {
           stopDeletionSweep()
+          stopLifeSweep()
           feedSync.close()
         },
-        expose: { feed, feedSync, postsService, postDeletions },
+        expose: { feed, feedSync, postsService, postDeletions, postLife },
       }
     },
   })

@@ -21,6 +21,8 @@ const JobsConfigSchema = Type.Composite([
     FEED_PAGE_SIZE: Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: FEED_PAGE_SIZE }),
     /** How often interrupted post deletions are looked for, and how old one must be. */
     POST_DELETION_SWEEP_MS: Type.Integer({ minimum: 100, default: 60_000 }),
+    /** How often due expiry warnings and expiry notices are sent (docs/posts.md). */
+    POST_LIFE_SWEEP_MS: Type.Integer({ minimum: 100, default: 60_000 }),
   }),
 ])
 

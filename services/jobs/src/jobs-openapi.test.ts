@@ -74,6 +74,8 @@ const ROUTES: Array<[method: string, path: string, success: number, secured: boo
   ['get', '/api/jobs/{id}', 200, false],
   ['put', '/api/jobs/{id}', 200, true],
   ['delete', '/api/jobs/{id}', 204, true],
+  ['post', '/api/jobs/{id}/fill', 200, true],
+  ['post', '/api/jobs/{id}/relist', 200, true],
   ['post', '/api/jobs/requests', 201, true],
   ['get', '/api/jobs/user/{userId}/received-requests', 200, true],
   ['get', '/api/jobs/user/{userId}/sent-requests', 200, true],
@@ -171,6 +173,9 @@ describe('jobs service: OpenAPI document and response schemas', () => {
       await stranger.get(`/api/jobs/${id}`),
       await owner.get('/api/jobs/my-jobs'),
       await owner.put(`/api/jobs/${id}`, { infos: 'Carry it with care' }),
+      // Filled, then relisted: live again for the feed and search below.
+      await owner.post(`/api/jobs/${id}/fill`, undefined),
+      await owner.post(`/api/jobs/${id}/relist`, undefined),
       await guest.get('/api/jobs?page=1'),
       await owner.get('/api/jobs?page=1'),
       await guest.get('/api/jobs?search=marmot'),

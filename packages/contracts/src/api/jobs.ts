@@ -10,6 +10,7 @@ import {
   POST_WHEN_MAX_LENGTH,
 } from '../marketplace/limits'
 import { POST_CATEGORIES } from '../marketplace/categories'
+import { POST_STATES, type PostState } from '../marketplace/post-life'
 import { literalUnion } from '../marketplace/literal-union'
 import { RequestStatusSchema } from '../marketplace/requests'
 
@@ -109,7 +110,34 @@ export const JobPostSchema = Type.Object(
         description: 'Sent to the owner only: a moderator took the post down; it stays offline',
       }),
     ),
-    createdAt: Type.String({ format: 'date-time' }),
+    state: Type.Optional(
+      Type.Unsafe<PostState>(
+        Type.Union(
+          POST_STATES.map((state) => Type.Literal(state)),
+          {
+            description:
+              'Sent to the owner only: live, expiring-soon (live, within three days of its end), offline, expired or filled (docs/posts.md)',
+          },
+        ),
+      ),
+    ),
+    filledAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Sent to the owner only, once the post is marked filled',
+      }),
+    ),
+    relistableAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'Sent to the owner only, after a relist: the post can be relisted again from this instant',
+      }),
+    ),
+    createdAt: Type.String({
+      format: 'date-time',
+      description: 'When the post was published, or last relisted (a relisted post is new again)',
+    }),
     updatedAt: Type.String({ format: 'date-time' }),
   },
   { ...closed, title: 'JobPost', description: 'A post, as the viewer may see it' },

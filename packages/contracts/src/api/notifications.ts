@@ -43,9 +43,11 @@ export const NotificationKindSchema = Type.Union(
     Type.Literal('post-favorite'),
     Type.Literal('new-message'),
     Type.Literal('message-taken-down'),
+    Type.Literal('post-expiring'),
   ],
   {
-    description: 'post-request, request-status or post-favorite; new-message or message-taken-down',
+    description:
+      'post-request, request-status or post-favorite; new-message or message-taken-down; post-expiring (the owner, before a post expires)',
   },
 )
 

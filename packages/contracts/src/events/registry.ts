@@ -290,6 +290,38 @@ export const Events = {
     Topics.jobsPosts,
     Type.Object({ postId: Type.String(), ownerId: Type.String(), title: Type.String() }),
   ),
+  /**
+   * The owner's warning: the post leaves the feed after `expirationDate` (its last day, UTC),
+   * within the warning's days (jobs service's expiry sweep, once per post and expiry date).
+   */
+  postExpiring: defineEvent(
+    'post.expiring',
+    1,
+    Topics.jobsPosts,
+    Type.Object({
+      postId: Type.String(),
+      ownerId: Type.String(),
+      title: Type.String(),
+      expirationDate: Type.String(),
+    }),
+  ),
+  /**
+   * A post stopped taking requests for good: its owner marked it filled, or it expired (jobs
+   * service, once per closing). `pendingRequesterIds` are the requesters whose request on it
+   * was still pending then: each is told.
+   */
+  postClosed: defineEvent(
+    'post.closed',
+    1,
+    Topics.jobsPosts,
+    Type.Object({
+      postId: Type.String(),
+      ownerId: Type.String(),
+      title: Type.String(),
+      reason: Type.Union([Type.Literal('filled'), Type.Literal('expired')]),
+      pendingRequesterIds: Type.Array(Type.String()),
+    }),
+  ),
   /** Requests on posts (jobs service): enough for a notification without a lookup. */
   jobRequestCreated: defineEvent('job-request.created', 1, Topics.jobsRequests, JobRequestSchema()),
   jobRequestDecided: defineEvent('job-request.decided', 1, Topics.jobsRequests, JobRequestSchema()),
@@ -367,6 +399,8 @@ export const Events = {
         Type.Literal('new-message'),
         /** A moderator took one of the user's messages down. */
         Type.Literal('message-taken-down'),
+        /** The user's post expires within three days (with its relist link). */
+        Type.Literal('post-expiring'),
       ]),
       message: Type.String(),
       /** A path in the web app where the notification leads (/settings-...). */

@@ -72,6 +72,17 @@ export const Messages = {
     invalidPayment: 'Please choose payment options from the list',
     invalidContact: 'Please choose a contact option from the list',
     titleUnchangeable: 'The title of a post cannot be changed',
+    // ours: marking a post filled and relisting it (docs/posts.md, "The life of a post")
+    relistOnlyWhenClosed:
+      'Only a filled or expired post, or one that expires within three days, can be relisted',
+    relistTakenDown: 'A post removed by a moderator cannot be relisted',
+    relistTooSoon: (at: string) =>
+      `A post can be relisted once a day: you can relist this one again after ${at}`,
+    fillTakenDown: 'A post removed by a moderator cannot be marked filled',
+    relisted: 'Relisted for 30 days: your post is back at the top of the feed',
+    relistFailed: 'The post could not be relisted. Please try again.',
+    filled: 'Marked filled: the post left the feed and its pending requesters were told',
+    fillFailed: 'The post could not be marked filled. Please try again.',
     // ours: a category outside the feed's list
     invalidCategory: `Please choose a category from the list: ${POST_CATEGORIES.join(', ')}`,
   },
@@ -120,6 +131,8 @@ export const Messages = {
     workerProfileRequired: 'You need a worker profile to send requests',
     ownPost: 'You cannot send a request for your own post',
     postNotAccepting: 'This post is not taking requests right now',
+    // ours: the owner marked the post filled
+    postFilled: 'This post was filled and is not taking requests',
     invalidStatus: 'Status must be accepted, rejected or pending',
     // ours: the server's reasons for refusing a request to a person
     notYourPost: 'You can only request people for your own posts',

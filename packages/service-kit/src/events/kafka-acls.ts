@@ -84,6 +84,8 @@ export const TOPICS_READ: Record<KafkaPrincipal, readonly string[]> = {
     Topics.favorites,
     Topics.notifications,
     Topics.conversations,
+    // post.expiring and post.closed: a post's life (docs/posts.md).
+    Topics.jobsPosts,
   ],
   media: [Topics.peopleUsers, Topics.jobsPosts],
   conversations: [

@@ -50,6 +50,23 @@ export interface PostDocument extends OutboxFields {
   expirationDate: string | null
   /** End of the expiration day (UTC) as an instant, for comparisons; null when none. */
   expiresAt: Date | null
+  /**
+   * When the owner marked the post filled: closed to requests and out of the feed, its
+   * conversations kept; absent or null while it is not (docs/posts.md, "The life of a post").
+   */
+  filledAt?: Date | null
+  /** The owner's last relist (a post is relisted at most once a day). */
+  relistedAt?: Date
+  /**
+   * When the post's next life notice is due: the expiry warning, then the expiry's own notice
+   * to its pending requesters; null or absent when none is (no expiry, filled, both told).
+   * The sweep finds due posts by it and claims one by setting it forward (post-life.ts).
+   */
+  lifeNoticeAt?: Date | null
+  /** The expiry instant whose warning the owner was sent. */
+  expiryWarnedFor?: Date
+  /** The expiry instant whose notice the pending requesters were sent. */
+  expiryClosedFor?: Date
   /** Normalized words of title and infos (lower case, no accents), for search. */
   searchWords: string[]
   createdAt: Date
@@ -71,16 +88,17 @@ export function seesPrivateFields(
 
 /**
  * Live = shown in the feed and open to requests: online, not taken down, its owner not in a
- * deletion's grace period, not expired.
+ * deletion's grace period, not filled, not expired.
  */
 export function isLive(
-  post: Pick<PostDocument, 'isOnline' | 'takenDown' | 'expiresAt' | 'ownerLeaving'>,
+  post: Pick<PostDocument, 'isOnline' | 'takenDown' | 'expiresAt' | 'ownerLeaving' | 'filledAt'>,
   now = new Date(),
 ): boolean {
   return (
     post.isOnline &&
     !post.takenDown &&
     post.ownerLeaving !== true &&
+    !post.filledAt &&
     (post.expiresAt === null || post.expiresAt > now)
   )
 }

@@ -38,8 +38,8 @@ export function postChangedEvent(
       jobPicture: view.jobPicture,
       category: view.category,
       // Consumers show "online" as "live": a taken-down post is not, nor one whose owner is
-      // in a deletion's grace period.
-      isOnline: view.isOnline && !post.takenDown && post.ownerLeaving !== true,
+      // in a deletion's grace period, nor a filled one.
+      isOnline: view.isOnline && !post.takenDown && post.ownerLeaving !== true && !post.filledAt,
       takenDown: post.takenDown === true,
       expirationDate: view.expirationDate,
       createdAt: view.createdAt,
@@ -57,5 +57,42 @@ export function postDeletedEvent(
     actorId: context.actorId,
     requestId: context.requestId,
     data: { postId: post._id, ownerId: post.userID, title: post.title },
+  })
+}
+
+/** The owner's warning that the post expires soon (the expiry sweep, post-life-service.ts). */
+export function postExpiringEvent(
+  post: Pick<PostDocument, '_id' | 'userID' | 'title'> & { expirationDate: string },
+) {
+  return newEvent('post.expiring', {
+    aggregateId: post._id,
+    actorId: null,
+    data: {
+      postId: post._id,
+      ownerId: post.userID,
+      title: post.title,
+      expirationDate: post.expirationDate,
+    },
+  })
+}
+
+/** The post closed for good (filled or expired): its pending requesters are told. */
+export function postClosedEvent(
+  post: Pick<PostDocument, '_id' | 'userID' | 'title'>,
+  reason: 'filled' | 'expired',
+  pendingRequesterIds: string[],
+  context: Context,
+) {
+  return newEvent('post.closed', {
+    aggregateId: post._id,
+    actorId: context.actorId,
+    requestId: context.requestId,
+    data: {
+      postId: post._id,
+      ownerId: post.userID,
+      title: post.title,
+      reason,
+      pendingRequesterIds,
+    },
   })
 }

@@ -1,5 +1,7 @@
 import type { JobPost } from '@marketplace/contracts/api'
+import { RELIST_INTERVAL_MS } from '@marketplace/contracts/marketplace'
 import { seesPrivateFields, type PostDocument } from './post-document'
+import { postState } from './post-life'
 
 /**
  * The contact as a viewer may see it. A public contact (displayContact true) shows its method
@@ -54,7 +56,20 @@ export function toPostView(
     authorizedUsers: isOwner ? [...authorizedUsers] : insider && viewerId ? [viewerId] : [],
     // Only the owner still sees a taken-down post, and must learn why it stays offline.
     ...(isOwner && post.takenDown ? { takenDown: true as const } : {}),
+    // The post's life (docs/posts.md), for its owner's My Posts only.
+    ...(isOwner && ownerFields(post)),
     createdAt: post.createdAt.toISOString(),
     updatedAt: post.updatedAt.toISOString(),
+  }
+}
+
+/** What only the owner is told of the post's life: its state, when filled, when relistable. */
+function ownerFields(post: PostDocument): Pick<JobPost, 'state' | 'filledAt' | 'relistableAt'> {
+  return {
+    state: postState(post),
+    ...(post.filledAt ? { filledAt: post.filledAt.toISOString() } : {}),
+    ...(post.relistedAt
+      ? { relistableAt: new Date(post.relistedAt.getTime() + RELIST_INTERVAL_MS).toISOString() }
+      : {}),
   }
 }

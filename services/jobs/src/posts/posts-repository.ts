@@ -23,6 +23,12 @@ export const postIndexes: IndexDefinition[] = [
     keys: { userID: 1, createdAt: -1, _id: -1 },
     options: { name: 'owner_recent' },
   },
+  // The life notices' sweep: lifeNoticeAt <= now, soonest first (post-life-service.ts).
+  {
+    collection: POSTS_COLLECTION,
+    keys: { lifeNoticeAt: 1 },
+    options: { name: 'life_notice_due' },
+  },
   {
     collection: POSTS_COLLECTION,
     keys: OUTBOX_PENDING_INDEX.keys,
@@ -47,6 +53,8 @@ export interface PostsRepository {
   delete(id: string, events: DomainEvent[]): Promise<boolean>
   /** Every post, in natural order (the feed index's load). */
   findAll(): Promise<PostDocument[]>
+  /** Posts whose life notice is due at `at`, soonest first: one query on `life_notice_due`. */
+  dueForLifeNotice(at: Date, limit: number): Promise<PostDocument[]>
 }
 
 /** A deleted post's events wait here for the relay: the post document itself is gone. */
@@ -109,5 +117,12 @@ export function createPostsRepository(
     },
 
     findAll: () => posts.find({}, { projection: { outbox: 0 }, batchSize: 1000 }).toArray(),
+
+    dueForLifeNotice: (at, limit) =>
+      posts
+        .find({ lifeNoticeAt: { $lte: at } }, withoutOutbox)
+        .sort({ lifeNoticeAt: 1 })
+        .limit(limit)
+        .toArray(),
   }
 }

@@ -11,6 +11,7 @@ import {
 } from '@marketplace/contracts/api'
 import { callerOf } from '@marketplace/service-kit'
 import type { ServiceApp } from '@marketplace/service-kit'
+import type { PostLifeService } from './post-life-service'
 import type { PostsService } from './posts-service'
 
 const tags = ['jobs']
@@ -25,8 +26,11 @@ const contextOf = (request: FastifyRequest) => ({
   requestId: request.id,
 })
 
-/** A post's own routes: create, the owner's list, read, change, delete. */
-export async function postsRoutes(app: ServiceApp, deps: { service: PostsService }) {
+/** A post's own routes: create, the owner's list, read, change, mark filled, relist, delete. */
+export async function postsRoutes(
+  app: ServiceApp,
+  deps: { service: PostsService; life: PostLifeService },
+) {
   app.post(
     '/api/jobs',
     {
@@ -90,6 +94,38 @@ export async function postsRoutes(app: ServiceApp, deps: { service: PostsService
     },
     async (request) =>
       deps.service.update(request.params.id, request.body ?? {}, contextOf(request)),
+  )
+
+  app.post(
+    '/api/jobs/:id/fill',
+    {
+      schema: {
+        tags,
+        summary:
+          "Mark the caller's post filled: no more requests, out of the feed and search, conversations kept; pending requesters are told",
+        security: SECURED,
+        params: IdParamsSchema,
+        response: { 200: JobPostSchema, ...errorResponses(400, 401, 404) },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => deps.life.fill(request.params.id, contextOf(request)),
+  )
+
+  app.post(
+    '/api/jobs/:id/relist',
+    {
+      schema: {
+        tags,
+        summary:
+          "Relist the caller's filled or expired post (or one expiring within three days): back at the top of the feed for 30 days, at most once a day",
+        security: SECURED,
+        params: IdParamsSchema,
+        response: { 200: JobPostSchema, ...errorResponses(400, 401, 404, 429) },
+      },
+      preHandler: app.authenticate,
+    },
+    async (request) => deps.life.relist(request.params.id, contextOf(request)),
   )
 
   app.delete(

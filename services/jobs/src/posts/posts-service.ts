@@ -6,6 +6,7 @@ import type { PostDeletionDocument, PostDeletionsRepository } from './post-delet
 import { isShownToOthers, type PostDocument } from './post-document'
 import { derivedFields, readNewPost, readPostChanges } from './post-input'
 import { postChangedEvent, postDeletedEvent } from './post-events'
+import { nextLifeNoticeAt } from './post-life'
 import { toPostView } from './post-view'
 import type { PostsRepository } from './posts-repository'
 
@@ -92,6 +93,7 @@ export function createPostsService(deps: {
       createdAt: at,
       updatedAt: at,
     }
+    post.lifeNoticeAt = nextLifeNoticeAt(post)
     await deps.posts.insert(post, [
       postChangedEvent('post.created', post, {
         actorId: context.callerId,
@@ -145,6 +147,12 @@ export function createPostsService(deps: {
       searchWords: next.searchWords,
       expiresAt: next.expiresAt,
       updatedAt: at,
+    }
+    // A new expiry date has its own warning and notice; an unchanged one keeps where the
+    // sweep is (it may be claiming it right now: post-life-service.ts).
+    if ((next.expiresAt?.getTime() ?? null) !== (current.expiresAt?.getTime() ?? null)) {
+      next.lifeNoticeAt = nextLifeNoticeAt(next)
+      set.lifeNoticeAt = next.lifeNoticeAt
     }
     const event = postChangedEvent('post.updated', next, {
       actorId: context.callerId,

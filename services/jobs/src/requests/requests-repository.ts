@@ -45,6 +45,16 @@ export function createRequestsRepository(
     ofPost: (postId: string): Promise<JobRequestDocument[]> =>
       requests.find({ postId }, withoutOutbox).toArray(),
 
+    /** Who still waits for an answer on a post: one query on `one_request_per_post`. */
+    pendingRequestersOf: async (postId: string): Promise<string[]> =>
+      (
+        await requests
+          .find({ postId }, { projection: { _id: 0, requesterId: 1, status: 1 } })
+          .toArray()
+      )
+        .filter((row) => row.status === 'pending')
+        .map((row) => row.requesterId),
+
     /** The requesters whose request is accepted, for each post named: one query. */
     async acceptedOn(postIds: readonly string[]): Promise<Map<string, string[]>> {
       if (postIds.length === 0) return new Map()

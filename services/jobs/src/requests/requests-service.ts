@@ -77,6 +77,7 @@ export function createRequestsService(deps: {
       throw new BadRequestError(Messages.requests.ownPost, 'OWN_POST')
     // Not a duplicate: a 409 would read as "already requested" to a client, and the
     // post may take requests again once it is back online.
+    if (post.filledAt) throw new BadRequestError(Messages.requests.postFilled, 'POST_FILLED')
     if (!isLive(post, now()))
       throw new BadRequestError(Messages.requests.postNotAccepting, 'POST_NOT_LIVE')
     // One read of the caller's card: the worker check here, the name in the event.

@@ -57,6 +57,7 @@ export function createJobsStats(
       (post) =>
         post.isOnline &&
         !post.takenDown &&
+        !post.filledAt &&
         (post.expiresAt === null || post.expiresAt.getTime() > at),
     ).length
     return { total: mine.length, online, offline: mine.length - online }

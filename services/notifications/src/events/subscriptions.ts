@@ -49,6 +49,10 @@ export function notificationsSubscriptions(deps: {
         'people-request.created': record,
         'people-request.decided': record,
         'favorite.added': record,
+        // A post's life (jobs service): its owner's expiry warning, and the requesters still
+        // waiting when it was filled or expired.
+        'post.expiring': record,
+        'post.closed': record,
         // Told when away: once per conversation until read (docs/notifications.md).
         'message.sent': (event) => deps.messageNotices.messageSent(event),
         'message.read': (event) => deps.messageNotices.messageRead(event),

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
-import { newMessageNotice } from '@marketplace/contracts/marketplace'
+import { newMessageNotice, relistLink } from '@marketplace/contracts/marketplace'
 import type { NotificationKind } from './notification-document'
 
 /** What one event tells one person: who, which preference switches it, what it says, where it leads. */
@@ -25,6 +25,43 @@ export const conversationLink = (conversationId: string) => `/messages/${convers
 /** What the author of a message a moderator took down is told. */
 export const takenDownNotice = (postTitle: string) =>
   `A moderator removed one of your messages in the conversation about "${postTitle}"`
+
+/** The owner's warning, with the day the post is last live ('YYYY-MM-DD', UTC). */
+export const expiringNotice = (title: string, expirationDate: string) =>
+  `Your post "${title}" expires after ${readableDay(expirationDate)}. Relist it for 30 days?`
+
+/** What a requester still waiting is told when the post closes. */
+export const closedNotice = (title: string, reason: 'filled' | 'expired') =>
+  reason === 'filled'
+    ? `The post "${title}" was filled, so your request was not taken up`
+    : `The post "${title}" expired before your request was answered`
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec']
+
+/** 'YYYY-MM-DD' as "Dec 2, 2026" (the same in every time zone: it is a day, not an instant). */
+function readableDay(day: string): string {
+  const [year, month, date] = day.split('-').map(Number)
+  if (!year || !month || !date) return day
+  return `${MONTHS[month - 1]} ${date}, ${year}`
+}
+
+/**
+ * Every notice one event makes: most make one or none (noticeOf), a closed post one for each
+ * requester still waiting. Each is stored once per event and recipient.
+ */
+export function noticesOf(event: DomainEvent): Notice[] {
+  if (event.type === 'post.closed') {
+    const { data } = event as DomainEvent<'post.closed'>
+    return [...new Set(data.pendingRequesterIds)].map((recipientId) => ({
+      recipientId,
+      kind: 'request-status',
+      message: closedNotice(data.title, data.reason),
+      link: NOTICE_LINKS.postsIRequested,
+    }))
+  }
+  const notice = noticeOf(event)
+  return notice ? [notice] : []
+}
 
 const decided = (status: string) => (status === 'accepted' ? 'accepted' : 'declined')
 
@@ -101,6 +138,15 @@ export function noticeOf(event: DomainEvent): Notice | null {
         kind: 'message-taken-down',
         message: takenDownNotice(data.postTitle),
         link: conversationLink(data.conversationId),
+      }
+    }
+    case 'post.expiring': {
+      const { data } = event as DomainEvent<'post.expiring'>
+      return {
+        recipientId: data.ownerId,
+        kind: 'post-expiring',
+        message: expiringNotice(data.title, data.expirationDate),
+        link: relistLink(NOTICE_LINKS.myPosts, data.postId),
       }
     }
     default:

@@ -18,6 +18,9 @@ export const PREFERENCE_OF_KIND: Record<NotificationKind, keyof NotificationPref
   'post-favorite': 'postFavoritesEnabled',
   'new-message': 'messagesEnabled',
   'message-taken-down': null,
+  // The owner's own post is about to leave the feed: told whatever the switches, as a
+  // take-down is (its e-mail still follows emailEnabled).
+  'post-expiring': null,
 }
 
 /** Whether the preferences let a notification of this kind be stored (and mailed). */

@@ -6,7 +6,7 @@ import type { Recipients } from '../recipients/recipients-repository'
 import { kindAllowed, notificationId, type NotificationDocument } from './notification-document'
 import { notificationView } from './notification-view'
 import type { NotificationsRepository } from './notifications-repository'
-import { noticeOf } from './notice-of-event'
+import { noticesOf, type Notice } from './notice-of-event'
 
 /**
  * What recording an event did: stored its notification, or not because its kind is switched
@@ -33,9 +33,21 @@ export function createNotificationsService(deps: {
   const isOldNews = (event: DomainEvent) =>
     now().getTime() - Date.parse(event.occurredAt) > deps.maxAgeMs
 
+  /**
+   * Stores each notice of the event (noticesOf); answers the outcome of the first, or
+   * 'nothing' when the event tells nobody.
+   */
   async function record(event: DomainEvent): Promise<RecordOutcome> {
-    const notice = noticeOf(event)
-    if (!notice || isOldNews(event)) return 'nothing'
+    if (isOldNews(event)) return 'nothing'
+    let first: RecordOutcome = 'nothing'
+    for (const [index, notice] of noticesOf(event).entries()) {
+      const outcome = await recordNotice(event, notice)
+      if (index === 0) first = outcome
+    }
+    return first
+  }
+
+  async function recordNotice(event: DomainEvent, notice: Notice): Promise<RecordOutcome> {
     // Counted before it is stored, so its event can carry the badge count (the push then
     // needs no read); taken back when it is switched off or was stored before.
     const counted = await deps.recipients.countIncoming(notice.recipientId)

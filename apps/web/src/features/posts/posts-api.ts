@@ -39,6 +39,28 @@ export const postsApi = api.injectEndpoints({
         'Stats',
       ],
     }),
+    /** Mark filled (docs/posts.md, "The life of a post"): out of the feed, no more requests. */
+    fillPost: build.mutation<JobPost, string>({
+      query: (id) => ({ url: `/api/jobs/${encodeURIComponent(id)}/fill`, method: 'POST' }),
+      invalidatesTags: (_result, _error, id) => [
+        { type: 'Post', id },
+        'MyPosts',
+        'Feed',
+        'Categories',
+        'Stats',
+      ],
+    }),
+    /** Relist a filled or expired post (or one about to expire) for 30 days, at the top. */
+    relistPost: build.mutation<JobPost, string>({
+      query: (id) => ({ url: `/api/jobs/${encodeURIComponent(id)}/relist`, method: 'POST' }),
+      invalidatesTags: (_result, _error, id) => [
+        { type: 'Post', id },
+        'MyPosts',
+        'Feed',
+        'Categories',
+        'Stats',
+      ],
+    }),
     deletePost: build.mutation<void, string>({
       query: (id) => ({ url: `/api/jobs/${encodeURIComponent(id)}`, method: 'DELETE' }),
       invalidatesTags: (_result, _error, id) => [
@@ -59,4 +81,6 @@ export const {
   useCreatePostMutation,
   useUpdatePostMutation,
   useDeletePostMutation,
+  useFillPostMutation,
+  useRelistPostMutation,
 } = postsApi

@@ -1,10 +1,12 @@
-import { useState } from 'react'
-import { useNavigate } from 'react-router-dom'
+import { useEffect, useState } from 'react'
+import { useNavigate, useSearchParams } from 'react-router-dom'
 import { useAppDispatch } from '@/app/hooks'
 import { modalOpened } from '@/app/ui-slice'
 import {
   useDeletePostMutation,
+  useFillPostMutation,
   useGetMyPostsQuery,
+  useRelistPostMutation,
   useUpdatePostMutation,
 } from '@/features/posts/posts-api'
 import {
@@ -19,13 +21,21 @@ import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { InfoTooltip } from '@/components/ui/InfoTooltip'
 import { ConfirmModal } from '@/components/ui/Modal'
 import { paths } from '@/config/paths'
-import { errorStatus } from '@/lib/api'
+import { errorMessage, errorStatus } from '@/lib/api'
 import { Picture } from '@/components/ui/Picture'
 import { settingsCardSizes } from '@/components/ui/settings-card-sizes'
 import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
 import { MyPostDetailsModal } from './MyPostDetailsModal'
 import { PostModifyModal } from './PostModifyModal'
+import {
+  STATE_LABELS,
+  STATE_OPTIONS,
+  canFill,
+  canRelist,
+  stateOf,
+  type StateFilter,
+} from './post-state'
 import '@/components/ui/list-page.css'
 import './my-posts.css'
 
@@ -42,9 +52,9 @@ const ONLINE_OPTIONS = [
 
 // Our own copy: the product shows an info tooltip here without giving its text.
 const MY_POSTS_INFO =
-  'Here are the posts you published. Open Details to modify or delete one, and switch a post Offline to stop receiving requests on it.'
+  'Here are the posts you published. Open Details to modify or delete one, and switch a post Offline to stop receiving requests on it. Mark a post Filled once you found someone: it leaves the feed and those still waiting are told. A filled or expired post can be relisted for 30 days, once a day.'
 
-type Dialog = { kind: 'details' | 'modify' | 'delete'; post: JobPost } | null
+type Dialog = { kind: 'details' | 'modify' | 'delete' | 'relist' | 'fill'; post: JobPost } | null
 
 /** Settings › My posts. */
 export default function MyPostsPage() {
@@ -56,14 +66,65 @@ export default function MyPostsPage() {
   const [view, setView] = useState<ListView>('grid')
   const [order, setOrder] = useState<DateOrder>('recent')
   const [online, setOnline] = useState<OnlineFilter>('all')
+  const [stateFilter, setStateFilter] = useState<StateFilter>('all')
   const [dialog, setDialog] = useState<Dialog>(null)
   const [toggling, setToggling] = useState<string | null>(null)
+  const [fillPost, fillState] = useFillPostMutation()
+  const [relistPost, relistState] = useRelistPostMutation()
+  const [actionError, setActionError] = useState<string | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [searchParams, setSearchParams] = useSearchParams()
+  const relistId = searchParams.get('relist')
+
+  // The expiry warning's "Relist for 30 days" link: My Posts opens with that post's relist.
+  useEffect(() => {
+    if (!relistId || isLoading) return
+    const post = posts.find((candidate) => candidate._id === relistId)
+    if (post) setDialog({ kind: 'relist', post })
+    setSearchParams(
+      (params) => {
+        params.delete('relist')
+        return params
+      },
+      { replace: true },
+    )
+  }, [relistId, isLoading, posts, setSearchParams])
 
   const shown = sortByDate(
-    posts.filter((post) => online === 'all' || post.isOnline === (online === 'online')),
+    posts.filter(
+      (post) =>
+        (online === 'all' || post.isOnline === (online === 'online')) &&
+        (stateFilter === 'all' || stateOf(post) === stateFilter),
+    ),
     (post) => post.createdAt,
     order,
   )
+
+  const openDialog = (kind: 'relist' | 'fill', post: JobPost) => {
+    setActionError(null)
+    setNotice(null)
+    setDialog({ kind, post })
+  }
+
+  const confirmFill = async (post: JobPost) => {
+    try {
+      await fillPost(post._id).unwrap()
+      setNotice(Messages.post.filled)
+      setDialog(null)
+    } catch (error) {
+      setActionError(errorMessage(error, Messages.post.fillFailed))
+    }
+  }
+
+  const confirmRelist = async (post: JobPost) => {
+    try {
+      await relistPost(post._id).unwrap()
+      setNotice(Messages.post.relisted)
+      setDialog(null)
+    } catch (error) {
+      setActionError(errorMessage(error, Messages.post.relistFailed))
+    }
+  }
 
   const toggleOnline = async (post: JobPost) => {
     setToggling(post._id)
@@ -90,6 +151,7 @@ export default function MyPostsPage() {
     setView('grid')
     setOrder('recent')
     setOnline('all')
+    setStateFilter('all')
   }
 
   return (
@@ -111,9 +173,20 @@ export default function MyPostsPage() {
         <ViewToggle view={view} onChange={setView} />
         <SortSelect value={order} onChange={setOrder} />
         <Select label="Status" value={online} options={ONLINE_OPTIONS} onChange={setOnline} />
+        <Select
+          label="State"
+          value={stateFilter}
+          options={STATE_OPTIONS}
+          onChange={setStateFilter}
+        />
         <ResetButton onClick={reset} />
       </div>
 
+      {notice && (
+        <p className="my-post-notice" role="status">
+          {notice}
+        </p>
+      )}
       {isLoading ? (
         <p className="page-loading" role="status">
           Loading posts...
@@ -139,6 +212,12 @@ export default function MyPostsPage() {
               />
               <div className="card-body">
                 <h3 className="settings-card-title">{post.title}</h3>
+                <p className={`my-post-state my-post-state-${stateOf(post)}`}>
+                  {STATE_LABELS[stateOf(post)]}
+                  {post.expirationDate && stateOf(post) !== 'filled' && (
+                    <span className="muted"> · last day {post.expirationDate}</span>
+                  )}
+                </p>
                 {post.location && <p className="muted">{post.location}</p>}
                 {post.takenDown && (
                   <p className="my-post-taken-down" role="note">
@@ -165,6 +244,26 @@ export default function MyPostsPage() {
                     <span className="my-post-switch-knob" aria-hidden="true" />
                     {post.isOnline ? 'Online' : 'Offline'}
                   </button>
+                  {canFill(post) && (
+                    <button
+                      type="button"
+                      className="btn btn-small"
+                      aria-label={`Mark ${post.title} filled`}
+                      onClick={() => openDialog('fill', post)}
+                    >
+                      Mark filled
+                    </button>
+                  )}
+                  {canRelist(post) && (
+                    <button
+                      type="button"
+                      className="btn btn-small btn-primary"
+                      aria-label={`Relist ${post.title}`}
+                      onClick={() => openDialog('relist', post)}
+                    >
+                      Relist
+                    </button>
+                  )}
                   <IconButton
                     label={`Delete ${post.title}`}
                     onClick={() => setDialog({ kind: 'delete', post })}
@@ -186,6 +285,30 @@ export default function MyPostsPage() {
       )}
       {dialog?.kind === 'modify' && (
         <PostModifyModal post={dialog.post} onClose={() => setDialog(null)} />
+      )}
+      {dialog?.kind === 'fill' && (
+        <ConfirmModal
+          title="Mark filled"
+          message={`Mark "${dialog.post.title}" filled? It leaves the feed and takes no more requests; your conversations stay, and those still waiting are told.`}
+          confirmLabel="Mark filled"
+          danger={false}
+          busy={fillState.isLoading}
+          error={actionError}
+          onCancel={() => setDialog(null)}
+          onConfirm={() => confirmFill(dialog.post)}
+        />
+      )}
+      {dialog?.kind === 'relist' && (
+        <ConfirmModal
+          title="Relist for 30 days"
+          message={`Relist "${dialog.post.title}"? It goes back to the top of the feed as new and stays for 30 days.`}
+          confirmLabel="Relist for 30 days"
+          danger={false}
+          busy={relistState.isLoading}
+          error={actionError}
+          onCancel={() => setDialog(null)}
+          onConfirm={() => confirmRelist(dialog.post)}
+        />
       )}
       {dialog?.kind === 'delete' && (
         <ConfirmModal
