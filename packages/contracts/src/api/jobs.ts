@@ -569,7 +569,7 @@ export const ReceivedJobRequestSchema = Type.Object(
           ),
         ),
         completedRequests: Type.Optional(
-          Type.Integer({ minimum: 0, description: "Requests on posts accepted for this worker" }),
+          Type.Integer({ minimum: 0, description: 'Requests on posts accepted for this worker' }),
         ),
       },
       { ...closed, description: "The requester's card" },
@@ -696,10 +696,13 @@ export const JobsStatsSchema = Type.Object(
     agreed: Type.Optional(
       Type.Object(
         {
-          received: AgreedSummarySchema('On the user\'s posts: what they agreed to pay'),
+          received: AgreedSummarySchema("On the user's posts: what they agreed to pay"),
           sent: AgreedSummarySchema('As a worker: what they agreed to be paid'),
         },
-        { ...closed, description: 'Accepted requests with an agreed amount (docs/post-requests.md)' },
+        {
+          ...closed,
+          description: 'Accepted requests with an agreed amount (docs/post-requests.md)',
+        },
       ),
     ),
     daily: Type.Array(RequestActivityDaySchema, {

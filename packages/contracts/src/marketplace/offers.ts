@@ -31,7 +31,10 @@ export type CounterState = Static<typeof CounterStateSchema>
 /** An amount with its unit, as every answer and event carries it. */
 export const OfferAmountSchema = Type.Object(
   {
-    amount: Type.Number({ description: 'In the currency of the post, two decimals at most', examples: [80] }),
+    amount: Type.Number({
+      description: 'In the currency of the post, two decimals at most',
+      examples: [80],
+    }),
     unit: OfferUnitSchema,
   },
   { additionalProperties: false },
@@ -62,7 +65,8 @@ export const OFFER_MESSAGES = {
 /** System lines of a request's conversation, and the notices of each step. */
 export const offerLines = {
   offered: (name: string, terms: OfferAmount) => `${name} offered ${formatOfferAmount(terms)}`,
-  countered: (terms: OfferAmount) => `The post owner made a counter-offer: ${formatOfferAmount(terms)}`,
+  countered: (terms: OfferAmount) =>
+    `The post owner made a counter-offer: ${formatOfferAmount(terms)}`,
   counterAccepted: (name: string, terms: OfferAmount) =>
     `${name} accepted the counter-offer of ${formatOfferAmount(terms)}`,
   counterDeclined: (name: string, terms: OfferAmount) =>

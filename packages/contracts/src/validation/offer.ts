@@ -31,7 +31,8 @@ const NUMBERISH = /^\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/
  * digits), more than 0, at most two decimals, at most OFFER_MAX_AMOUNT.
  */
 export function checkOfferAmount(value: unknown): { cents: number } | { error: string } {
-  const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : ''
+  const text =
+    typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : ''
   if (typeof value === 'number' ? !Number.isFinite(value) : !NUMBERISH.test(text)) {
     return { error: OFFER_MESSAGES.amountRequired }
   }
@@ -55,7 +56,8 @@ export function checkOffer(
   if (typeof note !== 'string' || note.trim().length > OFFER_NOTE_MAX_LENGTH) {
     return { error: OFFER_MESSAGES.noteTooLong }
   }
-  const time = input.proposedTime === undefined || input.proposedTime === null ? '' : input.proposedTime
+  const time =
+    input.proposedTime === undefined || input.proposedTime === null ? '' : input.proposedTime
   if (typeof time !== 'string' || time.trim().length > OFFER_TIME_MAX_LENGTH) {
     return { error: OFFER_MESSAGES.timeTooLong }
   }

@@ -3,7 +3,11 @@ import { Topics } from '@marketplace/contracts/events'
 import { CONVERSATION_MESSAGES } from '@marketplace/contracts/marketplace'
 import { newEvent } from '@marketplace/service-kit'
 import { publishEvent, startEventProbe, waitFor } from '@marketplace/service-kit/testing'
-import { EVENT_WAIT_MS, startConversationsTestApp, type ConversationsTestApp } from '../test/conversations-test-app'
+import {
+  EVENT_WAIT_MS,
+  startConversationsTestApp,
+  type ConversationsTestApp,
+} from '../test/conversations-test-app'
 
 interface Line {
   _id: string
@@ -36,7 +40,12 @@ describe('conversations service: system lines of offers (real FerretDB and Kafka
       requesterName: 'Wanda Worker',
       status: 'pending' as const,
     }
-    const terms = (amount: number) => ({ amount, unit: 'fixed' as const, note: '', proposedTime: '' })
+    const terms = (amount: number) => ({
+      amount,
+      unit: 'fixed' as const,
+      note: '',
+      proposedTime: '',
+    })
     const created = newEvent('job-request.created', {
       aggregateId: requestId,
       actorId: workerId,
@@ -82,7 +91,9 @@ describe('conversations service: system lines of offers (real FerretDB and Kafka
       expect(sent.status).toBe(201)
       const lines = (await owner.get(`/api/conversations/${conversationId}/messages`)).body
         .items as Line[]
-      expect(lines.reverse().map((line) => [line.system ?? false, line.senderId, line.text])).toEqual([
+      expect(
+        lines.reverse().map((line) => [line.system ?? false, line.senderId, line.text]),
+      ).toEqual([
         [true, '', 'Wanda Worker offered $80.50'],
         [true, '', 'The post owner made a counter-offer: $70'],
         [true, '', 'Wanda Worker accepted the counter-offer of $70'],
@@ -161,6 +172,8 @@ describe('conversations service: system lines of offers (real FerretDB and Kafka
       },
       { timeoutMs: EVENT_WAIT_MS, what: 'the counter-offer line' },
     )
-    expect(items.map((line) => line.text)).toEqual(['The post owner made a counter-offer: $45/hour'])
+    expect(items.map((line) => line.text)).toEqual([
+      'The post owner made a counter-offer: $45/hour',
+    ])
   })
 })

@@ -64,7 +64,14 @@ export function createSystemLines(deps: {
 
   return {
     /** An offer step of a request on a post: its line, when it tells one. */
-    async offerStep(event: DomainEvent<'job-request.created' | 'job-request.countered' | 'job-request.counter-answered' | 'job-request.decided'>) {
+    async offerStep(
+      event: DomainEvent<
+        | 'job-request.created'
+        | 'job-request.countered'
+        | 'job-request.counter-answered'
+        | 'job-request.decided'
+      >,
+    ) {
       const text = lineOf(event as DomainEvent)
       if (text) await add(postRequestConversation(event.data.requestId), event as DomainEvent, text)
     },

@@ -56,10 +56,7 @@ export function createMessageReportsService(deps: {
         throw new NotFoundError(CONVERSATION_MESSAGES.messageNotFound, 'MESSAGE_NOT_FOUND')
       }
       if (message.system) {
-        throw new BadRequestError(
-          CONVERSATION_MESSAGES.systemLineNotReportable,
-          'SYSTEM_LINE',
-        )
+        throw new BadRequestError(CONVERSATION_MESSAGES.systemLineNotReportable, 'SYSTEM_LINE')
       }
       if (message.senderId === context.callerId) {
         throw new BadRequestError(Messages.reports.cannotReportYourselfServer, 'OWN_MESSAGE')

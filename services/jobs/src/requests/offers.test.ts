@@ -69,7 +69,12 @@ describe('jobs service: offers on requests (real FerretDB and Kafka)', () => {
       const post = await livePost('Paint a fence')
       const sent = await worker.post('/api/jobs/requests', {
         postID: post._id,
-        offer: { amount: '80.50', unit: 'fixed', note: 'I bring my brushes', proposedTime: 'Sat 9am' },
+        offer: {
+          amount: '80.50',
+          unit: 'fixed',
+          note: 'I bring my brushes',
+          proposedTime: 'Sat 9am',
+        },
       })
       expect(sent.status).toBe(201)
       expect(sent.body.offer).toEqual({
@@ -198,7 +203,9 @@ describe('jobs service: offers on requests (real FerretDB and Kafka)', () => {
       const foreign = await stranger.post(path, { amount: 70 })
       expect(foreign.status).toBe(404)
       expect(foreign.body.message).toBe(Messages.requests.notFound)
-      expect((await owner.post(`/api/jobs/requests/nope/counter-offer`, { amount: 70 })).status).toBe(404)
+      expect(
+        (await owner.post(`/api/jobs/requests/nope/counter-offer`, { amount: 70 })).status,
+      ).toBe(404)
       expect((await owner.post(path, { amount: 70.001 })).body.message).toBe(
         OFFER_MESSAGES.amountDecimals,
       )
@@ -216,7 +223,12 @@ describe('jobs service: offers on requests (real FerretDB and Kafka)', () => {
       expect(twice.status).toBe(409)
       expect(twice.body.message).toBe(OFFER_MESSAGES.counterTwice)
       const event = dataOf(await probe.waitForEvent('job-request.countered', id))
-      expect(event.counter).toEqual({ amount: 85, unit: 'fixed', note: 'My budget', proposedTime: '' })
+      expect(event.counter).toEqual({
+        amount: 85,
+        unit: 'fixed',
+        note: 'My budget',
+        proposedTime: '',
+      })
 
       // Only the worker answers it.
       expect((await owner.patch(path, { answer: 'accepted' })).status).toBe(404)
@@ -270,9 +282,8 @@ describe('jobs service: offers on requests (real FerretDB and Kafka)', () => {
 
   it('keeps the worker offer when they decline the counter, and counts agreed amounts in Stats', async () => {
     const freshOwner = jobs.clientFor(jobs.newUserId())
-    const post = (
-      await freshOwner.post('/api/jobs', { title: 'Walk a dog', where: 'Denver CO' })
-    ).body as { _id: string }
+    const post = (await freshOwner.post('/api/jobs', { title: 'Walk a dog', where: 'Denver CO' }))
+      .body as { _id: string }
     const hourly = (
       await freshOwner.post('/api/jobs', { title: 'Tutor maths', where: 'Denver CO' })
     ).body as { _id: string }
@@ -352,9 +363,9 @@ describe('jobs service: offers on requests (real FerretDB and Kafka)', () => {
     // The owner's own post details carry no offer either: offers live on requests only.
     expect(leaks((await owner.get(`/api/jobs/${post._id}`)).text)).toEqual([])
     // The two sides do see it.
-    expect(leaks((await owner.get(`/api/jobs/user/${owner.userId}/received-requests`)).text)).toEqual(
-      ['4321.99', '3999.25', 'only-for-the-owner'],
-    )
+    expect(
+      leaks((await owner.get(`/api/jobs/user/${owner.userId}/received-requests`)).text),
+    ).toEqual(['4321.99', '3999.25', 'only-for-the-owner'])
     expect(leaks((await worker.get(`/api/jobs/user/${workerId}/sent-requests`)).text)).toEqual([
       '4321.99',
       '3999.25',

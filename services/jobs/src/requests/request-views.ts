@@ -127,10 +127,13 @@ export function requestCreatedView(request: JobRequestDocument): JobRequestCreat
 
 /** What PATCH /api/jobs/requests/{requestId} answers the post's owner. */
 export function requestDecidedView(request: JobRequestDocument): JobRequestDecided {
-  const { offer: _offer, ...created } = requestCreatedView(request)
+  // The decision's answer carries the agreed amount, not the offer (the lists carry that).
   const agreed = agreedOf(request)
   return {
-    ...created,
+    _id: request._id,
+    postId: request.postId,
+    status: request.status,
+    createdAt: request.createdAt.toISOString(),
     updatedAt: request.updatedAt.toISOString(),
     ...(agreed ? { agreed } : {}),
   }

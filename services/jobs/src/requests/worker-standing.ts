@@ -57,8 +57,7 @@ export function createWorkerStanding(db: Db) {
         ids.map((id, index) => {
           const doc = found[index]
           const count = doc?.ratingCount ?? 0
-          const average =
-            doc && count > 0 ? Math.round((doc.ratingSum / count) * 10) / 10 : null
+          const average = doc && count > 0 ? Math.round((doc.ratingSum / count) * 10) / 10 : null
           return [id, { average, count }]
         }),
       )

@@ -96,10 +96,7 @@ describe('notifications service: each step of an offer tells the other side (rea
       expect(workerNotices).toEqual(
         expect.arrayContaining([
           ['request-status', 'The owner of "Paint a fence" made a counter-offer: $70'],
-          [
-            'request-status',
-            'Your request for "Paint a fence" was accepted. Agreed amount: $70',
-          ],
+          ['request-status', 'Your request for "Paint a fence" was accepted. Agreed amount: $70'],
         ]),
       )
       // Live: each side's socket got its own two, and nothing of the other's.

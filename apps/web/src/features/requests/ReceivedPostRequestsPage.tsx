@@ -143,7 +143,11 @@ export default function ReceivedPostRequestsPage() {
                   </button>
                 </p>
                 <p className="muted">{request.post.location}</p>
-                <OfferTerms offer={request.offer} counter={request.counter} agreed={request.agreed} />
+                <OfferTerms
+                  offer={request.offer}
+                  counter={request.counter}
+                  agreed={request.agreed}
+                />
                 <CounterOfferForm request={request} />
               </div>
               <div className="request-row-actions">

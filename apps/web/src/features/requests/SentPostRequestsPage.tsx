@@ -107,7 +107,11 @@ export default function SentPostRequestsPage() {
               <div className="card-body">
                 <h3 className="settings-card-title">{request.post.title}</h3>
                 {request.post.location && <p className="muted">{request.post.location}</p>}
-                <OfferTerms offer={request.offer} counter={request.counter} agreed={request.agreed} />
+                <OfferTerms
+                  offer={request.offer}
+                  counter={request.counter}
+                  agreed={request.agreed}
+                />
                 <CounterAnswer request={request} />
                 <div className="settings-card-actions">
                   <button

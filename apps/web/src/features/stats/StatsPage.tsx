@@ -233,10 +233,17 @@ export default function StatsPage() {
         {jobs.data?.agreed && (
           // Offers agreed on accepted requests (docs/post-requests.md): fixed amounts summed,
           // per-hour ones counted (the hours are not known).
-          <Section title="Agreed amounts" state={jobs} errorText="Could not load your agreed amounts.">
+          <Section
+            title="Agreed amounts"
+            state={jobs}
+            errorText="Could not load your agreed amounts."
+          >
             <dl className="stats-figures">
               <Figure label="On my posts" value={money(jobs.data.agreed.received.fixedTotal)} />
-              <Figure label="Per hour on my posts" value={jobs.data.agreed.received.perHourRequests} />
+              <Figure
+                label="Per hour on my posts"
+                value={jobs.data.agreed.received.perHourRequests}
+              />
               <Figure label="As a worker" value={money(jobs.data.agreed.sent.fixedTotal)} />
               <Figure label="Per hour as a worker" value={jobs.data.agreed.sent.perHourRequests} />
             </dl>

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import type { SentJobRequest } from '@marketplace/contracts/api'
 import { jsonResponse } from '@/test/helpers'
 import { renderRequestsPage } from '@/test/requests-helpers'
-import SentPostRequestsPage from '../SentPostRequestsPage'
+import SentPostRequestsPage from '@/features/requests/SentPostRequestsPage'
 
 function sent(id: string, terms: Partial<SentJobRequest>): SentJobRequest {
   return {
@@ -68,7 +68,9 @@ describe('offers on the sent requests page', () => {
       ]),
     )
     expect(await within(cardOf('Job s1')).findByText('$85 (accepted)')).toBeInTheDocument()
-    expect(within(cardOf('Job s1')).queryByRole('button', { name: 'Accept counter-offer' })).toBeNull()
+    expect(
+      within(cardOf('Job s1')).queryByRole('button', { name: 'Accept counter-offer' }),
+    ).toBeNull()
   })
 
   it('sends declined, and shows the agreed amount of an accepted request', async () => {
@@ -90,7 +92,9 @@ describe('offers on the sent requests page', () => {
       ])
     })
     await screen.findByText('Job s1')
-    await user.click(within(cardOf('Job s1')).getByRole('button', { name: 'Decline counter-offer' }))
+    await user.click(
+      within(cardOf('Job s1')).getByRole('button', { name: 'Decline counter-offer' }),
+    )
     await waitFor(() => expect(bodies).toEqual([{ answer: 'declined' }]))
     expect(within(cardOf('Job s2')).getByText('Agreed amount')).toBeInTheDocument()
     expect(within(cardOf('Job s2')).getByText('$25/hour')).toBeInTheDocument()

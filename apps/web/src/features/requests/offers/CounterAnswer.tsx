@@ -2,7 +2,7 @@ import { useState } from 'react'
 import type { SentJobRequest } from '@marketplace/contracts/api'
 import { formatOfferAmount } from '@marketplace/contracts/marketplace'
 import { errorMessage } from '@/lib/api'
-import { useAnswerCounterOfferMutation } from '../requests-api'
+import { useAnswerCounterOfferMutation } from '@/features/requests/requests-api'
 import './offers.css'
 
 /** The worker's answer to the owner's counter-offer, while it waits and the request is pending. */

@@ -1,7 +1,7 @@
 import { useState } from 'react'
 import type { ReceivedJobRequest } from '@marketplace/contracts/api'
 import { errorMessage } from '@/lib/api'
-import { useCounterPostRequestMutation } from '../requests-api'
+import { useCounterPostRequestMutation } from '@/features/requests/requests-api'
 import { OfferFields } from './OfferFields'
 import { emptyOfferDraft, offerBody, readOfferDraft } from './offer-form'
 import './offers.css'
@@ -33,9 +33,10 @@ export function CounterOfferForm({ request }: { request: ReceivedJobRequest }) {
       return
     }
     setError(null)
-    const { proposedTime: _time, ...body } = offerBody(read.offer)
+    // A counter has no proposed time of its own: the worker's stands.
+    const { amount, unit, note } = offerBody(read.offer)
     try {
-      await counter({ id: request._id, ...body }).unwrap()
+      await counter({ id: request._id, amount, unit, ...(note ? { note } : {}) }).unwrap()
       setOpen(false)
     } catch (failure) {
       setError(errorMessage(failure, 'Failed to send the counter-offer. Please try again.'))

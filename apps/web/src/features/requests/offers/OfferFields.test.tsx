@@ -33,7 +33,12 @@ describe('send-request-to-post modal: the optional offer', () => {
     expect(bodies).toEqual([
       {
         postID: 'post1',
-        offer: { amount: 80.5, unit: 'fixed', note: 'I bring my brushes', proposedTime: 'Saturday 9am' },
+        offer: {
+          amount: 80.5,
+          unit: 'fixed',
+          note: 'I bring my brushes',
+          proposedTime: 'Saturday 9am',
+        },
       },
     ])
   })

@@ -4,7 +4,7 @@ import type { ReceivedJobRequest } from '@marketplace/contracts/api'
 import { OFFER_MESSAGES } from '@marketplace/contracts/marketplace'
 import { jsonResponse } from '@/test/helpers'
 import { renderRequestsPage } from '@/test/requests-helpers'
-import ReceivedPostRequestsPage from '../ReceivedPostRequestsPage'
+import ReceivedPostRequestsPage from '@/features/requests/ReceivedPostRequestsPage'
 
 function received(
   id: string,
@@ -63,7 +63,11 @@ const comparisonRows = () =>
   within(screen.getByRole('table', { name: 'Move a piano' }))
     .getAllByRole('row')
     .slice(1)
-    .map((row) => within(row).getAllByRole('cell').map((cell) => cell.textContent))
+    .map((row) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    )
 
 const workersInTable = () =>
   within(screen.getByRole('table', { name: 'Move a piano' }))

@@ -27,7 +27,11 @@ export function sortOffers(
     if (order === 'rating') {
       const ra = a.requester.rating?.average ?? -1
       const rb = b.requester.rating?.average ?? -1
-      return rb - ra || (b.requester.rating?.count ?? 0) - (a.requester.rating?.count ?? 0) || byAge(a, b)
+      return (
+        rb - ra ||
+        (b.requester.rating?.count ?? 0) - (a.requester.rating?.count ?? 0) ||
+        byAge(a, b)
+      )
     }
     const difference = amountOf(a)! - amountOf(b)!
     return (order === 'amount-asc' ? difference : -difference) || byAge(a, b)
