@@ -101,7 +101,9 @@ describe('notifications service: each step of an offer tells the other side (rea
       )
       // Live: each side's socket got its own two, and nothing of the other's.
       const pushed = (socket: typeof ownerSocket) =>
-        socket.of<{ message: string }>('notification').map((payload) => payload.message)
+        socket
+          .of<{ notification: { message: string } }>('notification')
+          .map((payload) => payload.notification.message)
       await waitFor(() => pushed(ownerSocket).length >= 2 && pushed(workerSocket).length >= 2, {
         timeoutMs: EVENT_WAIT_MS,
         what: 'the live pushes of the offer notices',
