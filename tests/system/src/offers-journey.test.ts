@@ -4,7 +4,15 @@ import { waitFor } from '@marketplace/service-kit/testing'
 import { siteClient } from './processes'
 import { DESKTOP, launchChromium, newPage, screenshot } from './web/browser'
 import { startFullStack, type FullStack } from './web/full-stack'
-import { expectPath, expectVisible, logInThroughForm, step } from './web/journey-helpers'
+import type { Page } from 'playwright-core'
+import {
+  chooseSettingsEntry,
+  expectPath,
+  expectVisible,
+  logInThroughForm,
+  openSettings,
+  step,
+} from './web/journey-helpers'
 
 // Offers on a request, in Chromium, with both sides at once (docs/post-requests.md,
 // "Offers"): a worker sends a request with an offer, the owner sees it side by side and
@@ -14,6 +22,25 @@ import { expectPath, expectVisible, logInThroughForm, step } from './web/journey
 
 const width = 'desktop' as const
 const PASSWORD = 'Cascade2026!'
+
+/**
+ * A fresh load of the app, signed in (the session is not kept across a full load without
+ * "Keep me signed in"), then a settings page through the app's own navigation: what the
+ * other side did since is read from the server.
+ */
+async function freshSettingsPage(
+  page: Page,
+  site: string,
+  email: string,
+  label: string,
+  route: string,
+) {
+  await page.goto(`${site}/login`)
+  await logInThroughForm(page, email, PASSWORD)
+  await expectPath(page, '/')
+  await openSettings(page, width)
+  await chooseSettingsEntry(page, width, label, route)
+}
 
 describe('offers on a request, in Chromium', () => {
   let stack: FullStack
@@ -88,10 +115,13 @@ describe('offers on a request, in Chromium', () => {
       })
 
       await step(opage, width, 'owner-sees-the-offer-and-counters', async () => {
-        await opage.goto(`${stack.site}/login`)
-        await logInThroughForm(opage, owner.email, PASSWORD)
-        await expectPath(opage, '/')
-        await opage.goto(`${stack.site}/settings-employer-requests`)
+        await freshSettingsPage(
+          opage,
+          stack.site,
+          owner.email,
+          'Requests on my posts',
+          '/settings-employer-requests',
+        )
         const table = opage.getByRole('table', { name: title })
         await expectVisible(table, 'the offers side by side', 30_000)
         const offerRow = table.getByRole('row', { name: /Wade Worker/ })
@@ -110,7 +140,13 @@ describe('offers on a request, in Chromium', () => {
       })
 
       await step(wpage, width, 'worker-accepts-the-counter', async () => {
-        await wpage.goto(`${stack.site}/settings-worker-job-requested`)
+        await freshSettingsPage(
+          wpage,
+          stack.site,
+          worker.email,
+          'Posts I requested',
+          '/settings-worker-job-requested',
+        )
         const card = wpage.getByRole('listitem', { name: title })
         const counter = card.getByRole('group', { name: 'Counter-offer' })
         await expectVisible(counter, 'the counter-offer to answer', 30_000)
@@ -121,7 +157,13 @@ describe('offers on a request, in Chromium', () => {
       })
 
       await step(opage, width, 'owner-accepts-the-request', async () => {
-        await opage.reload()
+        await freshSettingsPage(
+          opage,
+          stack.site,
+          owner.email,
+          'Requests on my posts',
+          '/settings-employer-requests',
+        )
         const row = opage.getByRole('listitem').filter({ hasText: title })
         await expectVisible(row.getByText('$100 (accepted)'), 'the accepted counter', 30_000)
         await row.getByRole('button', { name: 'Accept', exact: true }).click()
@@ -130,8 +172,31 @@ describe('offers on a request, in Chromium', () => {
         await screenshot(opage, 'offers-4-owner-agreed')
       })
 
+      // The line is written from the decision's event: wait until it landed, so the thread
+      // the worker opens next reads it.
+      const sentList = await api.call(
+        'GET',
+        `/api/jobs/user/${worker.userId}/sent-requests`,
+        worker.token,
+      )
+      const requestId = sentList.body[0]._id as string
+      await waitFor(
+        async () =>
+          JSON.stringify(
+            (await api.call('GET', `/api/conversations/jr:${requestId}/messages`, worker.token))
+              .body,
+          ).includes('Agreed amount: $100'),
+        { timeoutMs: 60_000, what: 'the agreed amount line in the conversation' },
+      )
+
       await step(wpage, width, 'worker-sees-the-agreed-amount', async () => {
-        await wpage.reload()
+        await freshSettingsPage(
+          wpage,
+          stack.site,
+          worker.email,
+          'Posts I requested',
+          '/settings-worker-job-requested',
+        )
         const card = wpage.getByRole('listitem', { name: title })
         await expectVisible(card.getByText('Agreed amount'), "the agreed amount, worker's side")
         expect(await card.textContent()).toContain('$100')
@@ -139,15 +204,8 @@ describe('offers on a request, in Chromium', () => {
         const line = wpage
           .getByRole('list', { name: 'Messages' })
           .getByText('Request accepted. Agreed amount: $100', { exact: true })
-        // The line is written from the decision's event: a reload picks it up once it landed.
-        await waitFor(
-          async () => {
-            if (await line.isVisible()) return true
-            await wpage.reload()
-            return false
-          },
-          { timeoutMs: 60_000, what: 'the agreed amount in the thread' },
-        )
+        // Landed before this step (waited for above): the thread reads it when it opens.
+        await expectVisible(line, 'the agreed amount in the thread', 30_000)
         await expectVisible(
           wpage.getByText('Wade Worker offered $120', { exact: true }),
           'the offer line in the thread',
@@ -155,10 +213,7 @@ describe('offers on a request, in Chromium', () => {
         await screenshot(wpage, 'offers-5-thread-lines')
       })
 
-      // The server agrees, and a third member sees nothing of it.
-      const requestId = (
-        await api.call('GET', `/api/jobs/user/${worker.userId}/sent-requests`, worker.token)
-      ).body[0]._id as string
+      // A third member sees nothing of it.
       const stranger = await api.member('Sid', 'Stranger')
       const peek = await api.call(
         'POST',
