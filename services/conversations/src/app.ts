@@ -14,6 +14,7 @@ import { createMessagesRepository, messageIndexes } from './messages/messages-re
 import { messagesRoutes } from './messages/messages-routes'
 import { createMessagesService } from './messages/messages-service'
 import { createSendRateLimit } from './messages/send-rate-limit'
+import { createSystemLines } from './messages/system-lines'
 import { MESSAGE_REPORTS_COLLECTION } from './reports/message-report-document'
 import {
   createMessageReportsRepository,
@@ -67,6 +68,7 @@ export function buildConversationsApp(config: ConversationsConfig) {
           reports: reportsService,
           users,
           tokenRevocations,
+          systemLines: createSystemLines({ conversations, messages }),
         }),
         async routes(app) {
           await app.register(conversationsRoutes, { service: conversationsService })

@@ -34,6 +34,7 @@ import { createRequestsService } from './requests/requests-service'
 import { createJobsStats } from './stats/jobs-stats'
 import { jobsStatsRoutes } from './stats/stats-routes'
 import { createUserDirectory } from './users/user-directory'
+import { createWorkerStanding } from './requests/worker-standing'
 
 /** Posts, categories, the feed and search (an in-process index), requests on posts. */
 export function buildJobsApp(config: JobsConfig) {
@@ -75,6 +76,7 @@ export function buildJobsApp(config: JobsConfig) {
           .catch((error: unknown) => app.log.error({ err: error }, 'feed access refresh failed'))
       }
       const requests = createRequestsRepository(db, { notifyOutbox })
+      const standing = createWorkerStanding(db)
       const activity = createRequestActivity(db)
       const readers = createPostReaders({ requests, access })
       // Request grants of earlier versions: nothing reads them (post-access.ts). In the
@@ -134,6 +136,7 @@ export function buildJobsApp(config: JobsConfig) {
             activity,
           }),
           feedSync.consumer,
+          standing.consumer,
         ],
         // Served only once it holds every post and has caught up with the topics.
         readModels: [
@@ -160,6 +163,7 @@ export function buildJobsApp(config: JobsConfig) {
             posts,
             users,
             readers,
+            standing,
           })
           await app.register(jobsStatsRoutes, {
             stats: createJobsStats(db, { activity, requests, posts }),

@@ -81,6 +81,8 @@ const ROUTES: Array<[method: string, path: string, success: number, secured: boo
   ['get', '/api/jobs/user/{userId}/sent-requests', 200, true],
   ['patch', '/api/jobs/requests/{requestId}', 200, true],
   ['delete', '/api/jobs/requests/{requestId}', 204, true],
+  ['post', '/api/jobs/requests/{requestId}/counter-offer', 201, true],
+  ['patch', '/api/jobs/requests/{requestId}/counter-offer', 200, true],
   ['get', '/api/jobs/stats/{userId}', 200, true],
 ]
 

@@ -147,6 +147,12 @@ export const MessageViewSchema = Type.Object(
     clientId: NullableString({ description: "The sender's own id for the message, for retries" }),
     seen: Type.Boolean({ description: 'The recipient has read it ("Seen")' }),
     takenDown: Type.Boolean({ description: 'A moderator removed it' }),
+    system: Type.Optional(
+      Type.Literal(true, {
+        description:
+          'A line the marketplace adds (an offer, a counter-offer, the agreed amount): no sender (senderId empty), never unread, never reportable',
+      }),
+    ),
   },
   { title: 'Message' },
 )

@@ -13,6 +13,7 @@ import { POST_CATEGORIES } from '../marketplace/categories'
 import { POST_STATES, type PostState } from '../marketplace/post-life'
 import { literalUnion } from '../marketplace/literal-union'
 import { RequestStatusSchema } from '../marketplace/requests'
+import { CounterStateSchema, OfferAmountSchema } from '../marketplace/offers'
 
 /**
  * The jobs service's HTTP contract (/api/jobs/*): posts, the posts feed and search,
@@ -403,6 +404,106 @@ export type JobPostUpdateBody = NonNullable<Static<typeof JobPostUpdateBodySchem
 // Requests on posts
 // ---------------------------------------------------------------------------------------
 
+/**
+ * An offer as a client sends it. Typed loosely on purpose: the service checks it
+ * (`checkOffer`, contracts/validation/offer.ts) and answers the product's messages.
+ */
+const offerAmountInput = Type.Union([Type.Number(), Type.String()], {
+  description: 'More than 0, at most two decimals, at most 100000; a number or its digits',
+  examples: [80],
+})
+export const OfferBodySchema = Type.Object(
+  {
+    amount: Type.Optional(offerAmountInput),
+    unit: Type.Optional(Type.String({ description: 'fixed or hour', examples: ['fixed'] })),
+    note: Type.Optional(Type.String({ description: 'At most 500 characters' })),
+    proposedTime: Type.Optional(
+      Type.String({ description: 'When the worker can do it, free text, at most 100 characters' }),
+    ),
+  },
+  { ...closed, title: 'JobRequestOffer', description: "Optional: the worker's price" },
+)
+
+export const CounterOfferBodySchema = Type.Union(
+  [
+    Type.Object(
+      {
+        amount: Type.Optional(offerAmountInput),
+        unit: Type.Optional(
+          Type.String({ description: "fixed or hour; the offer's unit when left out" }),
+        ),
+        note: Type.Optional(Type.String({ description: 'At most 500 characters' })),
+      },
+      { ...closed, title: 'CounterOffer' },
+    ),
+    nullBody,
+  ],
+  { description: "The post owner's one counter-offer on a request" },
+)
+export type CounterOfferBody = NonNullable<Static<typeof CounterOfferBodySchema>>
+
+export const CounterAnswerBodySchema = Type.Union(
+  [
+    Type.Object(
+      { answer: Type.Optional(Type.String({ description: 'accepted or declined' })) },
+      { ...closed, title: 'CounterAnswer' },
+    ),
+    nullBody,
+  ],
+  { description: "The worker's answer to the counter-offer" },
+)
+export type CounterAnswerBody = NonNullable<Static<typeof CounterAnswerBodySchema>>
+
+/** An offer as the two sides of its request see it (nobody else ever does). */
+export const OfferViewSchema = Type.Object(
+  {
+    ...OfferAmountSchema.properties,
+    note: Type.String(),
+    proposedTime: Type.String({ description: 'Free text, empty when none' }),
+  },
+  { ...closed, title: 'OfferView' },
+)
+export type OfferView = Static<typeof OfferViewSchema>
+
+export const CounterViewSchema = Type.Object(
+  {
+    ...OfferAmountSchema.properties,
+    note: Type.String(),
+    state: CounterStateSchema,
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { ...closed, title: 'CounterView' },
+)
+export type CounterView = Static<typeof CounterViewSchema>
+
+/**
+ * The terms of a request, sent only to its two sides: `offer` the current one (the
+ * worker's, or the counter once accepted), `counter` the owner's one counter-offer, `agreed`
+ * the amount fixed when the request was accepted. Optional: absent on requests without an
+ * offer, so a client of before offers reads the same answers.
+ */
+export const requestTermsFields = {
+  offer: Type.Optional(Type.Union([OfferViewSchema, Type.Null()])),
+  counter: Type.Optional(Type.Union([CounterViewSchema, Type.Null()])),
+  agreed: Type.Optional(
+    Type.Union([OfferAmountSchema, Type.Null()], {
+      description: 'The amount both sides agreed on, once the request is accepted with an offer',
+    }),
+  ),
+}
+
+export const JobRequestTermsSchema = Type.Object(
+  {
+    _id: Type.String({ description: 'The request id', examples: [OBJECT_ID_EXAMPLE] }),
+    postId: Type.String({ examples: [OBJECT_ID_EXAMPLE] }),
+    status: RequestStatusSchema,
+    updatedAt: Type.String({ format: 'date-time' }),
+    ...requestTermsFields,
+  },
+  { ...closed, title: 'JobRequestTerms' },
+)
+export type JobRequestTerms = Static<typeof JobRequestTermsSchema>
+
 export const JobRequestCreateBodySchema = Type.Union(
   [
     Type.Object(
@@ -414,6 +515,7 @@ export const JobRequestCreateBodySchema = Type.Union(
           }),
         ),
         postId: Type.Optional(Type.String({ description: 'Another name for postID' })),
+        offer: Type.Optional(OfferBodySchema),
       },
       { ...closed, title: 'JobRequestCreate' },
     ),
@@ -453,6 +555,7 @@ export const JobRequestCreatedSchema = Type.Object(
     postId: Type.String({ examples: [OBJECT_ID_EXAMPLE] }),
     status: RequestStatusSchema,
     createdAt: Type.String({ format: 'date-time' }),
+    offer: requestTermsFields.offer,
   },
   { ...closed, title: 'JobRequestCreated' },
 )
@@ -462,6 +565,7 @@ export const JobRequestDecidedSchema = Type.Object(
   {
     ...JobRequestCreatedSchema.properties,
     updatedAt: Type.String({ format: 'date-time' }),
+    agreed: requestTermsFields.agreed,
   },
   { ...closed, title: 'JobRequestDecided' },
 )
@@ -483,6 +587,18 @@ export const ReceivedJobRequestSchema = Type.Object(
         isWorker: Type.Boolean(),
         title: Type.String({ description: "The worker profile's title", examples: ['Mover'] }),
         skills: Type.Array(Type.String(), { examples: [['Lifting', 'Driving']] }),
+        rating: Type.Optional(
+          Type.Object(
+            {
+              average: Type.Union([Type.Number(), Type.Null()], { examples: [4.5] }),
+              count: Type.Integer({ minimum: 0 }),
+            },
+            { ...closed, description: "The worker's rating from post owners" },
+          ),
+        ),
+        completedRequests: Type.Optional(
+          Type.Integer({ minimum: 0, description: 'Requests on posts accepted for this worker' }),
+        ),
       },
       { ...closed, description: "The requester's card" },
     ),
@@ -497,6 +613,7 @@ export const ReceivedJobRequestSchema = Type.Object(
       },
       { ...closed, description: "The owner's own post" },
     ),
+    ...requestTermsFields,
   },
   { ...closed, title: 'ReceivedJobRequest' },
 )
@@ -536,6 +653,7 @@ export const SentJobRequestSchema = Type.Object(
       },
       { ...closed, description: 'The post as the requester may see it' },
     ),
+    ...requestTermsFields,
   },
   { ...closed, title: 'SentJobRequest' },
 )
@@ -564,6 +682,19 @@ export const JobsRequestCountsSchema = Type.Object(
 )
 export type JobsRequestCounts = Static<typeof JobsRequestCountsSchema>
 
+const AgreedSummarySchema = (description: string) =>
+  Type.Object(
+    {
+      requests: count(),
+      fixedTotal: Type.Number({ minimum: 0, description: 'Sum of the fixed amounts' }),
+      perHourRequests: Type.Integer({
+        minimum: 0,
+        description: 'Agreements per hour (not summed: the hours are not known)',
+      }),
+    },
+    { ...closed, description },
+  )
+
 export const JobsStatsSchema = Type.Object(
   {
     posts: Type.Object(
@@ -590,6 +721,18 @@ export const JobsStatsSchema = Type.Object(
         'accepted / (accepted + rejected) of the requests received, two decimals; null before any was answered',
       examples: [0.67],
     }),
+    agreed: Type.Optional(
+      Type.Object(
+        {
+          received: AgreedSummarySchema("On the user's posts: what they agreed to pay"),
+          sent: AgreedSummarySchema('As a worker: what they agreed to be paid'),
+        },
+        {
+          ...closed,
+          description: 'Accepted requests with an agreed amount (docs/post-requests.md)',
+        },
+      ),
+    ),
     daily: Type.Array(RequestActivityDaySchema, {
       description:
         "Requests on the user's posts (received) and requests the user sent, per UTC day, oldest first, ending today",

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox'
 import type { EventEnvelope } from './envelope'
+import { OfferAmountSchema, OfferUnitSchema } from '../marketplace/offers'
 
 /**
  * One Kafka topic per aggregate stream, so every event of one aggregate (keyed by its id)
@@ -120,6 +121,16 @@ function JobRequestSchema() {
     requesterId: Type.String(),
     requesterName: Type.String(),
     status: RequestStatusSchema(),
+  })
+}
+
+/** An offer's terms in events: the amount, its unit, the note and proposed time. */
+function OfferTermsSchema() {
+  return Type.Object({
+    amount: Type.Number(),
+    unit: OfferUnitSchema,
+    note: Type.String(),
+    proposedTime: Type.String(),
   })
 }
 
@@ -323,8 +334,46 @@ export const Events = {
     }),
   ),
   /** Requests on posts (jobs service): enough for a notification without a lookup. */
-  jobRequestCreated: defineEvent('job-request.created', 1, Topics.jobsRequests, JobRequestSchema()),
-  jobRequestDecided: defineEvent('job-request.decided', 1, Topics.jobsRequests, JobRequestSchema()),
+  jobRequestCreated: defineEvent(
+    'job-request.created',
+    1,
+    Topics.jobsRequests,
+    Type.Composite([
+      JobRequestSchema(),
+      // Only the two sides are told (docs/post-requests.md, "Offers").
+      Type.Object({ offer: Type.Optional(OfferTermsSchema()) }),
+    ]),
+  ),
+  jobRequestDecided: defineEvent(
+    'job-request.decided',
+    1,
+    Topics.jobsRequests,
+    Type.Composite([
+      JobRequestSchema(),
+      // Accepted with an offer: the amount both sides agreed on.
+      Type.Object({ agreed: Type.Optional(OfferAmountSchema) }),
+    ]),
+  ),
+  /** The post's owner made their one counter-offer on a request (jobs service). */
+  jobRequestCountered: defineEvent(
+    'job-request.countered',
+    1,
+    Topics.jobsRequests,
+    Type.Composite([JobRequestSchema(), Type.Object({ counter: OfferTermsSchema() })]),
+  ),
+  /** The worker accepted (it became the request's offer) or declined the counter-offer. */
+  jobRequestCounterAnswered: defineEvent(
+    'job-request.counter-answered',
+    1,
+    Topics.jobsRequests,
+    Type.Composite([
+      JobRequestSchema(),
+      Type.Object({
+        answer: Type.Union([Type.Literal('accepted'), Type.Literal('declined')]),
+        counter: OfferTermsSchema(),
+      }),
+    ]),
+  ),
   jobRequestDeleted: defineEvent(
     'job-request.deleted',
     1,

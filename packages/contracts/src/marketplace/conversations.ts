@@ -34,6 +34,7 @@ export const CONVERSATION_MESSAGES = {
   sendInProgress: 'This message is still being sent; try again in a moment',
   alreadyReported: 'You have already submitted a report for this message',
   reported: 'Thank you: a moderator will review this message',
+  systemLineNotReportable: 'Lines the marketplace adds to a conversation cannot be reported',
 } as const
 
 /** Characters of each message in a report's excerpt (moderation queue). */

@@ -41,6 +41,8 @@ export interface ConversationDocument extends OutboxFields {
   lastActivityAt: Date
   /** The request was withdrawn or deleted: nobody writes any more. */
   closedBy: RequestClosure | null
+  /** The events already told as system lines (system-lines.ts); absent before the first. */
+  systemLines?: string[]
   openedAt: Date
 }
 

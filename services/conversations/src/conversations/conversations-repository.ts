@@ -102,6 +102,25 @@ export function createConversationsRepository(
     },
 
     /**
+     * Takes the next number for the system line `lineId` (the id of the event it tells),
+     * once: a redelivered event finds its id among `systemLines` and gets null. The last
+     * message, the activity time and the inboxes stay as they are (a system line is no one's
+     * message; the notification tells the other side).
+     */
+    async allocateSystemLine(id: string, lineId: string) {
+      const after = await conversations.findOneAndUpdate(
+        { _id: id, systemLines: { $ne: lineId } },
+        { $inc: { seq: 1 }, $push: { systemLines: lineId } },
+        { returnDocument: 'after' },
+      )
+      if (after) {
+        delete after.outbox
+        delete after.outboxPending
+      }
+      return after
+    },
+
+    /**
      * The reader has read up to message `seq`: only ever moves forward, and carries the
      * message.read event in the same write.
      */

@@ -1,6 +1,7 @@
 import type { ConsumerDefinition, TokenRevocations } from '@marketplace/service-kit'
 import type { ConversationsService } from '../conversations/conversations-service'
 import type { MessagesService } from '../messages/messages-service'
+import type { SystemLines } from '../messages/system-lines'
 import type { MessageReportsService } from '../reports/message-reports-service'
 import type { UserDirectory } from '../users/user-directory'
 
@@ -11,6 +12,8 @@ export function conversationsSubscriptions(deps: {
   reports: MessageReportsService
   users: UserDirectory
   tokenRevocations: TokenRevocations
+  /** Offers on requests, told in their conversation (docs/conversations.md, "System lines"). */
+  systemLines?: SystemLines
 }): ConsumerDefinition[] {
   const opened = (occurredAt: string) => new Date(occurredAt)
   return [
@@ -18,8 +21,9 @@ export function conversationsSubscriptions(deps: {
       groupId: 'conversations',
       handlers: {
         // A worker asked to do a post: the worker is the requester, the post owner the other side.
-        'job-request.created': async ({ data, occurredAt, actorId }) =>
-          deps.conversations.open({
+        'job-request.created': async (event) => {
+          const { data, occurredAt, actorId } = event
+          await deps.conversations.open({
             kind: 'post-request',
             requestId: data.requestId,
             postId: data.postId,
@@ -30,7 +34,13 @@ export function conversationsSubscriptions(deps: {
             otherName: '',
             openedAt: opened(occurredAt),
             actorId,
-          }),
+          })
+          // The worker's offer, if any, is the conversation's first line.
+          await deps.systemLines?.offerStep(event)
+        },
+        'job-request.countered': async (event) => deps.systemLines?.offerStep(event),
+        'job-request.counter-answered': async (event) => deps.systemLines?.offerStep(event),
+        'job-request.decided': async (event) => deps.systemLines?.offerStep(event),
         // A post owner asked a worker: the owner is the requester, the worker the other side.
         'people-request.created': async ({ data, occurredAt, actorId }) =>
           deps.conversations.open({

@@ -16,7 +16,12 @@ export interface StoredMessage {
   sentAt: Date
   clientId: string | null
   takenDown: boolean
+  /** A line the marketplace adds about the request (system-lines.ts); no sender. */
+  system?: true
 }
+
+/** The sender of a system line: nobody. */
+export const SYSTEM_SENDER_ID = ''
 
 /**
  * Messages `BUCKET_SIZE * bucket + 1` to `BUCKET_SIZE * (bucket + 1)` of one conversation,

@@ -25,5 +25,6 @@ export function messageView(
     clientId: message.clientId,
     seen: recipientRead >= message.seq,
     takenDown: message.takenDown,
+    ...(message.system ? { system: true as const } : {}),
   }
 }

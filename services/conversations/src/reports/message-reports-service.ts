@@ -55,6 +55,9 @@ export function createMessageReportsService(deps: {
       if (!target || !message) {
         throw new NotFoundError(CONVERSATION_MESSAGES.messageNotFound, 'MESSAGE_NOT_FOUND')
       }
+      if (message.system) {
+        throw new BadRequestError(CONVERSATION_MESSAGES.systemLineNotReportable, 'SYSTEM_LINE')
+      }
       if (message.senderId === context.callerId) {
         throw new BadRequestError(Messages.reports.cannotReportYourselfServer, 'OWN_MESSAGE')
       }

@@ -1,6 +1,7 @@
 import type {
   JobRequestCreated,
   JobRequestDecided,
+  JobRequestTerms,
   ReceivedJobRequest,
   SentJobRequest,
 } from '@marketplace/contracts/api'
@@ -9,7 +10,10 @@ import { isShownToOthers, type PostDocument } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { toPostView } from '../posts/post-view'
 import { displayName, isDeletionPending, type UserDirectory } from '../users/user-directory'
+import { agreedOf, offerView, termsView } from './offer-terms'
 import type { JobRequestDocument } from './request-document'
+import type { RequestsRepository } from './requests-repository'
+import type { WorkerStanding } from './worker-standing'
 
 /**
  * The two lists of requests on posts, received and sent. Received requests are read by the post's owner, who sees the
@@ -18,10 +22,21 @@ import type { JobRequestDocument } from './request-document'
  */
 export async function receivedRequestsView(
   requests: JobRequestDocument[],
-  deps: { posts: PostsRepository; users: UserDirectory },
+  deps: {
+    posts: PostsRepository
+    users: UserDirectory
+    /** With both, each requester's card carries their rating and accepted requests. */
+    standing?: WorkerStanding
+    requests?: Pick<RequestsRepository, 'acceptedCounts'>
+  },
 ): Promise<ReceivedJobRequest[]> {
-  const posts = await postsById(requests, deps.posts)
-  const users = await deps.users.find(requests.map((request) => request.requesterId))
+  const requesterIds = requests.map((request) => request.requesterId)
+  const [posts, users, ratings, completed] = await Promise.all([
+    postsById(requests, deps.posts),
+    deps.users.find(requesterIds),
+    deps.standing?.ratings(requesterIds),
+    deps.requests?.acceptedCounts(requesterIds),
+  ])
   return requests.flatMap((request): ReceivedJobRequest[] => {
     const requester = users.get(request.requesterId)
     // A requester in a deletion's grace period is hidden until they keep the account.
@@ -40,6 +55,8 @@ export async function receivedRequestsView(
         isWorker: requester?.isWorker ?? false,
         title: requester?.title ?? '',
         skills: requester?.skills ?? [],
+        ...(ratings ? { rating: ratings.get(request.requesterId) } : {}),
+        ...(completed ? { completedRequests: completed.get(request.requesterId) ?? 0 } : {}),
       },
       post: {
         _id: request.postId,
@@ -50,6 +67,8 @@ export async function receivedRequestsView(
         // The post's state as its owner toggles it.
         status: post?.isOnline && !post.takenDown ? 'online' : 'offline',
       },
+      // The owner is one of the request's two sides: its terms are theirs to see.
+      ...termsView(request),
     }
     return [entry]
   })
@@ -87,6 +106,8 @@ export async function sentRequestsView(
           infos: view.infos,
           owner: { _id: post.userID, name: displayName(owners.get(post.userID)) },
         },
+        // Read by the requester alone (assertSelf): their own offer and its counter.
+        ...termsView(request),
       },
     ]
   })
@@ -99,12 +120,37 @@ export function requestCreatedView(request: JobRequestDocument): JobRequestCreat
     postId: request.postId,
     status: request.status,
     createdAt: request.createdAt.toISOString(),
+    // Only with an offer: without one, the answer is the one clients always read.
+    ...(request.offer ? { offer: offerView(request.offer) } : {}),
   }
 }
 
 /** What PATCH /api/jobs/requests/{requestId} answers the post's owner. */
 export function requestDecidedView(request: JobRequestDocument): JobRequestDecided {
-  return { ...requestCreatedView(request), updatedAt: request.updatedAt.toISOString() }
+  // The decision's answer carries the agreed amount, not the offer (the lists carry that).
+  const agreed = agreedOf(request)
+  return {
+    _id: request._id,
+    postId: request.postId,
+    status: request.status,
+    createdAt: request.createdAt.toISOString(),
+    updatedAt: request.updatedAt.toISOString(),
+    ...(agreed ? { agreed } : {}),
+  }
+}
+
+/** What the counter-offer routes answer the side that acted. */
+export function requestTermsView(request: JobRequestDocument): JobRequestTerms {
+  return {
+    _id: request._id,
+    postId: request.postId,
+    status: request.status,
+    updatedAt: request.updatedAt.toISOString(),
+    offer: null,
+    counter: null,
+    agreed: null,
+    ...termsView(request),
+  }
 }
 
 async function postsById(requests: JobRequestDocument[], posts: PostsRepository) {

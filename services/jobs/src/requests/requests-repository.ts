@@ -4,7 +4,8 @@ import {
   requestCollectionIndexes,
   type RequestOutboxTarget,
 } from '@marketplace/request-lifecycle'
-import type { IndexDefinition } from '@marketplace/service-kit'
+import type { DomainEvent } from '@marketplace/contracts/events'
+import { findOneAndUpdateWithEvents, type IndexDefinition } from '@marketplace/service-kit'
 import { JOB_REQUESTS, JOB_REQUESTS_COLLECTION, type JobRequestDocument } from './request-document'
 
 /** Indexes, equality then sort (docs/post-requests.md lists the query each serves). */
@@ -62,6 +63,38 @@ export function createRequestsRepository(
         await requests
           .find({ status: 'accepted', postId: { $in: [...new Set(postIds)] } }, requesterOnly)
           .toArray(),
+      )
+    },
+
+    /**
+     * Writes a change of the request's terms (a counter-offer, its answer) with its event,
+     * only if the request is still as `current` was read: still pending, and no decision or
+     * other change of terms landed since (its `updatedAt`). Null when another write came first.
+     */
+    async saveTerms(
+      current: JobRequestDocument,
+      terms: Pick<JobRequestDocument, 'offer' | 'counter' | 'updatedAt'>,
+      events: DomainEvent[],
+    ): Promise<JobRequestDocument | null> {
+      const saved = await findOneAndUpdateWithEvents(
+        requests,
+        { _id: current._id, status: 'pending', updatedAt: current.updatedAt },
+        { $set: terms },
+        events,
+      )
+      if (saved) hooks.notifyOutbox({ collection: JOB_REQUESTS.name, id: current._id })
+      return saved
+    },
+
+    /** The accepted requests of each requester named, read from their sent lists. */
+    async acceptedCounts(requesterIds: readonly string[]): Promise<Map<string, number>> {
+      const ids = [...new Set(requesterIds)]
+      const lists = await Promise.all(ids.map((id) => store.sent(id)))
+      return new Map(
+        ids.map((id, index) => [
+          id,
+          lists[index]!.filter((request) => request.status === 'accepted').length,
+        ]),
       )
     },
 

@@ -1,5 +1,8 @@
 import type { FastifyRequest } from 'fastify'
 import {
+  CounterAnswerBodySchema,
+  CounterOfferBodySchema,
+  JobRequestTermsSchema,
   JobRequestCreateBodySchema,
   JobRequestCreatedSchema,
   JobRequestDecidedSchema,
@@ -23,8 +26,10 @@ import {
   receivedRequestsView,
   requestCreatedView,
   requestDecidedView,
+  requestTermsView,
   sentRequestsView,
 } from './request-views'
+import type { WorkerStanding } from './worker-standing'
 
 const tags = ['jobs']
 
@@ -42,6 +47,7 @@ export async function requestsRoutes(
     posts: PostsRepository
     users: UserDirectory
     readers: PostReaders
+    standing?: WorkerStanding
   },
 ) {
   app.addHook('preHandler', app.authenticate)
@@ -51,7 +57,8 @@ export async function requestsRoutes(
     {
       schema: {
         tags,
-        summary: 'Ask to do a live post of someone else (workers only, once per post)',
+        summary:
+          'Ask to do a live post of someone else (workers only, once per post), with an optional offer',
         security: SECURED,
         body: JobRequestCreateBodySchema,
         response: {
@@ -62,7 +69,11 @@ export async function requestsRoutes(
     },
     async (request, reply) => {
       const body = request.body ?? {}
-      const created = await deps.service.send(body.postID ?? body.postId, contextOf(request))
+      const created = await deps.service.send(
+        body.postID ?? body.postId,
+        contextOf(request),
+        body.offer,
+      )
       return reply.code(201).send(requestCreatedView(created))
     },
   )
@@ -121,6 +132,57 @@ export async function requestsRoutes(
         contextOf(request),
       )
       return requestDecidedView(saved)
+    },
+  )
+
+  // Offers (docs/post-requests.md): a stranger gets 404, as for a request that does not exist.
+  app.post(
+    '/api/jobs/requests/:requestId/counter-offer',
+    {
+      schema: {
+        tags,
+        summary: "The post owner's one counter-offer on a pending request",
+        security: SECURED,
+        params: JobRequestIdParamsSchema,
+        body: CounterOfferBodySchema,
+        response: {
+          201: JobRequestTermsSchema,
+          ...errorResponses(400, 401, 404, 409, 413, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      const saved = await deps.service.counter(
+        request.params.requestId,
+        request.body ?? {},
+        contextOf(request),
+      )
+      return reply.code(201).send(requestTermsView(saved))
+    },
+  )
+
+  app.patch(
+    '/api/jobs/requests/:requestId/counter-offer',
+    {
+      schema: {
+        tags,
+        summary: "The worker accepts or declines the owner's counter-offer",
+        security: SECURED,
+        params: JobRequestIdParamsSchema,
+        body: CounterAnswerBodySchema,
+        response: {
+          200: JobRequestTermsSchema,
+          ...errorResponses(400, 401, 404, 409, 413, 415),
+        },
+      },
+    },
+    async (request) => {
+      const saved = await deps.service.answerCounter(
+        request.params.requestId,
+        request.body?.answer,
+        contextOf(request),
+      )
+      return requestTermsView(saved)
     },
   )
 

@@ -1,4 +1,6 @@
-import { Messages } from '@marketplace/contracts/validation'
+import type { DomainEvent } from '@marketplace/contracts/events'
+import { OFFER_MESSAGES, isCounterAnswer } from '@marketplace/contracts/marketplace'
+import { Messages, checkOffer, type OfferInput } from '@marketplace/contracts/validation'
 import {
   UNDOABLE_DECISIONS,
   createRequestLifecycle,
@@ -9,13 +11,16 @@ import {
 } from '@marketplace/request-lifecycle'
 import {
   BadRequestError,
+  ConflictError,
   ForbiddenError,
   NotFoundError,
+  newEvent,
 } from '@marketplace/service-kit'
 import { isLive, isShownToOthers } from '../posts/post-document'
 import type { PostsRepository } from '../posts/posts-repository'
 import { displayName, type UserCard, type UserDirectory } from '../users/user-directory'
-import type { JobRequestDocument } from './request-document'
+import { agreedOf, counterTerms, offerView, storedOffer } from './offer-terms'
+import type { JobRequestDocument, StoredOffer } from './request-document'
 import type { RequestsRepository } from './requests-repository'
 
 /**
@@ -56,8 +61,14 @@ export function createRequestsService(deps: {
     decisions: UNDOABLE_DECISIONS,
     duplicate: { message: Messages.requests.alreadyRequestedPost, code: 'ALREADY_REQUESTED' },
     events: {
-      created: requestEvent('job-request.created', eventData),
-      decided: requestEvent('job-request.decided', (request) => eventData(request)),
+      created: requestEvent('job-request.created', async (request, requester) => ({
+        ...(await eventData(request, requester)),
+        ...(request.offer ? { offer: offerView(request.offer) } : {}),
+      })),
+      decided: requestEvent('job-request.decided', async (request) => {
+        const agreed = agreedOf(request)
+        return { ...(await eventData(request)), ...(agreed ? { agreed } : {}) }
+      }),
       deleted: requestEvent('job-request.deleted', async (request, by) => ({
         ...(await eventData(request)),
         deletedBy: by === 'sender' ? 'requester' : 'owner',
@@ -66,9 +77,20 @@ export function createRequestsService(deps: {
     now,
   })
 
-  async function send(postId: unknown, context: CallerContext): Promise<JobRequestDocument> {
+  async function send(
+    postId: unknown,
+    context: CallerContext,
+    offerInput?: OfferInput,
+  ): Promise<JobRequestDocument> {
     if (!isObjectIdHex(postId)) {
       throw new BadRequestError(Messages.requests.invalid, 'INVALID_REQUEST')
+    }
+    // A bad offer is refused before anything is read: the message says what to fix.
+    let offer: StoredOffer | null = null
+    if (offerInput !== undefined) {
+      const checked = checkOffer(offerInput)
+      if ('error' in checked) throw new BadRequestError(checked.error, 'INVALID_OFFER')
+      offer = storedOffer(checked.offer)
     }
     const post = await deps.posts.findById(postId)
     // A post whose owner is leaving (deletion grace period) is answered as if it did not exist.
@@ -86,10 +108,148 @@ export function createRequestsService(deps: {
       throw new ForbiddenError(Messages.requests.workerProfileRequired, 'WORKER_PROFILE_REQUIRED')
     }
     return lifecycle.create(
-      { postId, ownerId: post.userID, requesterId: context.callerId, postTitle: post.title },
+      {
+        postId,
+        ownerId: post.userID,
+        requesterId: context.callerId,
+        postTitle: post.title,
+        // Stored only when given: a request without an offer is the same document as before.
+        ...(offer ? { offer } : {}),
+      },
       context,
       requester,
     )
+  }
+
+  /** The request, when the caller is the side named; 404 for anyone else and any bad id. */
+  async function findAs(requestId: string, callerId: string, side: 'ownerId' | 'requesterId') {
+    const request = isObjectIdHex(requestId) ? await deps.requests.findById(requestId) : null
+    if (!request || request[side] !== callerId) {
+      throw new NotFoundError(Messages.requests.notFound, 'REQUEST_NOT_FOUND')
+    }
+    return request
+  }
+
+  /**
+   * Writes a change of terms judged on the request as last read: `change` refuses (throws) or
+   * answers the new terms and their event. A write that lost to another one is judged again.
+   */
+  async function changeTerms(
+    request: JobRequestDocument,
+    change: (
+      current: JobRequestDocument,
+    ) => Promise<{ next: JobRequestDocument; event: DomainEvent }>,
+  ): Promise<JobRequestDocument> {
+    let current = request
+    for (;;) {
+      const { next, event } = await change(current)
+      const saved = await deps.requests.saveTerms(
+        current,
+        { offer: next.offer ?? null, counter: next.counter ?? null, updatedAt: next.updatedAt },
+        [event],
+      )
+      if (saved) return saved
+      const latest = await deps.requests.findById(current._id)
+      if (!latest) throw new NotFoundError(Messages.requests.notFound, 'REQUEST_NOT_FOUND')
+      current = latest
+    }
+  }
+
+  const eventOf = async <N extends 'job-request.countered' | 'job-request.counter-answered'>(
+    type: N,
+    request: JobRequestDocument,
+    context: CallerContext,
+    extra: N extends 'job-request.countered'
+      ? Record<string, never>
+      : { answer: 'accepted' | 'declined' },
+  ) =>
+    newEvent(type, {
+      aggregateId: request._id,
+      actorId: context.callerId,
+      requestId: context.requestId,
+      // The counter is on the request by then.
+      data: {
+        ...(await eventData(request)),
+        counter: counterTerms(request.counter!),
+        ...extra,
+      } as never,
+    })
+
+  /**
+   * The post's owner makes their one counter-offer on a pending request (with or without an
+   * offer of the worker's); the unit defaults to the offer's.
+   */
+  async function counter(
+    requestId: string,
+    body: OfferInput,
+    context: CallerContext,
+  ): Promise<JobRequestDocument> {
+    const request = await findAs(requestId, context.callerId, 'ownerId')
+    return changeTerms(request, async (current) => {
+      if (current.counter) throw new ConflictError(OFFER_MESSAGES.counterTwice, 'COUNTER_MADE')
+      if (current.status !== 'pending') {
+        throw new ConflictError(OFFER_MESSAGES.counterNotPending, 'REQUEST_ANSWERED')
+      }
+      const checked = checkOffer(
+        { amount: body.amount, unit: body.unit, note: body.note },
+        current.offer?.unit ?? 'fixed',
+      )
+      if ('error' in checked) throw new BadRequestError(checked.error, 'INVALID_OFFER')
+      const at = now()
+      const next: JobRequestDocument = {
+        ...current,
+        counter: {
+          cents: checked.offer.cents,
+          unit: checked.offer.unit,
+          note: checked.offer.note,
+          state: 'pending',
+          createdAt: at,
+          answeredAt: null,
+        },
+        updatedAt: at,
+      }
+      return { next, event: await eventOf('job-request.countered', next, context, {}) }
+    })
+  }
+
+  /**
+   * The worker accepts the counter-offer (it becomes the request's offer, their proposed
+   * time kept) or declines it (their own offer stands). Only while the request is pending.
+   */
+  async function answerCounter(
+    requestId: string,
+    answer: unknown,
+    context: CallerContext,
+  ): Promise<JobRequestDocument> {
+    if (!isCounterAnswer(answer)) {
+      throw new BadRequestError(OFFER_MESSAGES.counterAnswerInvalid, 'INVALID_ANSWER')
+    }
+    const request = await findAs(requestId, context.callerId, 'requesterId')
+    return changeTerms(request, async (current) => {
+      const waiting = current.counter
+      if (current.status !== 'pending' || waiting?.state !== 'pending') {
+        throw new ConflictError(OFFER_MESSAGES.noCounterWaiting, 'NO_COUNTER_WAITING')
+      }
+      const at = now()
+      const next: JobRequestDocument = {
+        ...current,
+        counter: { ...waiting, state: answer, answeredAt: at },
+        offer:
+          answer === 'accepted'
+            ? {
+                cents: waiting.cents,
+                unit: waiting.unit,
+                note: waiting.note,
+                proposedTime: current.offer?.proposedTime ?? '',
+              }
+            : (current.offer ?? null),
+        updatedAt: at,
+      }
+      return {
+        next,
+        event: await eventOf('job-request.counter-answered', next, context, { answer }),
+      }
+    })
   }
 
   /** The post's owner decides; the saved status alone says who sees the hidden fields. */
@@ -133,7 +293,7 @@ export function createRequestsService(deps: {
     }
   }
 
-  return { send, decide, remove, discardAllOfPost, deleteAllOf }
+  return { send, decide, remove, discardAllOfPost, deleteAllOf, counter, answerCounter }
 }
 
 export type RequestsService = ReturnType<typeof createRequestsService>

@@ -49,6 +49,24 @@ export function createJobsStats(
     return { total: pending + accepted + rejected, pending, accepted, rejected }
   }
 
+  /**
+   * The accepted requests with an agreed amount, on one side (docs/post-requests.md): fixed
+   * amounts are summed (in cents, then shown in the currency); per-hour ones only counted.
+   */
+  async function agreedOn(side: 'sent' | 'received', userId: string) {
+    const agreed = (await requests[side](userId)).filter(
+      (request) => request.status === 'accepted' && request.offer,
+    )
+    const fixedCents = agreed
+      .filter((request) => request.offer!.unit === 'fixed')
+      .reduce((sum, request) => sum + request.offer!.cents, 0)
+    return {
+      requests: agreed.length,
+      fixedTotal: fixedCents / 100,
+      perHourRequests: agreed.filter((request) => request.offer!.unit === 'hour').length,
+    }
+  }
+
   /** Counted from the owner's list of posts (read by `_id`), live as post-document.ts says. */
   async function postCounts(userId: string) {
     const mine = await posts.findByOwner(userId)
@@ -65,12 +83,15 @@ export function createJobsStats(
 
   return {
     async of(userId: string, days = ACTIVITY_DAYS_DEFAULT): Promise<JobsStatsView> {
-      const [postsCounts, requestsReceived, requestsSent, daily] = await Promise.all([
-        postCounts(userId),
-        requestCounts('received', userId),
-        requestCounts('sent', userId),
-        activity.daily(userId, days),
-      ])
+      const [postsCounts, requestsReceived, requestsSent, daily, agreedReceived, agreedSent] =
+        await Promise.all([
+          postCounts(userId),
+          requestCounts('received', userId),
+          requestCounts('sent', userId),
+          activity.daily(userId, days),
+          agreedOn('received', userId),
+          agreedOn('sent', userId),
+        ])
       const decided = requestsReceived.accepted + requestsReceived.rejected
       return {
         posts: postsCounts,
@@ -80,6 +101,10 @@ export function createJobsStats(
         // (0 to 1, two decimals); null before any was answered.
         acceptanceRate:
           decided === 0 ? null : Math.round((requestsReceived.accepted / decided) * 100) / 100,
+        // Only once an offer was agreed on either side: the answer stays as it was otherwise.
+        ...(agreedReceived.requests + agreedSent.requests > 0
+          ? { agreed: { received: agreedReceived, sent: agreedSent } }
+          : {}),
         daily,
       }
     },

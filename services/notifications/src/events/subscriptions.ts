@@ -46,6 +46,8 @@ export function notificationsSubscriptions(deps: {
       handlers: {
         'job-request.created': record,
         'job-request.decided': record,
+        'job-request.countered': record,
+        'job-request.counter-answered': record,
         'people-request.created': record,
         'people-request.decided': record,
         'favorite.added': record,

@@ -1,5 +1,5 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
-import { newMessageNotice, relistLink } from '@marketplace/contracts/marketplace'
+import { formatOfferAmount, newMessageNotice, relistLink } from '@marketplace/contracts/marketplace'
 import type { NotificationKind } from './notification-document'
 
 /** What one event tells one person: who, which preference switches it, what it says, where it leads. */
@@ -79,7 +79,29 @@ export function noticeOf(event: DomainEvent): Notice | null {
       return {
         recipientId: data.ownerId,
         kind: 'post-request',
-        message: `${data.requesterName} sent a request for your post "${data.postTitle}"`,
+        message: data.offer
+          ? `${data.requesterName} sent a request for your post "${data.postTitle}" with an offer of ${formatOfferAmount(data.offer)}`
+          : `${data.requesterName} sent a request for your post "${data.postTitle}"`,
+        link: NOTICE_LINKS.requestsOnMyPosts,
+      }
+    }
+    // Offers (docs/post-requests.md): each step tells the other side, under the same
+    // preferences as the request it belongs to.
+    case 'job-request.countered': {
+      const { data } = event as DomainEvent<'job-request.countered'>
+      return {
+        recipientId: data.requesterId,
+        kind: 'request-status',
+        message: `The owner of "${data.postTitle}" made a counter-offer: ${formatOfferAmount(data.counter)}`,
+        link: NOTICE_LINKS.postsIRequested,
+      }
+    }
+    case 'job-request.counter-answered': {
+      const { data } = event as DomainEvent<'job-request.counter-answered'>
+      return {
+        recipientId: data.ownerId,
+        kind: 'post-request',
+        message: `${data.requesterName} ${data.answer} your counter-offer of ${formatOfferAmount(data.counter)} for "${data.postTitle}"`,
         link: NOTICE_LINKS.requestsOnMyPosts,
       }
     }
@@ -89,7 +111,10 @@ export function noticeOf(event: DomainEvent): Notice | null {
       return {
         recipientId: data.requesterId,
         kind: 'request-status',
-        message: `Your request for "${data.postTitle}" was ${decided(data.status)}`,
+        message:
+          data.status === 'accepted' && data.agreed
+            ? `Your request for "${data.postTitle}" was accepted. Agreed amount: ${formatOfferAmount(data.agreed)}`
+            : `Your request for "${data.postTitle}" was ${decided(data.status)}`,
         link: NOTICE_LINKS.postsIRequested,
       }
     }

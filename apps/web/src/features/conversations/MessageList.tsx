@@ -153,6 +153,17 @@ function StoredBubble({
   onReport: (message: MessageView) => void
 }) {
   const textId = `message-${message._id}`
+  // A line of the marketplace about the request's offer: no one's bubble, no Report.
+  if (message.system) {
+    return (
+      <li className="thread-system">
+        <p className="thread-system-text">{message.text}</p>
+        <time className="bubble-time" dateTime={message.sentAt}>
+          {timeOfDay(message.sentAt)}
+        </time>
+      </li>
+    )
+  }
   const removed = message.takenDown || message.text === ''
   const text = message.takenDown
     ? TAKEN_DOWN_MESSAGE_TEXT

@@ -9,6 +9,7 @@ import { jsonResponse, sampleUser, signIn, stubFetch } from '@/test/helpers'
 import { io, lastSocket, sockets } from '@/test/fake-socket'
 import NotificationBell from '@/features/notifications/NotificationBell'
 import { notificationsApi } from '@/features/notifications/notifications-api'
+import { api } from '@/lib/api'
 
 jest.mock('socket.io-client', () => jest.requireActual('@/test/fake-socket'))
 
@@ -229,6 +230,43 @@ describe('NotificationBell', () => {
     await user.click(screen.getByText('Message n9'))
     await waitFor(() => expect(server?.calls).toContain('PATCH /api/notifications/n9/read'))
     expect(bell()).toHaveAccessibleName('Notifications, no unread notifications')
+  })
+
+  it('reads the request lists again when a live notice tells of a step of a request', async () => {
+    server = serve([])
+    // A request list as the requests pages hold it: its own endpoint, the same tag.
+    const lists = api.injectEndpoints({
+      endpoints: (build) => ({
+        requestListForTest: build.query<unknown, void>({
+          query: () => '/api/notifications/unread-count',
+          providesTags: ['PostRequests'],
+        }),
+      }),
+    })
+    const { store } = renderBell()
+    await screen.findByRole('button', { name: 'Notifications, no unread notifications' })
+    const subscription = store.dispatch(lists.endpoints.requestListForTest.initiate())
+    await subscription
+    const reads = () =>
+      server!.calls.filter((call) => call === 'GET /api/notifications/unread-count').length
+    const before = reads()
+    act(() => {
+      lastSocket().serverSends('notification', {
+        notification: { ...note('n7', false), kind: 'post-request' as const },
+        count: 1,
+      })
+    })
+    await waitFor(() => expect(reads()).toBe(before + 1))
+    // A favorite is no step of a request: nothing is read again.
+    act(() => {
+      lastSocket().serverSends('notification', {
+        notification: { ...note('n8', false), kind: 'post-favorite' as const },
+        count: 2,
+      })
+    })
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(reads()).toBe(before + 1)
+    subscription.unsubscribe()
   })
 
   it('announces a live notification briefly while the dropdown is closed', async () => {

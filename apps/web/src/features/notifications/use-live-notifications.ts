@@ -4,12 +4,22 @@ import type { NotificationView } from '@marketplace/contracts/api'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
 import { selectAccessToken, selectCurrentUser } from '@/lib/auth-slice'
 import { renewSession } from '@/lib/base-query'
+import { api } from '@/lib/api'
 import { openLiveConnection, type LiveConnection } from '@/features/notifications/live-connection'
 import {
   liveNotificationReceived,
   notificationsMayHaveBeenMissed,
 } from '@/features/notifications/notifications-api'
 import type { ConversationPushes } from '@/features/conversations/conversations-live'
+
+/**
+ * The kinds that tell of a step of a request (sent, decided, an offer countered or answered):
+ * the request lists on screen are read again, so the other side's step shows without a reload.
+ */
+const REQUEST_NOTICE_KINDS: ReadonlySet<NotificationView['kind']> = new Set([
+  'post-request',
+  'request-status',
+])
 
 /** How long the short notice of a new live notification stays. */
 export const LIVE_NOTICE_MS = 4000
@@ -76,6 +86,9 @@ export function useLiveNotifications({ enabled = true }: { enabled?: boolean } =
       onNotification(payload) {
         // A repeat of one already shown gets no second notice.
         if (!dispatch(liveNotificationReceived(payload))) return
+        if (REQUEST_NOTICE_KINDS.has(payload.notification.kind)) {
+          dispatch(api.util.invalidateTags(['PostRequests', 'PeopleRequests']))
+        }
         clearTimeout(timer.current)
         setNotice(payload.notification)
         timer.current = setTimeout(() => setNotice(null), LIVE_NOTICE_MS)

@@ -21,6 +21,9 @@ import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { RequestDecision } from './RequestDecision'
 import { RequesterDetailsModal } from './RequesterDetailsModal'
 import { MessageLink } from './MessageLink'
+import { CounterOfferForm } from './offers/CounterOfferForm'
+import { OfferTerms } from './offers/OfferTerms'
+import { OffersComparison } from './offers/OffersComparison'
 import {
   useDecidePostRequestMutation,
   useDeletePostRequestMutation,
@@ -100,6 +103,8 @@ export default function ReceivedPostRequestsPage() {
         <ResetButton onClick={reset} />
       </div>
 
+      {!isLoading && <OffersComparison requests={shown} />}
+
       {isLoading ? (
         <p className="page-loading" role="status">
           Loading requests...
@@ -138,6 +143,12 @@ export default function ReceivedPostRequestsPage() {
                   </button>
                 </p>
                 <p className="muted">{request.post.location}</p>
+                <OfferTerms
+                  offer={request.offer}
+                  counter={request.counter}
+                  agreed={request.agreed}
+                />
+                <CounterOfferForm request={request} />
               </div>
               <div className="request-row-actions">
                 <MessageLink requestId={request._id} />

@@ -20,6 +20,8 @@ import { sortByDate, type DateOrder } from '@/lib/sort-by-date'
 import { useDeletePostRequestMutation, useGetSentPostRequestsQuery } from './requests-api'
 import { SentPostDetailsModal } from './SentPostDetailsModal'
 import { MessageLink } from './MessageLink'
+import { CounterAnswer } from './offers/CounterAnswer'
+import { OfferTerms } from './offers/OfferTerms'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
@@ -105,6 +107,12 @@ export default function SentPostRequestsPage() {
               <div className="card-body">
                 <h3 className="settings-card-title">{request.post.title}</h3>
                 {request.post.location && <p className="muted">{request.post.location}</p>}
+                <OfferTerms
+                  offer={request.offer}
+                  counter={request.counter}
+                  agreed={request.agreed}
+                />
+                <CounterAnswer request={request} />
                 <div className="settings-card-actions">
                   <button
                     type="button"

@@ -1,5 +1,7 @@
 import type {
+  CounterOfferBody,
   JobRequestDecided,
+  JobRequestTerms,
   ReceivedJobRequest,
   ReceivedPeopleRequest,
   SentJobRequest,
@@ -29,6 +31,27 @@ export const requestsApi = api.injectEndpoints({
       }),
       // Accepting changes who may see a post's hidden fields.
       invalidatesTags: ['PostRequests', 'Post', 'Stats', 'Ratings'],
+    }),
+    /** The owner's one counter-offer on a pending request. */
+    counterPostRequest: build.mutation<JobRequestTerms, { id: string } & CounterOfferBody>({
+      query: ({ id, ...body }) => ({
+        url: `/api/jobs/requests/${byId(id)}/counter-offer`,
+        method: 'POST',
+        body,
+      }),
+      invalidatesTags: ['PostRequests'],
+    }),
+    /** The worker's answer to it: accepted makes it the request's offer. */
+    answerCounterOffer: build.mutation<
+      JobRequestTerms,
+      { id: string; answer: 'accepted' | 'declined' }
+    >({
+      query: ({ id, answer }) => ({
+        url: `/api/jobs/requests/${byId(id)}/counter-offer`,
+        method: 'PATCH',
+        body: { answer },
+      }),
+      invalidatesTags: ['PostRequests'],
     }),
     deletePostRequest: build.mutation<void, string>({
       query: (id) => ({ url: `/api/jobs/requests/${byId(id)}`, method: 'DELETE' }),
@@ -69,6 +92,8 @@ export const {
   useGetSentPostRequestsQuery,
   useDecidePostRequestMutation,
   useDeletePostRequestMutation,
+  useCounterPostRequestMutation,
+  useAnswerCounterOfferMutation,
   useGetSentPeopleRequestsQuery,
   useGetReceivedPeopleRequestsQuery,
   useDecidePeopleRequestMutation,

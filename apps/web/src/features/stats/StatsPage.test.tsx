@@ -97,6 +97,33 @@ describe('stats page', () => {
     ])
   })
 
+  it('shows the agreed amounts of accepted offers only once there are some', async () => {
+    fetchStub = stubFetch((path) =>
+      answer(path, {
+        '/api/jobs/': () =>
+          jsonResponse(200, {
+            ...jobsStats,
+            agreed: {
+              received: { requests: 3, fixedTotal: 245.5, perHourRequests: 1 },
+              sent: { requests: 1, fixedTotal: 80, perHourRequests: 0 },
+            },
+          }),
+      }),
+    )
+    renderPage(<StatsPage />)
+    const agreed = await screen.findByRole('region', { name: 'Agreed amounts' })
+    expect(figure(agreed, 'On my posts')).toBe('$245.50')
+    expect(figure(agreed, 'Per hour on my posts')).toBe('1')
+    expect(figure(agreed, 'As a worker')).toBe('$80')
+  })
+
+  it('has no agreed amounts section without an agreed offer', async () => {
+    fetchStub = stubFetch((path) => answer(path))
+    renderPage(<StatsPage />)
+    await screen.findByRole('region', { name: 'My posts' })
+    expect(screen.queryByRole('region', { name: 'Agreed amounts' })).toBeNull()
+  })
+
   it('shows the last 30 days of requests as small charts, each with its figures in words and a table', async () => {
     fetchStub = stubFetch((path) => answer(path))
     renderPage(<StatsPage />)

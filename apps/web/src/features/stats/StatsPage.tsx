@@ -1,4 +1,5 @@
 import type { JobsRequestCounts, PeopleStatsView } from '@marketplace/contracts/api'
+import { formatOfferAmount } from '@marketplace/contracts/marketplace'
 import { useAppSelector } from '@/app/hooks'
 import { selectCurrentUser } from '@/lib/auth-slice'
 import { ActivityCharts, combineDays } from '@/features/stats/ActivityCharts'
@@ -56,6 +57,10 @@ function BarChart({ title, bars }: { title: string; bars: Bar[] }) {
     </svg>
   )
 }
+
+/** A fixed total in dollars, cents only when there are some. */
+const money = (amount: number) =>
+  formatOfferAmount({ amount: Math.round(amount * 100) / 100, unit: 'fixed' })
 
 function Figure({ label, value }: { label: string; value: string | number }) {
   return (
@@ -225,6 +230,25 @@ export default function StatsPage() {
             </dl>
           )}
         </Section>
+        {jobs.data?.agreed && (
+          // Offers agreed on accepted requests (docs/post-requests.md): fixed amounts summed,
+          // per-hour ones counted (the hours are not known).
+          <Section
+            title="Agreed amounts"
+            state={jobs}
+            errorText="Could not load your agreed amounts."
+          >
+            <dl className="stats-figures">
+              <Figure label="On my posts" value={money(jobs.data.agreed.received.fixedTotal)} />
+              <Figure
+                label="Per hour on my posts"
+                value={jobs.data.agreed.received.perHourRequests}
+              />
+              <Figure label="As a worker" value={money(jobs.data.agreed.sent.fixedTotal)} />
+              <Figure label="Per hour as a worker" value={jobs.data.agreed.sent.perHourRequests} />
+            </dl>
+          </Section>
+        )}
         <Section
           title="People I requested"
           state={people}

@@ -11,6 +11,14 @@ import { paths } from '@/config/paths'
 import { errorMessage, errorStatus } from '@/lib/api'
 import type { JobPost } from '@marketplace/contracts/api'
 import { Messages } from '@marketplace/contracts/validation'
+import { OfferFields } from '@/features/requests/offers/OfferFields'
+import {
+  emptyOfferDraft,
+  isBlankDraft,
+  offerBody,
+  readOfferDraft,
+  unitOfSalary,
+} from '@/features/requests/offers/offer-form'
 
 /** The text for a refused request to a post. */
 export function postRequestErrorText(error: unknown): string {
@@ -32,6 +40,9 @@ export default function RequestPostModal({ post }: { post: JobPost }) {
   const [error, setError] = useState<string | null>(null)
   const [alreadyRequested, setAlreadyRequested] = useState(false)
   const [sentRequestId, setSentRequestId] = useState<string | null>(null)
+  // An optional offer, in the post's terms: per hour when its salary reads so.
+  const [offer, setOffer] = useState(() => emptyOfferDraft(unitOfSalary(post.salary)))
+  const [offerError, setOfferError] = useState<string | null>(null)
   const close = useCloseModal()
 
   if (loggedIn && user?.isWorker !== true) return <ProfileRequiredModal />
@@ -56,8 +67,19 @@ export default function RequestPostModal({ post }: { post: JobPost }) {
 
   const submit = async () => {
     setError(null)
+    // Left blank, the request goes without an offer, exactly as before offers existed.
+    let withOffer = {}
+    if (!isBlankDraft(offer)) {
+      const read = readOfferDraft(offer)
+      if ('error' in read) {
+        setOfferError(read.error)
+        return
+      }
+      withOffer = { offer: offerBody(read.offer) }
+    }
+    setOfferError(null)
     try {
-      const created = await send({ postID: post._id }).unwrap()
+      const created = await send({ postID: post._id, ...withOffer }).unwrap()
       setSentRequestId(created._id)
     } catch (failure) {
       if (errorStatus(failure) === 409) setAlreadyRequested(true)
@@ -75,6 +97,12 @@ export default function RequestPostModal({ post }: { post: JobPost }) {
         <LoginPrompt message="Log in or create an account to send a request." />
       ) : (
         <>
+          <OfferFields
+            idPrefix="request-offer"
+            draft={offer}
+            onChange={setOffer}
+            error={offerError}
+          />
           {error && (
             <p className="form-error" role="alert">
               {error}

@@ -11,7 +11,7 @@ export const sendRequestsApi = api.injectEndpoints({
   endpoints: (build) => ({
     sendPostRequest: build.mutation<
       JobRequestCreated,
-      Required<Pick<JobRequestCreateBody, 'postID'>>
+      Required<Pick<JobRequestCreateBody, 'postID'>> & Pick<JobRequestCreateBody, 'offer'>
     >({
       query: (body) => ({ url: '/api/jobs/requests', method: 'POST', body }),
       invalidatesTags: ['PostRequests', 'Stats'],
