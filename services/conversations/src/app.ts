@@ -22,6 +22,7 @@ import {
 import { messageReportsRoutes } from './reports/message-reports-routes'
 import { createMessageReportsService } from './reports/message-reports-service'
 import { createUserDirectory } from './users/user-directory'
+import { createBlockSets } from '@marketplace/read-models/blocks'
 
 /**
  * One private conversation per request (docs/conversations.md): opened by the
@@ -45,7 +46,14 @@ export function buildConversationsApp(config: ConversationsConfig) {
       const inbox = createInboxRepository(db)
       const conversations = createConversationsRepository(db, { notifyOutbox })
       const messages = createMessagesRepository(db, { notifyOutbox })
-      const conversationsService = createConversationsService({ conversations, inbox, users })
+      // Who blocked whom (people's user.blocked and user.unblocked, docs/blocking.md).
+      const blocks = createBlockSets(db)
+      const conversationsService = createConversationsService({
+        conversations,
+        inbox,
+        users,
+        hiddenFrom: blocks.hiddenFrom,
+      })
       const messagesService = createMessagesService({
         messages,
         conversations,
@@ -61,13 +69,17 @@ export function buildConversationsApp(config: ConversationsConfig) {
         users,
       })
       return {
-        subscriptions: conversationsSubscriptions({
-          conversations: conversationsService,
-          messages: messagesService,
-          reports: reportsService,
-          users,
-          tokenRevocations,
-        }),
+        subscriptions: [
+          ...conversationsSubscriptions({
+            conversations: conversationsService,
+            messages: messagesService,
+            reports: reportsService,
+            users,
+            tokenRevocations,
+          }),
+          // A group of its own: the block pairs, kept in the database for every instance.
+          { groupId: 'conversations-blocks', handlers: blocks.handlers },
+        ],
         async routes(app) {
           await app.register(conversationsRoutes, { service: conversationsService })
           await app.register(messagesRoutes, { service: messagesService })

@@ -32,6 +32,7 @@ import { createRequestsService } from './requests/requests-service'
 import { createJobsStats } from './stats/jobs-stats'
 import { jobsStatsRoutes } from './stats/stats-routes'
 import { createUserDirectory } from './users/user-directory'
+import { createBlockSets } from '@marketplace/read-models/blocks'
 
 /** Posts, categories, the feed and search (an in-process index), requests on posts. */
 export function buildJobsApp(config: JobsConfig) {
@@ -64,6 +65,8 @@ export function buildJobsApp(config: JobsConfig) {
         },
       })
       const users = createUserDirectory(db)
+      // Who blocked whom (people's user.blocked and user.unblocked, docs/blocking.md).
+      const blocks = createBlockSets(db)
       const access = createPostAccess(db)
       // A grant changed here: this process's feed re-reads it at once (others learn by events).
       const onAccessChanged = (postId: string) => {
@@ -86,6 +89,7 @@ export function buildJobsApp(config: JobsConfig) {
         posts,
         users,
         onAccessChanged,
+        isBlockedBetween: blocks.between,
       })
       const postsService = createPostsService({
         posts,
@@ -93,6 +97,7 @@ export function buildJobsApp(config: JobsConfig) {
         readers,
         onAccessChanged,
         isOwnerLeaving: (userId) => users.isLeaving(userId),
+        isBlockedBetween: blocks.between,
         deletions: postDeletions,
         discardRequestsOfPost: (postId, context) =>
           requestsService.discardAllOfPost(postId, context),
@@ -122,6 +127,8 @@ export function buildJobsApp(config: JobsConfig) {
             activity,
           }),
           feedSync.consumer,
+          // A group of its own: the block pairs, kept in the database for every instance.
+          { groupId: 'jobs-blocks', handlers: blocks.handlers },
         ],
         // Served only once it holds every post and has caught up with the topics.
         readModels: [
@@ -140,6 +147,7 @@ export function buildJobsApp(config: JobsConfig) {
             accessOf: feedSync.accessOf,
             catchUp: feedSync.catchUp,
             readPost: (postId: string) => posts.findById(postId),
+            hiddenFrom: blocks.hiddenFrom,
           })
           await app.register(postsRoutes, { service: postsService })
           await app.register(requestsRoutes, {
@@ -148,6 +156,7 @@ export function buildJobsApp(config: JobsConfig) {
             posts,
             users,
             readers,
+            hiddenFrom: blocks.hiddenFrom,
           })
           await app.register(jobsStatsRoutes, {
             stats: createJobsStats(db, { activity, requests, posts }),

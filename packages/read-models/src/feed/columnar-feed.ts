@@ -54,6 +54,13 @@ export interface ColumnarQuery {
    * and on whichever instance each is read.
    */
   after?: FeedPosition
+  /**
+   * Rows this reader must not see (the people a signed-in reader blocked or was blocked by,
+   * docs/blocking.md): left out of the page, the total and the cursor's count alike. Only
+   * given when the reader has such rows, so everyone else pays nothing; with it, the matching
+   * list is walked once (a typed-array pass).
+   */
+  hide?: (slot: number) => boolean
 }
 
 /** An item's place in the feed: what the order reads (its creation time, then its id). */
@@ -551,10 +558,12 @@ export class ColumnarFeed {
       .map((key) => this.keys.get(key) ?? key)
     const lists = active.map((key) => this.byFilter.get(key))
     if (lists.some((list) => list === undefined)) return { slots: [], total: 0, start: 0 }
-    const all =
+    const matching =
       active.length <= 1
         ? ((lists[0] as SlotList | undefined) ?? this.all).view()
         : this.intersection(active, lists as SlotList[])
+    const hide = query.hide
+    const all = hide ? matching.filter((slot) => !hide(slot)) : matching
     let start = (query.page - 1) * query.pageSize
     if (query.after) {
       // The lists are newest first: "asc" reads them backwards, so what follows the cursor
@@ -613,7 +622,7 @@ export class ColumnarFeed {
    * most `limit`. The term with the fewest candidates drives a merge of its words' lists in
    * feed order; the others are checked on each candidate, and the walk stops at `limit`.
    */
-  search(terms: readonly string[], limit: number): number[] {
+  search(terms: readonly string[], limit: number, hide?: (slot: number) => boolean): number[] {
     this.sweepExpired()
     if (terms.length === 0 || limit <= 0) return []
     const perTerm = terms.map((term) => {
@@ -631,6 +640,7 @@ export class ColumnarFeed {
     const results: number[] = []
     for (const slot of mergeInOrder(driver!.lists, this.before)) {
       const words = others.length > 0 ? this.schema.searchWords(this.row(slot)) : []
+      if (hide?.(slot)) continue
       if (others.every(({ term }) => words.some((word) => word.startsWith(term)))) {
         results.push(slot)
         if (results.length >= limit) break

@@ -16,6 +16,8 @@ export interface FeedQuery extends FeedFilters {
   sort: 'desc' | 'asc'
   /** A cursor: the page starts right after this post (then `page` is not read). */
   after?: FeedPosition
+  /** Owners whose posts this reader must not see (blocks, docs/blocking.md). */
+  hiddenOwners?: ReadonlySet<string>
 }
 
 /** Row numbers of the feed (valid until it next changes), the total matching, where it starts. */
@@ -52,8 +54,15 @@ export class FeedIndex {
   }
 
   page(query: FeedQuery): FeedPage {
-    const { page, pageSize, sort, after, ...filters } = query
-    return this.feed.page({ filters: { ...filters }, page, pageSize, sort, after })
+    const { page, pageSize, sort, after, hiddenOwners, ...filters } = query
+    const hide = this.hidingOwners(hiddenOwners)
+    return this.feed.page({ filters: { ...filters }, page, pageSize, sort, after, hide })
+  }
+
+  /** A row test for the posts of these owners; none when there is nobody to hide. */
+  private hidingOwners(owners: ReadonlySet<string> | undefined) {
+    if (!owners || owners.size === 0) return undefined
+    return (slot: number) => owners.has(this.ownerOf(slot))
   }
 
   /** A row's place in the feed's order, for the cursor of the page it ends. */
@@ -61,8 +70,8 @@ export class FeedIndex {
     return this.feed.positionOf(slot)
   }
 
-  search(terms: readonly string[], limit: number): number[] {
-    return this.feed.search(terms, limit)
+  search(terms: readonly string[], limit: number, hiddenOwners?: ReadonlySet<string>): number[] {
+    return this.feed.search(terms, limit, this.hidingOwners(hiddenOwners))
   }
 
   /** Live posts per category; the counts equal what the feed returns for each category. */

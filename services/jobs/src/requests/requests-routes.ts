@@ -42,6 +42,8 @@ export async function requestsRoutes(
     posts: PostsRepository
     users: UserDirectory
     readers: PostReaders
+    /** The people a user blocked or was blocked by (docs/blocking.md). */
+    hiddenFrom?: (userId: string) => Promise<ReadonlySet<string>>
   },
 ) {
   app.addHook('preHandler', app.authenticate)
@@ -81,7 +83,8 @@ export async function requestsRoutes(
     },
     async (request) => {
       const { userId } = assertSelf(request, request.params.userId)
-      return receivedRequestsView(await deps.requests.received(userId), deps)
+      const hidden = await deps.hiddenFrom?.(userId)
+      return receivedRequestsView(await deps.requests.received(userId), { ...deps, hidden })
     },
   )
 
@@ -98,7 +101,8 @@ export async function requestsRoutes(
     },
     async (request) => {
       const { userId } = assertSelf(request, request.params.userId)
-      return sentRequestsView(await deps.requests.sent(userId), userId, deps)
+      const hidden = await deps.hiddenFrom?.(userId)
+      return sentRequestsView(await deps.requests.sent(userId), userId, { ...deps, hidden })
     },
   )
 
