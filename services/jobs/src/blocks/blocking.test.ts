@@ -44,7 +44,7 @@ describe('jobs service: blocking, both ways (real FerretDB and Kafka)', () => {
       (post) => post._id,
     )
   const feedIds = async (client: Client, query = '') =>
-    ((await client.get(`/api/jobs?limit=100${query}`)).body.jobs as Array<{ _id: string }>).map(
+    ((await client.get(`/api/jobs?limit=50${query}`)).body.jobs as Array<{ _id: string }>).map(
       (post) => post._id,
     )
 

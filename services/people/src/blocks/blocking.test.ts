@@ -65,7 +65,7 @@ describe('people service: blocking (real FerretDB and Kafka)', () => {
       (person) => person._id,
     )
   const feedIds = async (client: Client) =>
-    ((await client.get('/api/people?limit=100')).body.people as Array<{ _id: string }>).map(
+    ((await client.get('/api/people?limit=50')).body.people as Array<{ _id: string }>).map(
       (person) => person._id,
     )
 
