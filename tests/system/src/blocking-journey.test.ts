@@ -5,6 +5,7 @@ import { DESKTOP, launchChromium, newPage, screenshot } from './web/browser'
 import { startFullStack, type FullStack } from './web/full-stack'
 import {
   chooseSettingsEntry,
+  expectGreeting,
   expectPath,
   expectVisible,
   logInThroughForm,
@@ -71,7 +72,8 @@ describe('blocking in Chromium against the full stack', () => {
     try {
       await step(page, 'desktop', 'block-from-worker-details', async () => {
         await page.goto(`${stack.site}/login`)
-        await logInThroughForm(page, alice.email, alice.password)
+        // Kept signed in: the page is reloaded below.
+        await logInThroughForm(page, alice.email, alice.password, { keepSignedIn: true })
         await expectPath(page, '/')
         await expectVisible(
           page.getByRole('article', { name: bobsTitle }),
@@ -111,6 +113,7 @@ describe('blocking in Chromium against the full stack', () => {
           what: "Bob's post gone from Alice's feed",
         })
         await page.reload()
+        await expectGreeting(page, 'desktop', 'Alice')
         await page
           .getByRole('group', { name: 'Feed type' })
           .getByRole('button', { name: 'Posts' })
