@@ -29,7 +29,7 @@ describe('ColumnarFeed: rows hidden from one reader', () => {
   for (let n = 1; n <= 12; n += 1) {
     feed.apply(row(n, 'x').id, row(n, n % 3 === 0 ? 'b' : 'a', n % 2 ? 'red' : 'blue'))
   }
-  const hideB = (slot: number) => feed.sharedOf(slot, 0) === 'b'
+  const hideB = { shared: { column: 0, values: ['b', 'nobody-of-this-feed'] } }
   const ids = (...ns: number[]) => ns.map((n) => row(n, 'x').id)
   const idsOf = (slots: number[]) => slots.map((slot) => feed.idOf(slot))
 
@@ -75,5 +75,21 @@ describe('ColumnarFeed: rows hidden from one reader', () => {
   it('skips the hidden rows in search and still fills the limit', () => {
     expect(idsOf(feed.search(['job'], 4, hideB))).toEqual(ids(11, 10, 8, 7))
     expect(idsOf(feed.search(['job'], 4))).toEqual(ids(12, 11, 10, 9))
+  })
+
+  it('hides rows by id as well (a worker feed is keyed by the worker), ignoring ids it does not hold', () => {
+    const hidden = { ids: [row(12, 'x').id, row(7, 'x').id, 'f'.repeat(24)] }
+    const page = feed.page({ filters: {}, page: 1, pageSize: 4, sort: 'desc', hide: hidden })
+    expect(idsOf(page.slots)).toEqual(ids(11, 10, 9, 8))
+    expect(page.total).toBe(10)
+    const blue = feed.page({
+      filters: { color: 'blue' },
+      page: 1,
+      pageSize: 10,
+      sort: 'asc',
+      hide: hidden,
+    })
+    expect(idsOf(blue.slots)).toEqual(ids(2, 4, 6, 8, 10))
+    expect(idsOf(feed.search(['job'], 3, hidden))).toEqual(ids(11, 10, 9))
   })
 })

@@ -1,5 +1,5 @@
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
-import { ColumnarFeed, type FeedPosition } from '@marketplace/read-models/feed'
+import { ColumnarFeed, type FeedPosition, type HiddenRows } from '@marketplace/read-models/feed'
 import type { PostDocument } from '../posts/post-document'
 import { postFeedSchema, postRow, publicPost } from './post-row'
 
@@ -55,14 +55,8 @@ export class FeedIndex {
 
   page(query: FeedQuery): FeedPage {
     const { page, pageSize, sort, after, hiddenOwners, ...filters } = query
-    const hide = this.hidingOwners(hiddenOwners)
+    const hide = hidingOwners(hiddenOwners)
     return this.feed.page({ filters: { ...filters }, page, pageSize, sort, after, hide })
-  }
-
-  /** A row test for the posts of these owners; none when there is nobody to hide. */
-  private hidingOwners(owners: ReadonlySet<string> | undefined) {
-    if (!owners || owners.size === 0) return undefined
-    return (slot: number) => owners.has(this.ownerOf(slot))
   }
 
   /** A row's place in the feed's order, for the cursor of the page it ends. */
@@ -71,7 +65,7 @@ export class FeedIndex {
   }
 
   search(terms: readonly string[], limit: number, hiddenOwners?: ReadonlySet<string>): number[] {
-    return this.feed.search(terms, limit, this.hidingOwners(hiddenOwners))
+    return this.feed.search(terms, limit, hidingOwners(hiddenOwners))
   }
 
   /** Live posts per category; the counts equal what the feed returns for each category. */
@@ -111,6 +105,12 @@ export class FeedIndex {
   snapshotRecords() {
     return this.feed.snapshotRecords()
   }
+}
+
+/** The posts of these owners (the owner is the row's first shared column, post-row.ts). */
+function hidingOwners(owners: ReadonlySet<string> | undefined): HiddenRows | undefined {
+  if (!owners || owners.size === 0) return undefined
+  return { shared: { column: 0, values: owners } }
 }
 
 function* liveRows(posts: Iterable<PostDocument>, now: Date) {

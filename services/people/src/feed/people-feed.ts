@@ -48,10 +48,9 @@ export function createPeopleFeed(now: () => Date = () => new Date()) {
     return hidden && profile.contactViewers?.length ? profile.contactViewers : null
   }
 
-  /** A row test for these workers (rows are keyed by user id); none when nobody is hidden. */
+  /** These workers' rows (rows are keyed by user id); none when nobody is hidden. */
   function hiding(ids: ReadonlySet<string> | undefined) {
-    if (!ids || ids.size === 0) return undefined
-    return (slot: number) => ids.has(columns.idOf(slot))
+    return ids && ids.size > 0 ? { ids } : undefined
   }
 
   return {
