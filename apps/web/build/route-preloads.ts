@@ -37,6 +37,7 @@ export const ROUTE_MODULES: Record<string, string[]> = {
   '/settings-others': settings('settings/others/OthersPage'),
   '/settings-employer-stats': settings('stats/StatsPage'),
   '/settings-rate-your-workers': settings('ratings/RateWorkersPage'),
+  '/settings-blocked-users': settings('settings/blocked-users/BlockedUsersPage'),
   '/settings-moderation': settings('moderation/ModerationPage'),
   '/settings-analytics': settings('analytics/AnalyticsPage'),
   '/messages': settings('conversations/MessagesPage'),

@@ -23,6 +23,7 @@ import {
 import { messageReportsRoutes } from './reports/message-reports-routes'
 import { createMessageReportsService } from './reports/message-reports-service'
 import { createUserDirectory } from './users/user-directory'
+import { createBlockSets } from '@marketplace/read-models/blocks'
 
 /**
  * One private conversation per request (docs/conversations.md): opened by the
@@ -46,7 +47,14 @@ export function buildConversationsApp(config: ConversationsConfig) {
       const inbox = createInboxRepository(db)
       const conversations = createConversationsRepository(db, { notifyOutbox })
       const messages = createMessagesRepository(db, { notifyOutbox })
-      const conversationsService = createConversationsService({ conversations, inbox, users })
+      // Who blocked whom (people's user.blocked and user.unblocked, docs/blocking.md).
+      const blocks = createBlockSets(db)
+      const conversationsService = createConversationsService({
+        conversations,
+        inbox,
+        users,
+        hiddenFrom: blocks.hiddenFrom,
+      })
       const messagesService = createMessagesService({
         messages,
         conversations,
@@ -62,14 +70,18 @@ export function buildConversationsApp(config: ConversationsConfig) {
         users,
       })
       return {
-        subscriptions: conversationsSubscriptions({
-          conversations: conversationsService,
-          messages: messagesService,
-          reports: reportsService,
-          users,
-          tokenRevocations,
-          systemLines: createSystemLines({ conversations, messages }),
-        }),
+        subscriptions: [
+          ...conversationsSubscriptions({
+            conversations: conversationsService,
+            messages: messagesService,
+            reports: reportsService,
+            users,
+            tokenRevocations,
+            systemLines: createSystemLines({ conversations, messages }),
+          }),
+          // A group of its own: the block pairs, kept in the database for every instance.
+          { groupId: 'conversations-blocks', handlers: blocks.handlers },
+        ],
         async routes(app) {
           await app.register(conversationsRoutes, { service: conversationsService })
           await app.register(messagesRoutes, { service: messagesService })

@@ -1,4 +1,8 @@
 import type { CommandStartedEvent, Document } from 'mongodb'
+import { Topics } from '@marketplace/contracts/events'
+import { BLOCK_SETS_COLLECTION } from '@marketplace/read-models/blocks'
+import { newEvent } from '@marketplace/service-kit'
+import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
 import {
   EVENT_WAIT_MS,
   startConversationsTestApp,
@@ -116,6 +120,28 @@ describe('conversations service: every query is served by `_id` or a declared in
         (await worker.post(`${path}/messages/${reply.body._id}/report`, { type: 'scam' })).status,
       ).toBe(201)
       await app.resolveReport(reply.body._id, 'take-down')
+      // A block and its lifting (docs/blocking.md): the read model, then a read that honours it.
+      for (const type of ['user.blocked', 'user.unblocked'] as const) {
+        await publishEvent(
+          Topics.peopleUsers,
+          newEvent(type, {
+            aggregateId: ownerId,
+            actorId: ownerId,
+            data: { blockerId: ownerId, blockedId: workerId },
+          }),
+        )
+        await waitFor(
+          async () =>
+            ((
+              await app.db
+                .collection<{ _id: string; blocked?: string[] }>(BLOCK_SETS_COLLECTION)
+                .findOne({ _id: ownerId })
+            )?.blocked?.includes(workerId) ?? false) ===
+            (type === 'user.blocked'),
+          { timeoutMs: EVENT_WAIT_MS, what: `${type} handled` },
+        )
+        await owner.get(path)
+      }
       await app.requestDeletion(ownerId)
       await app.cancelDeletion(ownerId)
       await app.deletePersonRequest(toPerson, ownerId)
@@ -185,6 +211,7 @@ describe('conversations service: every query is served by `_id` or a declared in
         'message_reports',
         'post_conversations',
         'users',
+        BLOCK_SETS_COLLECTION,
       ]) {
         expect(collections).toContain(name)
       }

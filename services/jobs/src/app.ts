@@ -35,6 +35,7 @@ import { createJobsStats } from './stats/jobs-stats'
 import { jobsStatsRoutes } from './stats/stats-routes'
 import { createUserDirectory } from './users/user-directory'
 import { createWorkerStanding } from './requests/worker-standing'
+import { createBlockSets } from '@marketplace/read-models/blocks'
 
 /** Posts, categories, the feed and search (an in-process index), requests on posts. */
 export function buildJobsApp(config: JobsConfig) {
@@ -67,6 +68,8 @@ export function buildJobsApp(config: JobsConfig) {
         },
       })
       const users = createUserDirectory(db)
+      // Who blocked whom (people's user.blocked and user.unblocked, docs/blocking.md).
+      const blocks = createBlockSets(db)
       const access = createPostAccess(db)
       // A grant changed here: this process's feed re-reads it at once (others learn by events).
       const onAccessChanged = (postId: string) => {
@@ -90,6 +93,7 @@ export function buildJobsApp(config: JobsConfig) {
         posts,
         users,
         onAccessChanged,
+        isBlockedBetween: blocks.between,
       })
       const postsService = createPostsService({
         posts,
@@ -97,6 +101,7 @@ export function buildJobsApp(config: JobsConfig) {
         readers,
         onAccessChanged,
         isOwnerLeaving: (userId) => users.isLeaving(userId),
+        isBlockedBetween: blocks.between,
         deletions: postDeletions,
         discardRequestsOfPost: (postId, context) =>
           requestsService.discardAllOfPost(postId, context),
@@ -137,6 +142,8 @@ export function buildJobsApp(config: JobsConfig) {
           }),
           feedSync.consumer,
           standing.consumer,
+          // A group of its own: the block pairs, kept in the database for every instance.
+          { groupId: 'jobs-blocks', handlers: blocks.handlers },
         ],
         // Served only once it holds every post and has caught up with the topics.
         readModels: [
@@ -155,6 +162,7 @@ export function buildJobsApp(config: JobsConfig) {
             accessOf: feedSync.accessOf,
             catchUp: feedSync.catchUp,
             readPost: (postId: string) => posts.findById(postId),
+            hiddenFrom: blocks.hiddenFrom,
           })
           await app.register(postsRoutes, { service: postsService, life: postLife })
           await app.register(requestsRoutes, {
@@ -164,6 +172,7 @@ export function buildJobsApp(config: JobsConfig) {
             users,
             readers,
             standing,
+            hiddenFrom: blocks.hiddenFrom,
           })
           await app.register(jobsStatsRoutes, {
             stats: createJobsStats(db, { activity, requests, posts }),

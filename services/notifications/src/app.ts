@@ -7,6 +7,7 @@ import {
   messageNoticeIndexes,
 } from './conversations/message-notices-repository'
 import { notificationsSubscriptions } from './events/subscriptions'
+import { createBlockSets } from '@marketplace/read-models/blocks'
 import { attachLiveServer } from './live/live-server'
 import { NOTIFICATIONS_COLLECTION } from './notifications/notification-document'
 import { createNotificationMailer } from './notifications/notification-mail'
@@ -53,10 +54,13 @@ export function buildNotificationsApp(config: NotificationsConfig) {
       const recipients = createRecipients(db)
       const pushDevices = createPushDevicesRepository(db)
       const vapid = await resolveVapidKeys(db, config)
+      // Who blocked whom (people's user.blocked and user.unblocked, docs/blocking.md).
+      const blocks = createBlockSets(db)
       const service = createNotificationsService({
         notifications,
         recipients,
         maxAgeMs: config.NOTICE_MAX_AGE_MS,
+        isBlockedBetween: blocks.between,
       })
       const presence = createPresenceTracker({
         repository: createPresenceRepository(db),
@@ -72,37 +76,41 @@ export function buildNotificationsApp(config: NotificationsConfig) {
         presence,
       })
       return {
-        subscriptions: notificationsSubscriptions({
-          service,
-          notifications,
-          recipients,
-          messageNotices: createMessageNotices({
-            repository: createMessageNoticesRepository(db),
+        subscriptions: [
+          // A group of its own: the block pairs, kept in the database for every instance.
+          { groupId: 'notifications-blocks', handlers: blocks.handlers },
+          ...notificationsSubscriptions({
             service,
-            presence,
-          }),
-          presence,
-          live,
-          mail: createNotificationMailer({
-            transport,
-            recipients,
-            appPublicUrl: config.APP_PUBLIC_URL,
-            maxAgeMs: config.MAIL_MAX_AGE_MS,
-          }),
-          pushDevices,
-          push: createPushSender({
-            devices: pushDevices,
-            recipients,
             notifications,
-            vapid,
-            subject: config.VAPID_SUBJECT,
-            timeoutMs: config.PUSH_TIMEOUT_MS,
-            ttlSeconds: config.PUSH_TTL_SECONDS,
-            maxAgeMs: config.PUSH_MAX_AGE_MS,
-            logger: app.log,
+            recipients,
+            messageNotices: createMessageNotices({
+              repository: createMessageNoticesRepository(db),
+              service,
+              presence,
+            }),
+            presence,
+            live,
+            mail: createNotificationMailer({
+              transport,
+              recipients,
+              appPublicUrl: config.APP_PUBLIC_URL,
+              maxAgeMs: config.MAIL_MAX_AGE_MS,
+            }),
+            pushDevices,
+            push: createPushSender({
+              devices: pushDevices,
+              recipients,
+              notifications,
+              vapid,
+              subject: config.VAPID_SUBJECT,
+              timeoutMs: config.PUSH_TIMEOUT_MS,
+              ttlSeconds: config.PUSH_TTL_SECONDS,
+              maxAgeMs: config.PUSH_MAX_AGE_MS,
+              logger: app.log,
+            }),
+            tokenRevocations,
           }),
-          tokenRevocations,
-        }),
+        ],
         async routes(app) {
           await app.register(notificationsRoutes, { service, recipients })
           await app.register(pushRoutes, {

@@ -4,6 +4,11 @@ import {
   requestActivityIndexes,
 } from '@marketplace/service-kit'
 import type { PeopleConfig } from './config'
+import { createBlockSets } from '@marketplace/read-models/blocks'
+import { BLOCKS_COLLECTION } from './blocks/block-document'
+import { blockIndexes, createBlocksRepository } from './blocks/blocks-repository'
+import { blocksRoutes } from './blocks/blocks-routes'
+import { createBlocksService } from './blocks/blocks-service'
 import { createAccountPurge } from './deletion/account-purge'
 import { peopleSubscriptions } from './events/subscriptions'
 import { snapshotStoreFrom } from '@marketplace/read-models/snapshot'
@@ -44,8 +49,10 @@ export function buildPeopleApp(config: PeopleConfig) {
         ...knownJobRequestIndexes,
         ...ratingIndexes,
         ...requestActivityIndexes,
+        ...blockIndexes,
       ],
       outbox: [
+        BLOCKS_COLLECTION,
         PROFILES_COLLECTION,
         PEOPLE_REQUESTS_COLLECTION,
         PEOPLE_REQUEST_TOMBSTONES_COLLECTION,
@@ -69,8 +76,21 @@ export function buildPeopleApp(config: PeopleConfig) {
         gracePeriodMs: config.DELETION_GRACE_MS,
       })
       const knownPosts = createKnownPosts(db)
+      // Who blocked whom (docs/blocking.md): the source of truth, and the pairs every read here
+      // honours (written at once by a block, and again by its event).
+      const blockSets = createBlockSets(db)
+      const blocksService = createBlocksService({
+        blocks: createBlocksRepository(db, { notifyOutbox }),
+        blockSets,
+        profiles,
+      })
       const requests = createPeopleRequestsRepository(db, { notifyOutbox })
-      const requestsService = createPeopleRequestsService({ requests, profiles, posts: knownPosts })
+      const requestsService = createPeopleRequestsService({
+        requests,
+        profiles,
+        posts: knownPosts,
+        isBlockedBetween: blockSets.between,
+      })
       const jobRequests = createKnownJobRequests(db)
       const ratings = createRatingsService({
         ratings: createRatingsRepository(db),
@@ -123,6 +143,17 @@ export function buildPeopleApp(config: PeopleConfig) {
             activity,
           }),
           feedSync.consumer,
+          // The block pairs (a group of its own); user.deleted takes the user's blocks away.
+          {
+            groupId: 'people-blocks',
+            handlers: {
+              ...blockSets.handlers,
+              'user.deleted': async (event) => {
+                await blocksService.removeUser(event.data.userId)
+                await blockSets.handlers['user.deleted']!(event)
+              },
+            },
+          },
         ],
         // Served once it holds every profile and has caught up with the topics (as in jobs).
         readModels: [
@@ -135,13 +166,19 @@ export function buildPeopleApp(config: PeopleConfig) {
           },
         ],
         async routes(app) {
-          await app.register(usersRoutes, { profiles, service: profilesService })
+          await app.register(usersRoutes, {
+            profiles,
+            service: profilesService,
+            isBlockedBetween: blockSets.between,
+          })
           await app.register(peopleRoutes, {
             feed,
             pageSize: config.FEED_PAGE_SIZE,
             readProfile: (userId: string) => profiles.findById(userId),
             catchUp: feedSync.catchUp,
+            hiddenFrom: blockSets.hiddenFrom,
           })
+          await app.register(blocksRoutes, { service: blocksService })
           await app.register(peopleRequestsRoutes, { service: requestsService, requests, profiles })
           await app.register(ratingsRoutes, { service: ratings })
           await app.register(peopleStatsRoutes, { stats })

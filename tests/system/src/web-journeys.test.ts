@@ -101,6 +101,12 @@ const SETTINGS_PAGES: ReadonlyArray<{
     find: (p) => p.getByRole('checkbox', { name: 'SMS' }),
   },
   {
+    label: 'Blocked users',
+    route: '/settings-blocked-users',
+    what: "'You have not blocked anyone.'",
+    find: (p) => p.getByText('You have not blocked anyone.'),
+  },
+  {
     label: 'Notifications',
     route: '/settings-notifications',
     what: "the channel 'Email Notifications'",

@@ -54,6 +54,7 @@ const NotificationPreferencesPage = page(
 )
 const HelpSupportPage = page(() => import('@/features/settings/help-support/HelpSupportPage'))
 const OthersPage = page(() => import('@/features/settings/others/OthersPage'))
+const BlockedUsersPage = page(() => import('@/features/settings/blocked-users/BlockedUsersPage'))
 const MyWorkerProfilePage = page(
   () => import('@/features/settings/worker-profile/MyWorkerProfilePage'),
 )
@@ -145,6 +146,7 @@ export const routes = [
           pageRoute(s.others, OthersPage),
           pageRoute(s.stats, StatsPage),
           pageRoute(s.rateWorkers, RateWorkersPage),
+          pageRoute(s.blockedUsers, BlockedUsersPage),
           {
             // The list, with the open thread beside it (or alone on mobile).
             ...pageRoute(paths.messages.list, MessagesPage),

@@ -26,6 +26,8 @@ export const paths = {
     others: '/settings-others',
     stats: '/settings-employer-stats',
     rateWorkers: '/settings-rate-your-workers',
+    /** The people the user blocked, with Unblock (docs/blocking.md). */
+    blockedUsers: '/settings-blocked-users',
     moderation: '/settings-moderation',
     /** Product analytics, administrators and editors only. */
     analytics: '/settings-analytics',

@@ -27,6 +27,7 @@ export const api = createApi({
     'Stats',
     'Ratings',
     'Conversations',
+    'Blocks',
   ],
   endpoints: () => ({}),
 })

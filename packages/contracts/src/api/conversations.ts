@@ -30,6 +30,8 @@ export const ReadOnlyReasonSchema = Type.Union(
     Type.Literal('request-deleted'),
     Type.Literal('account-deleted'),
     Type.Literal('account-deletion-pending'),
+    /** One side blocked the other (docs/blocking.md); said neutrally, never who did. */
+    Type.Literal('unavailable'),
   ],
   { title: 'ReadOnlyReason' },
 )

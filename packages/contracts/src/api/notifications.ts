@@ -70,6 +70,11 @@ export const NotificationViewSchema = Type.Object(
       description: 'Kept with isRead: the web app reads either',
     }),
     createdAt: Type.String({ format: 'date-time', examples: ['2025-05-01T09:30:00.000Z'] }),
+    /**
+     * Who caused it (the requester, the deciding side, the saver, the sender), when a user
+     * did: the web app's "Block" on a notification names them (docs/blocking.md).
+     */
+    actorId: Type.Optional(Type.String()),
   },
   { additionalProperties: false },
 )

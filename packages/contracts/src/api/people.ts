@@ -523,3 +523,46 @@ export const PeopleStatsViewSchema = Type.Object(
   { title: 'PeopleStatsView' },
 )
 export type PeopleStatsView = Static<typeof PeopleStatsViewSchema>
+
+/** POST /api/people/blocks: the person the caller blocks (docs/blocking.md). */
+export const BlockBodySchema = Type.Object(
+  {
+    userId: Type.Optional(
+      Type.String({
+        maxLength: ID_MAX_LENGTH,
+        description: 'The person to block; not the caller, and someone who exists (else 400, 404)',
+      }),
+    ),
+  },
+  { title: 'BlockBody' },
+)
+export type BlockBody = Static<typeof BlockBodySchema>
+
+/** `{userId}` of DELETE /api/people/blocks/{userId}: a person the caller blocked. */
+export const BlockParamsSchema = Type.Object({
+  userId: Type.String({
+    maxLength: ID_MAX_LENGTH,
+    description: 'A person the caller blocked (else 404)',
+  }),
+})
+export type BlockParams = Static<typeof BlockParamsSchema>
+
+/** A person the caller blocked, as Settings › Blocked users lists them. */
+export const BlockedUserSchema = Type.Object(
+  {
+    user: Type.Object({
+      _id: Type.String(),
+      name: Type.String({ examples: ['Sam Carter'] }),
+      profilePicture: Type.Union([Type.String(), Type.Null()]),
+    }),
+    blockedAt: Type.String({ format: 'date-time' }),
+  },
+  { title: 'BlockedUser' },
+)
+export type BlockedUser = Static<typeof BlockedUserSchema>
+
+export const BlockedUserListSchema = Type.Object(
+  { blocks: Type.Array(BlockedUserSchema, { description: 'Newest first' }) },
+  { title: 'BlockedUserList' },
+)
+export type BlockedUserList = Static<typeof BlockedUserListSchema>

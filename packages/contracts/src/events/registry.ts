@@ -281,6 +281,25 @@ export const Events = {
       previousStars: Type.Union([Type.Integer({ minimum: 1, maximum: 5 }), Type.Null()]),
     }),
   ),
+  /**
+   * `blockerId` blocked `blockedId` (people service, docs/blocking.md). Keyed by the blocker,
+   * on the blocker's stream, so one user's blocks and unblocks of someone stay in order.
+   * Every service that serves one user's content to another keeps the pair in its read model
+   * and hides each from the other, both ways. The blocked person is never told.
+   */
+  userBlocked: defineEvent(
+    'user.blocked',
+    1,
+    Topics.peopleUsers,
+    Type.Object({ blockerId: Type.String(), blockedId: Type.String() }),
+  ),
+  /** The block is lifted: each sees the other again (unless the other blocked them too). */
+  userUnblocked: defineEvent(
+    'user.unblocked',
+    1,
+    Topics.peopleUsers,
+    Type.Object({ blockerId: Type.String(), blockedId: Type.String() }),
+  ),
   /** The grace period ended: every service deletes or anonymises the user's data. */
   userDeleted: defineEvent(
     'user.deleted',

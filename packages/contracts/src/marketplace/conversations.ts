@@ -17,6 +17,7 @@ export const READ_ONLY_MESSAGES = {
   'request-deleted': 'This conversation is closed: the request was deleted.',
   'account-deleted': 'This conversation is closed: the other account was deleted.',
   'account-deletion-pending': 'This conversation is closed: an account in it is being deleted.',
+  unavailable: 'This conversation is closed: messages can no longer be sent here.',
 } as const
 
 /** Shown instead of a purged user's name, and instead of a taken-down message. */

@@ -141,6 +141,18 @@ export const Messages = {
     decisionStatus: 'Status must be accepted or rejected',
     alreadyDecided: 'This request was already answered; it can only be deleted',
   },
+  /** Blocking another user (docs/blocking.md): the server's answers and the web app's copy. */
+  blocks: {
+    invalidUser: 'Choose a person to block: userId is missing',
+    cannotBlockYourself: 'You cannot block yourself',
+    personNotFound: 'Person not found',
+    notBlocked: 'You have not blocked this person',
+    /** Either side blocked the other: the same words both ways, so nobody learns who did. */
+    requestRefused: 'You cannot send a request to this person',
+    blockFailed: 'Could not block this person. Please try again.',
+    unblockFailed: 'Could not unblock this person. Please try again.',
+    loadFailed: 'Could not load your blocked users. Please try again.',
+  },
   /** Reports. */
   reports: {
     reasonRequired: 'Please select a reason for reporting',

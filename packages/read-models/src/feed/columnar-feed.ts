@@ -54,6 +54,22 @@ export interface ColumnarQuery {
    * and on whichever instance each is read.
    */
   after?: FeedPosition
+  /**
+   * Rows this reader must not see (the people a signed-in reader blocked or was blocked by,
+   * docs/blocking.md): left out of the page, the total and the cursor's count alike.
+   */
+  hide?: HiddenRows
+}
+
+/**
+ * Rows hidden from one reader: those with one of `ids`, and those whose shared column
+ * `shared.column` holds one of `shared.values` (an owner). A reader who hides nothing the
+ * feed holds pays nothing; ids cost a binary search each; shared values one pass over the
+ * matching rows comparing numbers, with no copy of the list.
+ */
+export interface HiddenRows {
+  ids?: Iterable<string>
+  shared?: { column: number; values: Iterable<string> }
 }
 
 /** An item's place in the feed: what the order reads (its creation time, then its id). */
@@ -555,19 +571,91 @@ export class ColumnarFeed {
       active.length <= 1
         ? ((lists[0] as SlotList | undefined) ?? this.all).view()
         : this.intersection(active, lists as SlotList[])
+    // Where the reader's hidden rows are in the list (ascending), and what is left to show.
+    const hiddenAt = query.hide ? this.hiddenPositions(all, query.hide) : []
+    const visible = all.length - hiddenAt.length
+    /** Hidden rows before a place in the list. */
+    const hiddenBefore = (position: number) => {
+      let count = 0
+      while (count < hiddenAt.length && hiddenAt[count]! < position) count += 1
+      return count
+    }
+    /** The place in the list of the n-th shown row (newest first). */
+    const placeOf = (n: number) => {
+      let place = n
+      for (const hidden of hiddenAt) {
+        if (hidden <= place) place += 1
+        else break
+      }
+      return place
+    }
     let start = (query.page - 1) * query.pageSize
     if (query.after) {
       // The lists are newest first: "asc" reads them backwards, so what follows the cursor
       // there is what comes before it here.
-      start =
-        query.sort === 'asc'
-          ? all.length - this.countBefore(all, query.after, false)
-          : this.countBefore(all, query.after, true)
+      if (query.sort === 'asc') {
+        const before = this.countBefore(all, query.after, false)
+        start = visible - (before - hiddenBefore(before))
+      } else {
+        const before = this.countBefore(all, query.after, true)
+        start = before - hiddenBefore(before)
+      }
     }
     const slots: number[] = []
-    for (let i = start; i < Math.min(start + query.pageSize, all.length); i += 1)
-      slots.push(query.sort === 'asc' ? all[all.length - 1 - i]! : all[i]!)
-    return { slots, total: all.length, start: Math.min(start, all.length) }
+    for (let i = start; i < Math.min(start + query.pageSize, visible); i += 1)
+      slots.push(all[placeOf(query.sort === 'asc' ? visible - 1 - i : i)]!)
+    return { slots, total: visible, start: Math.min(start, visible) }
+  }
+
+  /** The places in `list` (feed order) of the rows `hide` names, ascending. */
+  private hiddenPositions(list: Int32Array, hide: HiddenRows): number[] {
+    const positions = new Set<number>()
+    for (const id of hide.ids ?? []) {
+      const slot = this.ids.get(id)
+      if (slot === undefined) continue
+      // Found by its keys, as a cursor is; it is hidden only where the list holds it.
+      const at = this.countBefore(list, this.positionOf(slot), false)
+      if (list[at] === slot) positions.add(at)
+    }
+    const valueIds: number[] = []
+    for (const value of hide.shared?.values ?? []) {
+      const id = this.stringIds.get(value)
+      if (id !== undefined) valueIds.push(id)
+    }
+    if (valueIds.length > 0) {
+      const stride = this.sharedCount
+      const column = hide.shared!.column
+      const values = this.sharedValues
+      for (let i = 0; i < list.length; i += 1) {
+        const value = values[list[i]! * stride + column]!
+        for (const wanted of valueIds) {
+          if (value === wanted) {
+            positions.add(i)
+            break
+          }
+        }
+      }
+    }
+    return [...positions].sort((a, b) => a - b)
+  }
+
+  /** A row test for search, which checks rows one by one; none when nothing is hidden. */
+  hidingTest(hide: HiddenRows | undefined): ((slot: number) => boolean) | undefined {
+    if (!hide) return undefined
+    const slots = new Set<number>()
+    for (const id of hide.ids ?? []) {
+      const slot = this.ids.get(id)
+      if (slot !== undefined) slots.add(slot)
+    }
+    const valueIds = new Set<number>()
+    for (const value of hide.shared?.values ?? []) {
+      const id = this.stringIds.get(value)
+      if (id !== undefined) valueIds.add(id)
+    }
+    if (slots.size === 0 && valueIds.size === 0) return undefined
+    const stride = this.sharedCount
+    const column = hide.shared?.column ?? 0
+    return (slot) => slots.has(slot) || valueIds.has(this.sharedValues[slot * stride + column]!)
   }
 
   /** A row's place in the feed's order, for a cursor to the rows after it. */
@@ -613,7 +701,7 @@ export class ColumnarFeed {
    * most `limit`. The term with the fewest candidates drives a merge of its words' lists in
    * feed order; the others are checked on each candidate, and the walk stops at `limit`.
    */
-  search(terms: readonly string[], limit: number): number[] {
+  search(terms: readonly string[], limit: number, hidden?: HiddenRows): number[] {
     this.sweepExpired()
     if (terms.length === 0 || limit <= 0) return []
     const perTerm = terms.map((term) => {
@@ -629,8 +717,10 @@ export class ColumnarFeed {
     perTerm.sort((a, b) => a.size - b.size)
     const [driver, ...others] = perTerm
     const results: number[] = []
+    const hide = this.hidingTest(hidden)
     for (const slot of mergeInOrder(driver!.lists, this.before)) {
       const words = others.length > 0 ? this.schema.searchWords(this.row(slot)) : []
+      if (hide?.(slot)) continue
       if (others.every(({ term }) => words.some((word) => word.startsWith(term)))) {
         results.push(slot)
         if (results.length >= limit) break

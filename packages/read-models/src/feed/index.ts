@@ -6,6 +6,7 @@ export {
   type ColumnarQuery,
   type FeedPosition,
   type FeedRow,
+  type HiddenRows,
   type SlotPage,
 } from './columnar-feed'
 export { packTexts, unpackTexts } from './packed-text'

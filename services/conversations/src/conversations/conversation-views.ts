@@ -30,13 +30,15 @@ export function conversationView(
   viewerId: string,
   cards: ReadonlyMap<string, UserCard>,
   entry: InboxEntry | undefined,
+  /** The people the viewer blocked or was blocked by (docs/blocking.md). */
+  hidden: ReadonlySet<string> = new Set(),
 ): ConversationView {
   const role = roleOf(conversation, viewerId)
   if (!role) throw new Error('a conversation is only shown to its parties')
   const other = otherRole(role)
   const otherId = partyId(conversation, other)
   const card = cards.get(otherId)
-  const reason = readOnlyReason(conversation, cards)
+  const reason = readOnlyReason(conversation, cards, hidden.has(otherId))
   return {
     _id: conversation._id,
     requestKind: conversation.requestKind,

@@ -53,9 +53,12 @@ export function createConversationsService(deps: {
   conversations: ConversationsRepository
   inbox: InboxRepository
   users: UserDirectory
+  /** The people a user blocked or was blocked by (docs/blocking.md). */
+  hiddenFrom?: (userId: string) => Promise<ReadonlySet<string>>
   now?: () => Date
 }) {
   const now = deps.now ?? (() => new Date())
+  const hiddenFrom = deps.hiddenFrom ?? (async () => new Set<string>())
 
   /** The conversation if the caller is one of its parties; 404 otherwise. */
   async function partyConversation(
@@ -78,11 +81,18 @@ export function createConversationsService(deps: {
   ]
 
   async function viewOf(conversation: ConversationDocument, viewerId: string) {
-    const [cards, inbox] = await Promise.all([
+    const [cards, inbox, hidden] = await Promise.all([
       deps.users.find(partiesOf(conversation)),
       deps.inbox.find(viewerId),
+      hiddenFrom(viewerId),
     ])
-    return conversationView(conversation, viewerId, cards, inbox?.conversations?.[conversation._id])
+    return conversationView(
+      conversation,
+      viewerId,
+      cards,
+      inbox?.conversations?.[conversation._id],
+      hidden,
+    )
   }
 
   /** Opens the request's conversation; a replayed event opens nothing new. */
@@ -137,6 +147,7 @@ export function createConversationsService(deps: {
   return {
     partyConversation,
     open,
+    hiddenFrom,
 
     /** The request was withdrawn or deleted: read-only from now on. */
     async closeRequest(kind: ConversationRequestKind, requestId: string, closure: RequestClosure) {
@@ -166,9 +177,18 @@ export function createConversationsService(deps: {
         (conversation): conversation is ConversationDocument =>
           conversation !== null && roleOf(conversation, callerId) !== null,
       )
-      const cards = await deps.users.find(shown.flatMap(partiesOf))
+      const [cards, hidden] = await Promise.all([
+        deps.users.find(shown.flatMap(partiesOf)),
+        hiddenFrom(callerId),
+      ])
       const items: ConversationView[] = shown.map((conversation) =>
-        conversationView(conversation, callerId, cards, inbox?.conversations?.[conversation._id]),
+        conversationView(
+          conversation,
+          callerId,
+          cards,
+          inbox?.conversations?.[conversation._id],
+          hidden,
+        ),
       )
       const last = page.at(-1)
       return {

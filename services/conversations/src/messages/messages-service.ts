@@ -113,8 +113,9 @@ export function createMessagesService(deps: {
   function refuseReadOnly(
     conversation: ConversationDocument,
     cards: Parameters<typeof readOnlyReason>[1],
+    blocked = false,
   ) {
-    const reason = readOnlyReason(conversation, cards)
+    const reason = readOnlyReason(conversation, cards, blocked)
     if (reason) throw new ConflictError(READ_ONLY_MESSAGES[reason], 'READ_ONLY')
   }
 
@@ -127,10 +128,14 @@ export function createMessagesService(deps: {
     const { conversation, role } = party
     const conversationId = conversation._id
     const senderId = context.callerId
-    const cards = await deps.users.find([conversation.requesterId, conversation.otherId])
-    refuseReadOnly(conversation, cards)
-    const sentAt = now()
     const recipientId = partyId(conversation, otherRole(role))
+    const [cards, hidden] = await Promise.all([
+      deps.users.find([conversation.requesterId, conversation.otherId]),
+      deps.conversationsService.hiddenFrom(senderId),
+    ])
+    // Either party blocked the other: no message goes either way (docs/blocking.md).
+    refuseReadOnly(conversation, cards, hidden.has(recipientId))
+    const sentAt = now()
     // Both inboxes in one bulk write: the sender's budget and own list, then the recipient's
     // unread counts, which land only if the budget allowed the message (else 429, nothing
     // written).

@@ -49,9 +49,12 @@ export function createFavoritesService(deps: {
   posts: PostCatalog
   people: PeopleCatalog
   maxPerKind: number
+  /** The people a user blocked or was blocked by (docs/blocking.md). */
+  hiddenFrom?: (userId: string) => Promise<ReadonlySet<string>>
   now?: () => Date
 }) {
   const now = deps.now ?? (() => new Date())
+  const hiddenFrom = deps.hiddenFrom ?? (async () => new Set<string>())
 
   function assertCaller(userId: unknown, context: Context): void {
     if (typeof userId !== 'string' || userId !== context.callerId) {
@@ -64,6 +67,9 @@ export function createFavoritesService(deps: {
     // A post whose owner is in a deletion's grace period is answered as if it did not exist.
     if (!isVisiblePost(entry) || isDeletionPending(await deps.people.findById(entry.ownerId)))
       throw new NotFoundError(Messages.favorites.postNotFound, 'POST_NOT_FOUND')
+    // A post of someone the caller blocked, or who blocked the caller, does not exist for them.
+    if ((await hiddenFrom(context.callerId)).has(entry.ownerId))
+      throw new NotFoundError(Messages.favorites.postNotFound, 'POST_NOT_FOUND')
     if (entry.ownerId === context.callerId) {
       throw new BadRequestError(Messages.favorites.ownPost, 'OWN_POST')
     }
@@ -75,7 +81,11 @@ export function createFavoritesService(deps: {
       throw new BadRequestError(Messages.favorites.yourself, 'OWN_PROFILE')
     }
     const person = await deps.people.findById(personId)
-    if (!isVisiblePerson(person) || isDeletionPending(person)) {
+    if (
+      !isVisiblePerson(person) ||
+      isDeletionPending(person) ||
+      (await hiddenFrom(context.callerId)).has(personId)
+    ) {
       throw new NotFoundError(Messages.favorites.personNotFound, 'PERSON_NOT_FOUND')
     }
     if (!person.isWorker)
@@ -200,9 +210,13 @@ export function createFavoritesService(deps: {
       const posts = await deps.posts.findMany(favorites.map((f) => f.targetId))
       // Posts of an owner in a deletion's grace period are left out until they stay.
       const owners = await deps.people.findMany([...posts.values()].map((post) => post.ownerId))
+      // Saved before a block: kept, but not shown while it lasts (docs/blocking.md).
+      const hidden = await hiddenFrom(userId)
       return favorites.flatMap((f) => {
         const post = posts.get(f.targetId)
-        return isListedPost(post) && !isDeletionPending(owners.get(post.ownerId))
+        return isListedPost(post) &&
+          !isDeletionPending(owners.get(post.ownerId)) &&
+          !hidden.has(post.ownerId)
           ? [postEntry(f, post)]
           : []
       })
@@ -212,10 +226,11 @@ export function createFavoritesService(deps: {
       assertCaller(userId, context)
       const favorites = await deps.favorites.list(userId, 'person')
       const people = await deps.people.findMany(favorites.map((f) => f.targetId))
+      const hidden = await hiddenFrom(userId)
       const at = now()
       return favorites.flatMap((f) => {
         const person = people.get(f.targetId)
-        return isListedPerson(person) ? [personEntry(f, person, at)] : []
+        return isListedPerson(person) && !hidden.has(f.targetId) ? [personEntry(f, person, at)] : []
       })
     },
   }

@@ -1,5 +1,5 @@
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
-import { ColumnarFeed, type FeedPosition } from '@marketplace/read-models/feed'
+import { ColumnarFeed, type FeedPosition, type HiddenRows } from '@marketplace/read-models/feed'
 import type { PostDocument } from '../posts/post-document'
 import { postFeedSchema, postRow, publicPost } from './post-row'
 
@@ -16,6 +16,8 @@ export interface FeedQuery extends FeedFilters {
   sort: 'desc' | 'asc'
   /** A cursor: the page starts right after this post (then `page` is not read). */
   after?: FeedPosition
+  /** Owners whose posts this reader must not see (blocks, docs/blocking.md). */
+  hiddenOwners?: ReadonlySet<string>
 }
 
 /** Row numbers of the feed (valid until it next changes), the total matching, where it starts. */
@@ -52,8 +54,9 @@ export class FeedIndex {
   }
 
   page(query: FeedQuery): FeedPage {
-    const { page, pageSize, sort, after, ...filters } = query
-    return this.feed.page({ filters: { ...filters }, page, pageSize, sort, after })
+    const { page, pageSize, sort, after, hiddenOwners, ...filters } = query
+    const hide = hidingOwners(hiddenOwners)
+    return this.feed.page({ filters: { ...filters }, page, pageSize, sort, after, hide })
   }
 
   /** A row's place in the feed's order, for the cursor of the page it ends. */
@@ -61,8 +64,8 @@ export class FeedIndex {
     return this.feed.positionOf(slot)
   }
 
-  search(terms: readonly string[], limit: number): number[] {
-    return this.feed.search(terms, limit)
+  search(terms: readonly string[], limit: number, hiddenOwners?: ReadonlySet<string>): number[] {
+    return this.feed.search(terms, limit, hidingOwners(hiddenOwners))
   }
 
   /** Live posts per category; the counts equal what the feed returns for each category. */
@@ -102,6 +105,12 @@ export class FeedIndex {
   snapshotRecords() {
     return this.feed.snapshotRecords()
   }
+}
+
+/** The posts of these owners (the owner is the row's first shared column, post-row.ts). */
+function hidingOwners(owners: ReadonlySet<string> | undefined): HiddenRows | undefined {
+  if (!owners || owners.size === 0) return undefined
+  return { shared: { column: 0, values: owners } }
 }
 
 function* liveRows(posts: Iterable<PostDocument>, now: Date) {

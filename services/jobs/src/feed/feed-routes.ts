@@ -44,6 +44,8 @@ export async function feedRoutes(
     readPost: (postId: string) => Promise<PostDocument | null>
     /** The posts a read names in X-Read-After, applied first when this instance lags (feed-sync). */
     catchUp: (header: string | string[] | undefined) => Promise<CatchUpResult>
+    /** The people a signed-in reader blocked or was blocked by: their posts are left out. */
+    hiddenFrom: (userId: string | null) => Promise<ReadonlySet<string>>
   },
 ) {
   const { feed, accessOf, readPost } = deps
@@ -75,13 +77,14 @@ export async function feedRoutes(
       const query = readFeedQuery(request.query, deps.pageSize)
       await readAfterWrites(request, reply)
       const viewerId = request.caller?.userId ?? null
+      const hiddenOwners = await deps.hiddenFrom(viewerId)
       // The feed is benchmarked for throughput: its body is assembled from cached card texts
       // (post-json.ts), each written by JobPostSchema's serializer, and sent as a string
       // (Fastify serializes no string whose content type is JSON).
       const serialize: PostSerializer = reply.compileSerializationSchema(JobPostSchema)
       void reply.type('application/json; charset=utf-8')
       if (query.kind === 'search') {
-        const slots = feed.search(query.terms, query.limit)
+        const slots = feed.search(query.terms, query.limit, hiddenOwners)
         return `{"jobs":${await feedJson(feed, slots, viewerId, accessOf, readPost, serialize)}}`
       }
       const { slots, total, start } = feed.page({
@@ -90,6 +93,7 @@ export async function feedRoutes(
         pageSize: query.pageSize,
         sort: query.sort,
         after: query.after === 'start' ? undefined : query.after,
+        hiddenOwners,
       })
       // Cursor mode (`after`): the cursor of the page's last post; the next page follows it
       // exactly, on any instance.

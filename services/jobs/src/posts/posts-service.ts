@@ -30,6 +30,8 @@ export function createPostsService(deps: {
   onAccessChanged(postId: string): void
   /** Whether the user is in a deletion's grace period (user directory). */
   isOwnerLeaving(userId: string): Promise<boolean>
+  /** Whether either of two users blocked the other (docs/blocking.md). */
+  isBlockedBetween?(userId: string, otherId: string): Promise<boolean>
   /** Deletions under way, finished by `finishDeletions` after a crash. */
   deletions: PostDeletionsRepository
   /** Removes the requests on a post that is going, each with its event (requests module). */
@@ -68,6 +70,8 @@ export function createPostsService(deps: {
   async function read(postId: string, viewerId: string | null): Promise<JobPost> {
     const post = await deps.posts.findById(checkedId(postId))
     if (!post || (!isShownToOthers(post) && post.userID !== viewerId)) throw notFound()
+    // A post of someone the viewer blocked, or who blocked the viewer, does not exist for them.
+    if (viewerId && (await deps.isBlockedBetween?.(viewerId, post.userID))) throw notFound()
     return viewFor(post, viewerId)
   }
 

@@ -28,6 +28,7 @@ export async function receivedRequestsView(
     /** With both, each requester's card carries their rating and accepted requests. */
     standing?: WorkerStanding
     requests?: Pick<RequestsRepository, 'acceptedCounts'>
+    hidden?: ReadonlySet<string>
   },
 ): Promise<ReceivedJobRequest[]> {
   const requesterIds = requests.map((request) => request.requesterId)
@@ -37,6 +38,8 @@ export async function receivedRequestsView(
     deps.standing?.ratings(requesterIds),
     deps.requests?.acceptedCounts(requesterIds),
   ])
+  // A blocked (or blocking) requester's contact values stop being shown (docs/blocking.md).
+  const hidden = deps.hidden ?? new Set<string>()
   return requests.flatMap((request): ReceivedJobRequest[] => {
     const requester = users.get(request.requesterId)
     // A requester in a deletion's grace period is hidden until they keep the account.
@@ -51,7 +54,7 @@ export async function receivedRequestsView(
         _id: request.requesterId,
         name: displayName(requester),
         profilePicture: requester?.profilePicture ?? null,
-        email: requester?.email ?? '',
+        email: hidden.has(request.requesterId) ? '' : (requester?.email ?? ''),
         isWorker: requester?.isWorker ?? false,
         title: requester?.title ?? '',
         skills: requester?.skills ?? [],
@@ -77,7 +80,13 @@ export async function receivedRequestsView(
 export async function sentRequestsView(
   requests: JobRequestDocument[],
   requesterId: string,
-  deps: { posts: PostsRepository; users: UserDirectory; readers: PostReaders },
+  deps: {
+    posts: PostsRepository
+    users: UserDirectory
+    readers: PostReaders
+    /** People the requester blocked or was blocked by: what their acceptance showed goes. */
+    hidden?: ReadonlySet<string>
+  },
 ): Promise<SentJobRequest[]> {
   const posts = await postsById(requests, deps.posts)
   const access = await deps.readers.requesterAccess(requesterId, requests)
@@ -87,7 +96,8 @@ export async function sentRequestsView(
     // Entries without a post are dropped, and so are posts gone from others'
     // sight (taken down, or their owner in a deletion's grace period).
     if (!post || !isShownToOthers(post)) return []
-    const view = toPostView(post, requesterId, access.get(post._id))
+    const blocked = deps.hidden?.has(post.userID) === true
+    const view = toPostView(post, requesterId, blocked ? [] : access.get(post._id))
     return [
       {
         _id: request._id,

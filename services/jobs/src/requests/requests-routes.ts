@@ -48,6 +48,8 @@ export async function requestsRoutes(
     users: UserDirectory
     readers: PostReaders
     standing?: WorkerStanding
+    /** The people a user blocked or was blocked by (docs/blocking.md). */
+    hiddenFrom?: (userId: string) => Promise<ReadonlySet<string>>
   },
 ) {
   app.addHook('preHandler', app.authenticate)
@@ -92,7 +94,8 @@ export async function requestsRoutes(
     },
     async (request) => {
       const { userId } = assertSelf(request, request.params.userId)
-      return receivedRequestsView(await deps.requests.received(userId), deps)
+      const hidden = await deps.hiddenFrom?.(userId)
+      return receivedRequestsView(await deps.requests.received(userId), { ...deps, hidden })
     },
   )
 
@@ -109,7 +112,8 @@ export async function requestsRoutes(
     },
     async (request) => {
       const { userId } = assertSelf(request, request.params.userId)
-      return sentRequestsView(await deps.requests.sent(userId), userId, deps)
+      const hidden = await deps.hiddenFrom?.(userId)
+      return sentRequestsView(await deps.requests.sent(userId), userId, { ...deps, hidden })
     },
   )
 

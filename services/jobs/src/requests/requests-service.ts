@@ -37,6 +37,8 @@ export function createRequestsService(deps: {
   users: UserDirectory
   /** A request's acceptance changed: this process's feed reads the post's access again. */
   onAccessChanged(postId: string): void
+  /** Whether either of two users blocked the other (docs/blocking.md). */
+  isBlockedBetween?(userId: string, otherId: string): Promise<boolean>
   now?: () => Date
 }) {
   const now = deps.now ?? (() => new Date())
@@ -97,6 +99,9 @@ export function createRequestsService(deps: {
     if (!post || !isShownToOthers(post)) throw new NotFoundError('Post not found', 'POST_NOT_FOUND')
     if (post.userID === context.callerId)
       throw new BadRequestError(Messages.requests.ownPost, 'OWN_POST')
+    // Either side blocked the other: the same words both ways, so nobody learns who did.
+    if (await deps.isBlockedBetween?.(context.callerId, post.userID))
+      throw new ForbiddenError(Messages.blocks.requestRefused, 'BLOCKED')
     // Not a duplicate: a 409 would read as "already requested" to a client, and the
     // post may take requests again once it is back online.
     if (post.filledAt) throw new BadRequestError(Messages.requests.postFilled, 'POST_FILLED')

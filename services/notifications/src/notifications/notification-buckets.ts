@@ -23,6 +23,8 @@ export interface BucketedNotification {
   link: string
   isRead: boolean
   createdAt: Date
+  /** The user who caused it (absent on notices stored before it was kept). */
+  actorId?: string
 }
 
 export interface NotificationBucketDocument {
@@ -48,7 +50,9 @@ export const countKey = (bucket: number) => `b${bucket}`
 export type BucketCounts = Record<string, number>
 
 /** The buckets that still hold notices, newest first, with their counts. */
-export function liveBuckets(counts: BucketCounts | undefined): Array<{ bucket: number; count: number }> {
+export function liveBuckets(
+  counts: BucketCounts | undefined,
+): Array<{ bucket: number; count: number }> {
   return Object.entries(counts ?? {})
     .map(([key, count]) => ({ bucket: Number(key.slice(1)), count }))
     .filter(({ bucket, count }) => Number.isInteger(bucket) && count > 0)

@@ -54,6 +54,8 @@ export interface NotificationDocument extends OutboxFields {
   seq?: number
   /** When it was pushed to the recipient's devices: set once, so it is pushed once. */
   pushedAt?: Date
+  /** The user who caused it, for the web app's "Block" on it (docs/blocking.md). */
+  actorId?: string
 }
 
 export const notificationId = (eventId: string, recipientId: string) => `${eventId}:${recipientId}`

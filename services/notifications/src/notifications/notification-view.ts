@@ -6,7 +6,7 @@ import type { NotificationDocument } from './notification-document'
 export function notificationView(
   notification: Pick<
     NotificationDocument,
-    '_id' | 'kind' | 'message' | 'link' | 'isRead' | 'createdAt'
+    '_id' | 'kind' | 'message' | 'link' | 'isRead' | 'createdAt' | 'actorId'
   >,
 ): NotificationView {
   return {
@@ -18,6 +18,7 @@ export function notificationView(
     // "status" says the same as isRead: the web app reads either.
     status: notification.isRead ? 'read' : 'unread',
     createdAt: notification.createdAt.toISOString(),
+    ...(notification.actorId ? { actorId: notification.actorId } : {}),
   }
 }
 

@@ -114,6 +114,7 @@ export function createNotificationsRepository(
       link: notification.link,
       isRead: notification.isRead,
       createdAt: notification.createdAt,
+      ...(notification.actorId ? { actorId: notification.actorId } : {}),
     }
     let listedIn: NotificationBucketDocument | null = null
     for (let attempt = 1; attempt <= 2; attempt += 1) {

@@ -25,6 +25,8 @@ export function createNotificationsService(deps: {
   recipients: Recipients
   /** Events older than this tell nobody (a replayed history is not news). */
   maxAgeMs: number
+  /** Whether either of two users blocked the other (docs/blocking.md). */
+  isBlockedBetween?: (userId: string, otherId: string) => Promise<boolean>
   now?: () => Date
 }) {
   const now = deps.now ?? (() => new Date())
@@ -48,6 +50,9 @@ export function createNotificationsService(deps: {
   }
 
   async function recordNotice(event: DomainEvent, notice: Notice): Promise<RecordOutcome> {
+    // Nothing from someone the recipient blocked or was blocked by (docs/blocking.md).
+    const actorId = event.actorId && event.actorId !== notice.recipientId ? event.actorId : null
+    if (actorId && (await deps.isBlockedBetween?.(notice.recipientId, actorId))) return 'nothing'
     // Counted before it is stored, so its event can carry the badge count (the push then
     // needs no read); taken back when it is switched off or was stored before.
     const counted = await deps.recipients.countIncoming(notice.recipientId)
@@ -72,6 +77,8 @@ export function createNotificationsService(deps: {
       status: 'unread',
       createdAt: at,
       seq,
+      // A moderator's take-down names no one to block.
+      ...(actorId && notice.kind !== 'message-taken-down' ? { actorId } : {}),
     }
     // A redelivered event finds its notification stored and changes nothing.
     const stored = await deps.notifications.insert(notification, [

@@ -40,6 +40,8 @@ export async function peopleRoutes(
     readProfile: (userId: string) => Promise<ProfileDocument | null>
     /** The profiles a read names in X-Read-After, applied first when this instance lags. */
     catchUp: (header: string | string[] | undefined) => Promise<CatchUpResult>
+    /** The people a signed-in reader blocked or was blocked by: left out (docs/blocking.md). */
+    hiddenFrom: (userId: string | null) => Promise<ReadonlySet<string>>
   },
 ) {
   const { feed, readProfile } = deps
@@ -73,9 +75,10 @@ export async function peopleRoutes(
       const query = readFeedQuery(request.query, deps.pageSize)
       await readAfterWrites(request, reply)
       const viewerId = request.caller?.userId ?? null
+      const hiddenIds = await deps.hiddenFrom(viewerId)
       const now = new Date()
       if (query.kind === 'search') {
-        const found = feed.search(query.terms, query.limit)
+        const found = feed.search(query.terms, query.limit, hiddenIds)
         return { people: await feed.views(found, viewerId, now, readProfile) }
       }
       const { slots, total, start } = feed.page({
@@ -84,6 +87,7 @@ export async function peopleRoutes(
         pageSize: query.pageSize,
         sort: query.sort,
         after: query.after === 'start' ? undefined : query.after,
+        hiddenIds,
       })
       // Cursor mode (`after`): the cursor of the page's last worker; the next page follows it
       // exactly, on any instance.

@@ -48,6 +48,11 @@ export function createPeopleFeed(now: () => Date = () => new Date()) {
     return hidden && profile.contactViewers?.length ? profile.contactViewers : null
   }
 
+  /** These workers' rows (rows are keyed by user id); none when nobody is hidden. */
+  function hiding(ids: ReadonlySet<string> | undefined) {
+    return ids && ids.size > 0 ? { ids } : undefined
+  }
+
   return {
     get size() {
       return columns.size
@@ -82,15 +87,17 @@ export function createPeopleFeed(now: () => Date = () => new Date()) {
       else viewers.delete(userId)
     },
 
-    page(query: ColumnarQuery) {
-      return columns.page(query)
+    page(query: ColumnarQuery & { hiddenIds?: ReadonlySet<string> }) {
+      const { hiddenIds, ...rest } = query
+      return columns.page({ ...rest, hide: hiding(hiddenIds) })
     },
 
     /** A row's place in the feed's order, for the cursor of the page it ends. */
     positionOf: (slot: number) => columns.positionOf(slot),
 
-    search(terms: readonly string[], limit: number): number[] {
-      return columns.search(terms, limit)
+    /** `hiddenIds`: workers this reader blocked or was blocked by (docs/blocking.md). */
+    search(terms: readonly string[], limit: number, hiddenIds?: ReadonlySet<string>): number[] {
+      return columns.search(terms, limit, hiding(hiddenIds))
     },
 
     /** Listed workers per category; equal to what the feed returns for each category. */

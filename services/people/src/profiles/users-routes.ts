@@ -26,7 +26,12 @@ const tags = ['people']
  */
 export async function usersRoutes(
   app: ServiceApp,
-  deps: { profiles: ProfilesRepository; service: ProfilesService },
+  deps: {
+    profiles: ProfilesRepository
+    service: ProfilesService
+    /** Whether either of two users blocked the other (docs/blocking.md). */
+    isBlockedBetween?: (userId: string, otherId: string) => Promise<boolean>
+  },
 ) {
   app.addHook('preHandler', app.authenticate)
 
@@ -47,6 +52,10 @@ export async function usersRoutes(
       const profile = await deps.profiles.findById(id)
       // A profile in its deletion grace period is gone for everyone but its owner.
       if (!profile || (profile.deletion && id !== viewerId)) {
+        throw new NotFoundError('User not found', 'USER_NOT_FOUND')
+      }
+      // Someone the viewer blocked, or who blocked the viewer, does not exist for them.
+      if (id !== viewerId && (await deps.isBlockedBetween?.(viewerId, id))) {
         throw new NotFoundError('User not found', 'USER_NOT_FOUND')
       }
       return id === viewerId ? toSelfView(profile) : toPersonView(profile, viewerId)

@@ -45,12 +45,12 @@ export async function peopleRequestsRoutes(
         tags,
         summary: 'Ask a worker to do one of one’s own posts',
         description:
-          'The post must be the caller’s and accept requests (404, 409); the person must be a worker other than the caller (400); once per post and person (409).',
+          'The post must be the caller’s and accept requests (404, 409); the person must be a worker other than the caller (400), neither having blocked the other (403); once per post and person (409).',
         security: SECURED,
         body: PeopleRequestSendBodySchema,
         response: {
           201: SentPeopleRequestSchema,
-          ...errorResponses(400, 401, 404, 409),
+          ...errorResponses(400, 401, 403, 404, 409),
         },
       },
       validatorCompiler: exactTypes,

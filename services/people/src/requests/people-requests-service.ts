@@ -6,7 +6,7 @@ import {
   requestEvent,
   type CallerContext,
 } from '@marketplace/request-lifecycle'
-import { BadRequestError, NotFoundError } from '@marketplace/service-kit'
+import { BadRequestError, ForbiddenError, NotFoundError } from '@marketplace/service-kit'
 import { acceptsRequests, type KnownPosts } from '../posts/known-posts'
 import { fullName } from '../profiles/profile-document'
 import type { ProfilesRepository } from '../profiles/profiles-repository'
@@ -25,6 +25,8 @@ export function createPeopleRequestsService(deps: {
   requests: PeopleRequestsRepository
   profiles: ProfilesRepository
   posts: KnownPosts
+  /** Whether either of two users blocked the other (docs/blocking.md). */
+  isBlockedBetween?: (userId: string, otherId: string) => Promise<boolean>
   now?: () => Date
 }) {
   const now = deps.now ?? (() => new Date())
@@ -80,6 +82,10 @@ export function createPeopleRequestsService(deps: {
     if (!worker || worker.deletion) throw new NotFoundError('User not found', 'USER_NOT_FOUND')
     if (!worker.isWorker || !worker.worker) {
       throw new BadRequestError(Messages.requests.personNotWorker, 'NOT_A_WORKER')
+    }
+    // Either side blocked the other: the same words both ways, so nobody learns who did.
+    if (await deps.isBlockedBetween?.(context.callerId, requestedID)) {
+      throw new ForbiddenError(Messages.blocks.requestRefused, 'BLOCKED')
     }
     return lifecycle.create(
       { postId: postID, postTitle: post.title, ownerId: context.callerId, workerId: requestedID },

@@ -18,6 +18,7 @@ import { ReportMessageModal } from '@/features/conversations/ReportMessageModal'
 import { useMarkRead } from '@/features/conversations/use-mark-read'
 import { useOutbox } from '@/features/conversations/use-outbox'
 import { ArrowLeftIcon } from '@/components/icons/ArrowLeftIcon'
+import { BlockUserButton } from '@/features/blocks/BlockUserButton'
 
 /**
  * The newest message from the other party, once the thread has loaded, in words for the
@@ -113,6 +114,10 @@ export function Thread({ conversationId }: { conversationId: string }) {
           <h2 id="thread-title">{view.otherParty.name}</h2>
           <p className="muted">{view.postTitle}</p>
         </div>
+        {/* Once blocked (either way) or gone, there is nobody left to block here. */}
+        {view.readOnly !== 'unavailable' && view.readOnly !== 'account-deleted' && (
+          <BlockUserButton userId={view.otherParty.userId} name={view.otherParty.name} />
+        )}
       </header>
       {readOnlyText && (
         <p className="thread-read-only" role="note">

@@ -15,6 +15,7 @@ import { relativeTime } from '@/components/ui/relative-time'
 import { BellIcon } from '@/components/icons/BellIcon'
 import { CloseIcon } from '@/components/icons/CloseIcon'
 import { useLiveNotifications } from '@/features/notifications/use-live-notifications'
+import { BlockUserButton } from '@/features/blocks/BlockUserButton'
 import './notifications.css'
 
 const badgeText = (count: number) => (count > 99 ? '99+' : String(count))
@@ -133,7 +134,7 @@ export default function NotificationBell() {
               {notifications.map((notification) => {
                 const unread = !notification.isRead || newAtOpening.has(notification._id)
                 return (
-                  <li key={notification._id}>
+                  <li key={notification._id} className="notif-entry">
                     <button
                       type="button"
                       className={unread ? 'notif-item is-unread' : 'notif-item'}
@@ -145,6 +146,14 @@ export default function NotificationBell() {
                         {relativeTime(notification.createdAt)}
                       </time>
                     </button>
+                    {/* Who caused it, when a person did: blocking them from here (docs/blocking.md). */}
+                    {notification.actorId && (
+                      <BlockUserButton
+                        userId={notification.actorId}
+                        className="btn btn-small notif-block"
+                        label={`Block who sent: ${notification.message}`}
+                      />
+                    )}
                   </li>
                 )
               })}

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { openModalOf, renderModal, samplePerson, viewer } from '@/test/modal-helpers'
 import { jsonResponse, stubFetch } from '@/test/helpers'
@@ -61,5 +61,34 @@ describe('worker details modal', () => {
     expect(isFilled(decorativeIcon(saved))).toBe(true)
     await userEvent.click(screen.getByRole('button', { name: 'Request Wes' }))
     expect(openModalOf(store)).toEqual({ kind: 'requestPerson', person: samplePerson })
+  })
+
+  it('offers Block to a signed-in viewer, with its confirmation, and sends the block', async () => {
+    const blocked: unknown[] = []
+    fetchStub = stubFetch(async (url, request) => {
+      if (url === '/api/people/blocks' && request.method === 'POST') {
+        blocked.push(JSON.parse(await request.text()))
+        return jsonResponse(201, {
+          user: { _id: samplePerson._id, name: 'Wes Walker', profilePicture: null },
+          blockedAt: '2026-11-29T10:00:00.000Z',
+        })
+      }
+      return jsonResponse(200, [])
+    })
+    const { unmount } = renderModal(<WorkerDetailsModal person={samplePerson} />)
+    await userEvent.click(screen.getByRole('button', { name: 'Block' }))
+    const confirm = screen.getByRole('dialog', { name: /^Block .+\?$/ })
+    expect(confirm).toHaveTextContent('will not be told')
+    await userEvent.click(within(confirm).getByRole('button', { name: 'Block' }))
+    await waitFor(() => expect(blocked).toEqual([{ userId: samplePerson._id }]))
+    unmount()
+  }, 15_000)
+
+  it('offers no Block to a guest, nor on the viewer’s own profile', () => {
+    const guest = renderModal(<WorkerDetailsModal person={samplePerson} />, { user: null })
+    expect(screen.queryByRole('button', { name: 'Block' })).toBeNull()
+    guest.unmount()
+    renderModal(<WorkerDetailsModal person={{ ...samplePerson, _id: viewer._id }} />)
+    expect(screen.queryByRole('button', { name: 'Block' })).toBeNull()
   })
 })

@@ -18,6 +18,7 @@ import type { ShownPerson } from '@/lib/entities-api'
 import { Messages } from '@marketplace/contracts/validation'
 import { RatingText } from '@/components/ui/RatingText'
 import { HeartIcon } from '@/components/icons/HeartIcon'
+import { BlockUserButton } from '@/features/blocks/BlockUserButton'
 import './people.css'
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -31,8 +32,8 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /**
  * Worker details: the viewer's own profile shows every contact and a Modify
- * button; others see the public contacts the server left, a favorite toggle, Request and
- * Report.
+ * button; others see the public contacts the server left, a favorite toggle, Request,
+ * Report and Block.
  */
 export default function WorkerDetailsModal({ person }: { person: ShownPerson }) {
   const dispatch = useAppDispatch()
@@ -147,6 +148,14 @@ export default function WorkerDetailsModal({ person }: { person: ShownPerson }) 
               >
                 Report
               </button>
+              {loggedIn && (
+                <BlockUserButton
+                  userId={person._id}
+                  name={name}
+                  className="btn"
+                  onBlocked={close}
+                />
+              )}
               <button
                 type="button"
                 className="btn btn-primary"

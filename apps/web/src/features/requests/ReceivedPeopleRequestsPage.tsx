@@ -16,6 +16,7 @@ import {
 } from './requests-api'
 import { useOpenPostDetails } from './use-open-post-details'
 import { MessageLink } from './MessageLink'
+import { BlockUserButton } from '@/features/blocks/BlockUserButton'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
@@ -127,6 +128,11 @@ export default function ReceivedPeopleRequestsPage() {
               </div>
               <div className="request-row-actions">
                 <MessageLink requestId={request._id} />
+                <BlockUserButton
+                  userId={request.requester._id}
+                  name={request.requester.name}
+                  label={`Block ${request.requester.name}`}
+                />
                 <RequestDecision
                   status={request.status}
                   busy={busyId === request._id}

@@ -3,10 +3,11 @@ import { Modal } from '@/components/ui/Modal'
 import { DEFAULT_PROFILE_PICTURE } from '@/lib/images'
 import { Picture } from '@/components/ui/Picture'
 import { skillsText } from '@/lib/person-display'
+import { BlockUserButton } from '@/features/blocks/BlockUserButton'
 import '@/components/ui/list-page.css'
 import './requests.css'
 
-/** Who asked for one of my posts, from the fields the request carries. */
+/** Who asked for one of my posts, from the fields the request carries; Block is here too. */
 export function RequesterDetailsModal({
   requester,
   onClose,
@@ -47,6 +48,12 @@ export function RequesterDetailsModal({
         </dl>
       </div>
       <div className="modal-actions">
+        <BlockUserButton
+          userId={requester._id}
+          name={requester.name}
+          className="btn btn-danger"
+          onBlocked={onClose}
+        />
         <button type="button" className="btn" onClick={onClose}>
           Close
         </button>

@@ -35,6 +35,7 @@ describe('settings layout', () => {
       'Favorite people',
       'Favorite posts',
       'Security',
+      'Blocked users',
       'Notifications',
       'Help & Support',
       'Others',

@@ -1,0 +1,6 @@
+export {
+  createBlockSets,
+  BLOCK_SETS_COLLECTION,
+  type BlockSets,
+  type BlockSetDocument,
+} from './block-sets'
