@@ -198,7 +198,8 @@ async function main() {
           writeFileSync(join(args['lhr-dir'], `${label}.json`), JSON.stringify(result.lhr))
           // The trace too: the main thread's tasks one by one (DevTools' performance panel).
           const trace = result.artifacts?.Trace
-          if (trace) writeFileSync(join(args['lhr-dir'], `${label}.trace.json`), JSON.stringify(trace))
+          if (trace)
+            writeFileSync(join(args['lhr-dir'], `${label}.trace.json`), JSON.stringify(trace))
         }
         const row = {
           page: target.name,
@@ -209,6 +210,12 @@ async function main() {
         }
         if (target.signedIn && result.lhr.finalDisplayedUrl.includes('/login')) {
           throw new Error(`${label}: the page went to /login: the session was not restored`)
+        }
+        // A run Lighthouse could not finish (on a loaded machine: no paint before its
+        // timeout) has no figures: said, and left out of the medians rather than counted as 0.
+        if (result.lhr.runtimeError) {
+          log(`${label}: no figures (${result.lhr.runtimeError.code}), left out of the medians`)
+          continue
         }
         results.push(row)
         log(JSON.stringify(row))
@@ -221,7 +228,9 @@ async function main() {
 
   const cell = (value, digits = 0) =>
     value === undefined || value === null ? '' : Number(value).toFixed(digits)
-  console.log(`\nmedians of ${RUNS} runs, load average ${loadBefore} before, ${load()} after:\n`)
+  console.log(
+    `\nmedians of ${RUNS} runs each (fewer where a run failed), load average ${loadBefore} before, ${load()} after:\n`,
+  )
   console.log(
     '| page | performance | FCP ms | LCP ms | CLS | TBT ms | script evaluation ms | main-thread work ms | CPU ms (1x) | TBT from CPU ms | longest task ms (1x) |',
   )
