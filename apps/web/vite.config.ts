@@ -44,5 +44,16 @@ export default defineConfig(({ command }) => ({
     },
   },
   // The manifest lets scripts/bench/web-bundle.mjs measure what the home route loads.
-  build: { outDir: 'dist', sourcemap: true, manifest: true },
+  build: {
+    outDir: 'dist',
+    sourcemap: true,
+    manifest: true,
+    rolldownOptions: {
+      // The contracts' constant lists come with a TypeBox schema each (`literalUnion`, the
+      // services' route schemas), built when the module loads. The web uses the lists, rarely
+      // a schema: declared pure, an unused schema's call is dropped, and with it TypeBox
+      // from the chunks that never use one (the home route's start among them).
+      treeshake: { manualPureFunctions: ['literalUnion', 'Type'] },
+    },
+  },
 }))

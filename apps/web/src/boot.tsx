@@ -17,7 +17,13 @@ installErrorReporting()
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
 
 async function start() {
-  // Redux, RTK Query and the API's endpoints.
+  // Redux, RTK Query and the API's endpoints, in three tasks: the libraries' code was one
+  // evaluation of 90 KB, the longest task of the start but React's render
+  // (app/store-libraries.ts). The store's modules then find them evaluated.
+  await import('@/app/store-libraries')
+  await nextTask()
+  await import('@/app/store-query-library')
+  await nextTask()
   const { createStore } = await import('@/app/store')
   await nextTask()
   const store = createStore()
