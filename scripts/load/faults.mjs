@@ -27,6 +27,8 @@
 import { SERVICES } from './stack.mjs'
 
 const PROXIED = ['database', 'broker', 's3', 'smtp']
+/** The least time between one fault's healing and the next fault. */
+const GAP_MS = 20_000
 
 export function parsePlan(plan) {
   if (!plan) return []
@@ -100,7 +102,7 @@ export function faultActions(name) {
     case 'smtp-down':
       return faultActions('partition:smtp')
   }
-  const match = name.match(/^(latency|timeout|reset|partition):([a-z]+)$/)
+  const match = name.match(/^(latency|timeout|reset|partition):([a-z0-9]+)$/)
   if (!match) throw new Error(`unknown fault "${name}"`)
   const [, kind, target] = match
   const servers = serversOf(target)
@@ -143,7 +145,14 @@ export function runFaults(stack, plan, startedAt, onEvent = () => undefined) {
   for (const fault of plan) {
     const actions = faultActions(fault.name)
     chain = chain.then(async () => {
-      const wait = startedAt + fault.atS * 1000 - Date.now()
+      // At its time, but never sooner than GAP_MS after the previous fault was healed (a
+      // restart on a busy machine can take minutes): each fault's figures are its own.
+      const previous = done.at(-1)
+      const from = Math.max(
+        startedAt + fault.atS * 1000,
+        previous ? previous.healDoneAt + GAP_MS : 0,
+      )
+      const wait = from - Date.now()
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
       const record = { ...fault, injectedAt: Date.now() }
       onEvent({ fault: fault.name, what: 'inject', at: record.injectedAt })
