@@ -83,10 +83,11 @@ export function faultActions(name) {
           await Promise.all(SERVICES.map((service) => stack.instances[service][0].kill()))
         },
         heal: async (stack) => {
-          // Started again two at a time, as an orchestrator would (each waits for /readyz).
+          // Started again three at a time, as the stack starts them (each waits for /readyz:
+          // most of a start is waiting for its consumer groups to join, not CPU).
           const queue = SERVICES.map((service) => stack.instances[service][0])
           await Promise.all(
-            [0, 1].map(async () => {
+            [0, 1, 2].map(async () => {
               for (let next = queue.shift(); next; next = queue.shift()) await next.start()
             }),
           )

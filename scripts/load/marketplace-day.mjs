@@ -146,8 +146,19 @@ async function call(method, path, { token, body, expect = [] } = {}) {
 async function idempotentWrite(method, path, options) {
   let answer
   for (let attempt = 0; attempt < 4; attempt += 1) {
-    answer = await call(method, path, options)
-    if (answer.ok || ![0, 502, 503, 504].includes(answer.status)) return answer
+    // A message sent again while its first attempt is still being stored answers 409
+    // SEND_IN_PROGRESS ("try again in a moment"): the contract's answer, retried like a 503.
+    answer = await call(method, path, { ...options, expect: [409] })
+    const inProgress = answer.status === 409 && answer.body?.code === 'SEND_IN_PROGRESS'
+    if (answer.status === 409 && !inProgress)
+      badAnswers.push({
+        at: Date.now(),
+        doneAt: Date.now(),
+        route: path,
+        status: 409,
+        detail: JSON.stringify(answer.body).slice(0, 160),
+      })
+    if (answer.ok || !(inProgress || [0, 502, 503, 504].includes(answer.status))) return answer
     await sleep(1000 * (attempt + 1))
   }
   return answer
@@ -233,14 +244,18 @@ function openSocket(person) {
     reconnectionDelayMax: 2000,
   })
   person.socket = socket
+  // Away from the disconnect until the server has taken the user's `authenticate` again:
+  // until then no push reaches this socket.
   let awaySince = null
   socket.on('connect', () => {
-    if (awaySince) person.disconnected.push([awaySince, Date.now()])
-    awaySince = null
     socket.emit('authenticate', person.userId)
   })
+  socket.on('authenticated', () => {
+    if (awaySince) person.disconnected.push([awaySince, Date.now()])
+    awaySince = null
+  })
   socket.on('disconnect', () => {
-    awaySince = Date.now()
+    awaySince ??= Date.now()
   })
   socket.on('message', (payload) =>
     person.pushes.message.push({ at: Date.now(), id: payload?.message?._id }),
@@ -802,6 +817,7 @@ async function account(
   let pushesLost = 0
   let pushesDuplicated = 0
   let pushesMissedWhileAway = 0
+  const lostPushes = []
   const pushDelays = []
   for (const conversationId of conversations) {
     const mine = messageWrites.filter((w) => w.conversationId === conversationId)
@@ -825,7 +841,15 @@ async function account(
           ([from, to]) => w.at >= from - 5000 && w.at <= to + 5000,
         )
         if (away) pushesMissedWhileAway += 1
-        else pushesLost += 1
+        else {
+          pushesLost += 1
+          lostPushes.push({
+            at: w.at,
+            messageId: w.id,
+            recipient: recipient.email,
+            away: recipient.disconnected.map(([from, to]) => [from - w.at, to - w.at]),
+          })
+        }
       } else pushDelays.push({ at: w.at, delay: pushes[0].at - w.at })
     }
   }
@@ -977,6 +1001,7 @@ async function account(
       delivered: pushDelays.length,
       lostWhileConnected: pushesLost,
       missedWhileReconnecting: pushesMissedWhileAway,
+      lostPushes: lostPushes.slice(0, 20),
       duplicated: pushesDuplicated,
       p50Ms: percentile(
         pushDelays.map((d) => d.delay),
