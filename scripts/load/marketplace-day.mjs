@@ -891,7 +891,14 @@ async function account(
     const reads = {}
     for (const [kind, pattern] of Object.entries(READ_KINDS)) {
       const these = during.filter((c) => pattern.test(c.route))
-      reads[kind] = { ok: these.filter((c) => c.outcome === 'ok').length, of: these.length }
+      const statuses = {}
+      for (const c of these.filter((x) => x.outcome !== 'ok'))
+        statuses[c.status] = (statuses[c.status] ?? 0) + 1
+      reads[kind] = {
+        ok: these.filter((c) => c.outcome === 'ok').length,
+        of: these.length,
+        statuses,
+      }
     }
     const writesDuring = writes.filter((w) => w.at >= fault.injectedAt && w.at < fault.healDoneAt)
     const msgDuring = pushDelays.filter((d) => d.at >= fault.injectedAt && d.at < fault.healDoneAt)
