@@ -288,8 +288,7 @@ async function guestBrowse() {
   if (choice < 0.4) await call('GET', `/api/jobs?page=${page}&limit=12`)
   else if (choice < 0.6)
     await call('GET', `/api/jobs?page=1&limit=12&category=${encodeURIComponent(pick(CATEGORIES))}`)
-  else if (choice < 0.75)
-    await call('GET', `/api/jobs?page=1&limit=12&sort=newest`, { expect: [400] })
+  else if (choice < 0.75) await call('GET', `/api/jobs?page=1&limit=12&sort=asc`)
   else await call('GET', `/api/people?page=${page}&limit=12`)
 }
 async function guestSearch() {
