@@ -34,7 +34,11 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let cause = error, depth = 0; cause && depth < 5; depth += 1) {
     if (UNAVAILABLE.some((type) => cause instanceof type)) return true
     if (cause instanceof Error && UNAVAILABLE_NAMES.has(cause.name)) return true
-    cause = (cause as { cause?: unknown }).cause
+    // A bulk write (insertMany, bulkWrite) whose connection closed under it throws a
+    // MongoBulkWriteError that keeps the network error as `errorResponse`, not as `cause`:
+    // without this the request answered 500 where a single insert answered 503.
+    const { cause: next, errorResponse } = cause as { cause?: unknown; errorResponse?: unknown }
+    cause = next ?? (errorResponse instanceof Error ? errorResponse : undefined)
   }
   return false
 }
