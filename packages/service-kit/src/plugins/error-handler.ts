@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Counter, type Registry } from 'prom-client'
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database-errors'
+import { DEPENDENCY_RETRY_AFTER_SECONDS, isDependencyUnreachable } from '../dependency-errors'
 import { AppError } from '../errors'
 
 /**
@@ -35,6 +36,14 @@ export const errorHandlerPlugin = fp(
       if (isDatabaseUnavailable(error)) {
         request.log.warn({ err: error }, 'database unavailable')
         return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send({
+          message: 'The service is briefly unavailable. Please try again in a few seconds.',
+          code: 'SERVICE_UNAVAILABLE',
+        })
+      }
+      // Object storage, mail or a socket the database had closed: the same answer.
+      if (isDependencyUnreachable(error)) {
+        request.log.warn({ err: error }, 'a server this service depends on is unreachable')
+        return reply.code(503).header('retry-after', String(DEPENDENCY_RETRY_AFTER_SECONDS)).send({
           message: 'The service is briefly unavailable. Please try again in a few seconds.',
           code: 'SERVICE_UNAVAILABLE',
         })

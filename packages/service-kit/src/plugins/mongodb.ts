@@ -82,15 +82,35 @@ export function countRequestCommands(client: MongoClient): void {
 export const SERVER_SELECTION_TIMEOUT_MS = 1_000
 /** How long start-up keeps trying to reach the database (a server restarting alongside). */
 export const START_CONNECT_MS = 30_000
+/**
+ * How long a call waits for the database's answer on an open connection. A stopped server
+ * refuses at once (server selection gives up within a second), but a frozen one (a paused
+ * container, a stalled host, a network dropping packets) accepts and never answers: without a
+ * bound, a request waited the whole freeze and then the gateway's 60 s. After this the driver
+ * raises a network time-out, which the error handler answers 503 with Retry-After and a
+ * consumer retries. Healthy calls take milliseconds; index builds, which can take minutes on a
+ * large collection, run on a client of their own without it (`mongoPlugin`).
+ */
+export const SOCKET_TIMEOUT_MS = 10_000
+/**
+ * How long opening a connection (and each of the driver's health checks of the server) may
+ * take. A frozen server completes the TCP handshake (its kernel still answers) and never
+ * answers the driver's hello; at the driver's default of 30 s a request on a new connection
+ * waited that long. After a health check times out the driver takes the server for down and
+ * fails the next calls within the server-selection second, until a check succeeds again.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000
 
 export async function connectMongo(
   url: string,
-  options: { metrics?: Registry; startConnectMs?: number } = {},
+  options: { metrics?: Registry; startConnectMs?: number; socketTimeoutMs?: number } = {},
 ): Promise<{ client: MongoClient; db: Db }> {
   const deadline = Date.now() + (options.startConnectMs ?? START_CONNECT_MS)
   for (;;) {
     const client = new MongoClient(url, {
       serverSelectionTimeoutMS: SERVER_SELECTION_TIMEOUT_MS,
+      socketTimeoutMS: options.socketTimeoutMs ?? SOCKET_TIMEOUT_MS,
+      connectTimeoutMS: CONNECT_TIMEOUT_MS,
       maxPoolSize: 20,
       monitorCommands: Boolean(options.metrics),
     })
@@ -225,8 +245,15 @@ function countCommandsPerRequest(app: FastifyInstance, header: boolean): void {
 
 export const mongoPlugin = fp(
   async (app: FastifyInstance, options: MongoPluginOptions) => {
+    // Indexes first, on a client without the call time-out: building a new index on a large
+    // collection takes longer than any request may wait.
+    const builder = await connectMongo(options.url, { socketTimeoutMs: 0 })
+    try {
+      await ensureIndexes(builder.db, options.indexes)
+    } finally {
+      await builder.client.close()
+    }
     const mongo = await connectMongo(options.url, { metrics: app.metrics })
-    await ensureIndexes(mongo.db, options.indexes)
     app.decorate('mongo', mongo)
     app.addReadinessCheck('mongodb', async () => {
       await mongo.db.command({ ping: 1 })
