@@ -33,6 +33,7 @@ export const APP_ROUTE_PATTERNS = [
   '/settings-rate-your-workers',
   '/settings-moderation',
   '/settings-analytics',
+  '/settings-blocked-users',
   '/messages',
   '/messages/:conversationId',
   '/messages/request/:requestId',

@@ -24,13 +24,17 @@ describe('an idle kafkajs connection', () => {
   it('keeps no timer running once its requests are answered', async () => {
     const kafka = createKafka({ brokers: infraEnv().kafkaBrokers, clientId: 'idle-test', logger })
     await ensureTopics(kafka, ['idle-test'])
+    // The admin client's own timers end as it disconnects: counted once they have, so a timer
+    // that ends meanwhile cannot be taken for one the producer left (a CI run counted 3, then 2).
+    await sleep(300)
     const before = timersNow()
     producer = kafka.producer({ allowAutoTopicCreation: false })
     await producer.connect()
     await producer.send({ topic: 'idle-test', messages: [{ value: 'one' }] })
     // Long enough for the stock library's loop and interval to be running (1 ms, 100 ms).
     await sleep(300)
-    expect(timersNow()).toBe(before)
+    // The stock library would add two per connection; none may be added.
+    expect(timersNow()).toBeLessThanOrEqual(before)
   })
 
   describe('against a broker that accepts and never answers', () => {

@@ -1,6 +1,6 @@
 import { createServiceApp } from '../create-app'
 import { testMongoUrl } from '../testing/infra-env'
-import { COMMANDS_HEADER, countCommandsOf, mongoPlugin } from './mongodb'
+import { COMMANDS_HEADER, countCommandsOf, mongoPlugin, outsideRequestCount } from './mongodb'
 
 // Each request's own count of the database commands it sent (what the read routes' budgets
 // assert), against the real local server: exact per route, never mixed between requests
@@ -31,6 +31,11 @@ describe('database commands counted per request', () => {
       return { ok: true }
     })
     app.get('/none', async () => ({ ok: true }))
+    app.get('/one-and-a-session-check', async () => {
+      await outsideRequestCount(() => things().findOne({ _id: 'session' }))
+      await things().findOne({ _id: 'a' })
+      return { ok: true }
+    })
     await app.ready()
   })
 
@@ -49,6 +54,10 @@ describe('database commands counted per request', () => {
     expect(await commandsOf('GET', '/three')).toBe(3)
     expect(await commandsOf('POST', '/two', { n: 1 })).toBe(2)
     expect(await commandsOf('GET', '/none')).toBe(0)
+  })
+
+  it("leaves out what every route does alike (the session check's read)", async () => {
+    expect(await commandsOf('GET', '/one-and-a-session-check')).toBe(1)
   })
 
   it('keeps the counts of requests served at the same time apart', async () => {

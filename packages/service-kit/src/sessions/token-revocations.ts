@@ -1,6 +1,6 @@
 import type { Db } from 'mongodb'
 import type { EventHandlers } from '../events/event-consumer'
-import type { IndexDefinition } from '../plugins/mongodb'
+import { outsideRequestCount, type IndexDefinition } from '../plugins/mongodb'
 
 export const TOKEN_REVOCATIONS_COLLECTION = 'token_revocations'
 
@@ -109,7 +109,8 @@ export function createTokenRevocations(
     // Concurrent requests of one user share one read.
     let pending = loading.get(userId)
     if (!pending) {
-      pending = newestInDb(userId)
+      // Not on the request's command count: every route pays it alike (mongodb.ts says why).
+      pending = outsideRequestCount(() => newestInDb(userId))
         .then((validAfter) => remember(userId, validAfter ? toSeconds(validAfter) : NO_CUT_OFF))
         .finally(() => loading.delete(userId))
       loading.set(userId, pending)

@@ -38,11 +38,7 @@ export function createJobsStats(
    * Counted from the user's list of requests (read by `_id`): a count on the
    * requests collection reads every user's requests on the local server.
    */
-  async function requestCounts(
-    side: 'sent' | 'received',
-    userId: string,
-  ): Promise<JobsRequestCounts> {
-    const mine = await requests[side](userId)
+  function requestCounts(mine: JobRequestDocument[]): JobsRequestCounts {
     const [pending, accepted, rejected] = STATUSES.map(
       (status) => mine.filter((request) => request.status === status).length,
     ) as [number, number, number]
@@ -52,11 +48,10 @@ export function createJobsStats(
   /**
    * The accepted requests with an agreed amount, on one side (docs/post-requests.md): fixed
    * amounts are summed (in cents, then shown in the currency); per-hour ones only counted.
+   * From the same list as the counts, so the figures cost no read of their own.
    */
-  async function agreedOn(side: 'sent' | 'received', userId: string) {
-    const agreed = (await requests[side](userId)).filter(
-      (request) => request.status === 'accepted' && request.offer,
-    )
+  function agreedOn(mine: JobRequestDocument[]) {
+    const agreed = mine.filter((request) => request.status === 'accepted' && request.offer)
     const fixedCents = agreed
       .filter((request) => request.offer!.unit === 'fixed')
       .reduce((sum, request) => sum + request.offer!.cents, 0)
@@ -83,15 +78,14 @@ export function createJobsStats(
 
   return {
     async of(userId: string, days = ACTIVITY_DAYS_DEFAULT): Promise<JobsStatsView> {
-      const [postsCounts, requestsReceived, requestsSent, daily, agreedReceived, agreedSent] =
-        await Promise.all([
-          postCounts(userId),
-          requestCounts('received', userId),
-          requestCounts('sent', userId),
-          activity.daily(userId, days),
-          agreedOn('received', userId),
-          agreedOn('sent', userId),
-        ])
+      const [postsCounts, received, sent, daily] = await Promise.all([
+        postCounts(userId),
+        requests.received(userId),
+        requests.sent(userId),
+        activity.daily(userId, days),
+      ])
+      const [requestsReceived, requestsSent] = [requestCounts(received), requestCounts(sent)]
+      const [agreedReceived, agreedSent] = [agreedOn(received), agreedOn(sent)]
       const decided = requestsReceived.accepted + requestsReceived.rejected
       return {
         posts: postsCounts,
