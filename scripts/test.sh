@@ -39,6 +39,10 @@ rm -rf "$LOGS" && mkdir -p "$LOGS"
 # test's start-up timeout. Cached by a hash of their inputs: seconds when nothing changed.
 bash infra/images/build.sh servers >"$LOGS/images.log" 2>&1 &
 images_build=$!
+# The trace viewer the tracing system test starts (Jaeger from the Go module proxy: about 10
+# minutes cold, inside that test's start-up timeout otherwise); cached, seconds after.
+bash "$INFRA" install-tracing >"$LOGS/tracing-install.log" 2>&1 &
+tracing_install=$!
 
 # The local MongoDB-protocol server's write serializer (go test): compiling FerretDB's packages
 # takes minutes on a cold machine and needs no server, so it runs beside everything else.
@@ -81,6 +85,7 @@ system_tests() {
 }
 say "the servers' container images (log: $LOGS/images.log)..."
 wait "$images_build" || { tail -30 "$LOGS/images.log"; say "building the servers' images FAILED"; status=1; }
+wait "$tracing_install" || { tail -30 "$LOGS/tracing-install.log"; say "building the trace viewer FAILED"; status=1; }
 say "system tests that stop and restart the shared Kafka, one at a time..."
 system_tests exclusive || status=1
 say "the other system tests (services as separate processes), two files at a time..."
