@@ -1,13 +1,10 @@
-import { Topics } from '@marketplace/contracts/events'
 import { READ_ONLY_MESSAGES } from '@marketplace/contracts/marketplace'
-import { BLOCK_SETS_COLLECTION, type BlockSetDocument } from '@marketplace/read-models/blocks'
-import { newEvent } from '@marketplace/service-kit'
-import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
 import {
   EVENT_WAIT_MS,
   startConversationsTestApp,
   type ConversationsTestApp,
 } from '../test/conversations-test-app'
+import { createBlockAnnouncer } from '@marketplace/read-models/testing'
 
 /**
  * Blocking in conversations (docs/blocking.md): once either party blocked the other, their
@@ -17,41 +14,18 @@ import {
  */
 describe('conversations service: blocking (real FerretDB and Kafka)', () => {
   let app: ConversationsTestApp
+  let announce: ReturnType<typeof createBlockAnnouncer>
 
   beforeAll(async () => {
     app = await startConversationsTestApp('conversations_blocking', {
       MESSAGES_PER_MINUTE: '1000',
     })
+    announce = createBlockAnnouncer(app.db, { timeoutMs: EVENT_WAIT_MS })
     await app.caughtUp()
   }, 600_000)
   afterAll(async () => {
     await app?.stop()
   })
-
-  async function announce(
-    type: 'user.blocked' | 'user.unblocked',
-    blockerId: string,
-    blockedId: string,
-  ) {
-    await publishEvent(
-      Topics.peopleUsers,
-      newEvent(type, {
-        aggregateId: blockerId,
-        actorId: blockerId,
-        data: { blockerId, blockedId },
-      }),
-    )
-    const blocked = type === 'user.blocked'
-    await waitFor(
-      async () => {
-        const set = await app.db
-          .collection<BlockSetDocument>(BLOCK_SETS_COLLECTION)
-          .findOne({ _id: blockedId })
-        return (set?.blockedBy ?? []).includes(blockerId) === blocked
-      },
-      { timeoutMs: EVENT_WAIT_MS, what: `${type} handled` },
-    )
-  }
 
   it('makes the conversation read-only for both with a neutral reason, refuses messages both ways, and unblocking reopens it', async () => {
     const workerId = await app.registerUser('Wendy', 'Worker')

@@ -1,12 +1,9 @@
-import { Topics } from '@marketplace/contracts/events'
-import { BLOCK_SETS_COLLECTION, type BlockSetDocument } from '@marketplace/read-models/blocks'
-import { newEvent } from '@marketplace/service-kit'
-import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
 import {
   EVENT_WAIT_MS,
   startFavoritesTestApp,
   type FavoritesTestApp,
 } from '../test/favorites-test-app'
+import { createBlockAnnouncer } from '@marketplace/read-models/testing'
 
 /**
  * Blocking in favorites (docs/blocking.md): once either side blocked the other, neither's
@@ -16,38 +13,15 @@ import {
  */
 describe('favorites service: blocking (real FerretDB and Kafka)', () => {
   let app: FavoritesTestApp
+  let announce: ReturnType<typeof createBlockAnnouncer>
 
   beforeAll(async () => {
     app = await startFavoritesTestApp('favorites_blocking')
+    announce = createBlockAnnouncer(app.db, { timeoutMs: EVENT_WAIT_MS })
   }, 150_000)
   afterAll(async () => {
     await app?.stop()
   })
-
-  async function announce(
-    type: 'user.blocked' | 'user.unblocked',
-    blockerId: string,
-    blockedId: string,
-  ) {
-    await publishEvent(
-      Topics.peopleUsers,
-      newEvent(type, {
-        aggregateId: blockerId,
-        actorId: blockerId,
-        data: { blockerId, blockedId },
-      }),
-    )
-    const blocked = type === 'user.blocked'
-    await waitFor(
-      async () => {
-        const set = await app.db
-          .collection<BlockSetDocument>(BLOCK_SETS_COLLECTION)
-          .findOne({ _id: blockedId })
-        return (set?.blockedBy ?? []).includes(blockerId) === blocked
-      },
-      { timeoutMs: EVENT_WAIT_MS, what: `${type} handled` },
-    )
-  }
 
   it("hides each side's posts and worker profile from the other's favorites, both ways, and unblocking restores them", async () => {
     const aId = await app.registerUser('Anna', 'Able')

@@ -1,12 +1,11 @@
 import { Topics } from '@marketplace/contracts/events'
-import { BLOCK_SETS_COLLECTION, type BlockSetDocument } from '@marketplace/read-models/blocks'
-import { newEvent } from '@marketplace/service-kit'
-import { publishEvent, waitFor } from '@marketplace/service-kit/testing'
+import { publishEvent } from '@marketplace/service-kit/testing'
 import {
   EVENT_WAIT_MS,
   startNotificationsTestApp,
   type NotificationsTestApp,
 } from '../test/notifications-test-app'
+import { createBlockAnnouncer } from '@marketplace/read-models/testing'
 
 /**
  * Blocking in notifications (docs/blocking.md): a notice whose actor the recipient blocked,
@@ -16,39 +15,16 @@ import {
  */
 describe('notifications service: blocking (real FerretDB and Kafka)', () => {
   let app: NotificationsTestApp
+  let announce: ReturnType<typeof createBlockAnnouncer>
 
   beforeAll(async () => {
     app = await startNotificationsTestApp('notifications_blocking')
+    announce = createBlockAnnouncer(app.db, { timeoutMs: EVENT_WAIT_MS })
     await app.caughtUp()
   }, 600_000)
   afterAll(async () => {
     await app?.stop()
   })
-
-  async function announce(
-    type: 'user.blocked' | 'user.unblocked',
-    blockerId: string,
-    blockedId: string,
-  ) {
-    await publishEvent(
-      Topics.peopleUsers,
-      newEvent(type, {
-        aggregateId: blockerId,
-        actorId: blockerId,
-        data: { blockerId, blockedId },
-      }),
-    )
-    const blocked = type === 'user.blocked'
-    await waitFor(
-      async () => {
-        const set = await app.db
-          .collection<BlockSetDocument>(BLOCK_SETS_COLLECTION)
-          .findOne({ _id: blockedId })
-        return (set?.blockedBy ?? []).includes(blockerId) === blocked
-      },
-      { timeoutMs: EVENT_WAIT_MS, what: `${type} handled` },
-    )
-  }
 
   it('drops notices from a blocked person and to them, keeps the others, and unblocking lets new ones through', async () => {
     const owner = await app.registerUser('Odile')
