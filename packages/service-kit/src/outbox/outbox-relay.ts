@@ -19,6 +19,15 @@ export interface OutboxRelayOptions {
   /** Period of the sweep for pending documents that no write named (a crash's leftovers). */
   pollMs: number
   batchSize?: number
+  /**
+   * The periodic sweep leaves a document alone while all its events are younger than this
+   * (default: 2 s, or the sweep period when shorter): their writer is about to publish them
+   * itself, often after one more step of its own (notifications lists a notice before its
+   * event goes out, so the live push finds it listed). A writer that crashed leaves them to
+   * the next sweep. Every other sweep (start-up, shutdown, after a failure, an unnamed
+   * write) takes every pending event.
+   */
+  leftoverAgeMs?: number
 }
 
 type OutboxDoc = { _id: unknown } & OutboxFields
@@ -52,6 +61,8 @@ export class OutboxRelay {
   /** Documents named by `notify` since the last pass: drained by `_id`, no query by flag. */
   private named = new Map<string, Map<unknown, NamedDocument>>()
   private sweepNext = true
+  /** Whether the next sweep is the periodic one, which leaves young events to their writers. */
+  private sweepLeftoversOnly = false
   private stopped = true
   private failures = 0
 
@@ -80,6 +91,7 @@ export class OutboxRelay {
       this.named.set(target.collection, documents)
     } else {
       this.sweepNext = true
+      this.sweepLeftoversOnly = false
     }
     if (this.running) {
       this.wakeAgain = true
@@ -95,8 +107,13 @@ export class OutboxRelay {
     await this.running
   }
 
-  /** Publishes everything pending now; used by start-up, tests and graceful shutdown. */
-  async drainOnce(): Promise<number> {
+  /**
+   * Publishes everything pending now; used by start-up, tests and graceful shutdown. With
+   * `leaveYoungerThanMs`, documents whose events are all younger are left for their writers.
+   */
+  async drainOnce(options: { leaveYoungerThanMs?: number } = {}): Promise<number> {
+    const youngSince = Date.now() - (options.leaveYoungerThanMs ?? 0)
+    const isYoung = (event: DomainEvent) => Date.parse(event.occurredAt) > youngSince
     let published = 0
     for (const name of this.options.collections) {
       const collection = this.options.db.collection<OutboxDoc>(name)
@@ -106,13 +123,17 @@ export class OutboxRelay {
           .limit(this.options.batchSize ?? 100)
           .toArray()
         if (docs.length === 0) break
+        let cleared = 0
         for (const doc of docs) {
           const events = doc.outbox ?? []
+          if (events.length > 0 && events.every(isYoung)) continue
           if (events.length > 0) await this.publish(events)
           await this.clear(name, doc._id, events)
           published += events.length
+          cleared += 1
         }
-        if (docs.length < (this.options.batchSize ?? 100)) break
+        // A batch of only young documents would come back unchanged: the next sweep has them.
+        if (docs.length < (this.options.batchSize ?? 100) || cleared === 0) break
       }
     }
     return published
@@ -152,6 +173,7 @@ export class OutboxRelay {
     } catch (error) {
       // Not lost: the documents keep their outbox and the retry after a failure sweeps.
       this.sweepNext = true
+      this.sweepLeftoversOnly = false
       throw error
     }
   }
@@ -208,6 +230,10 @@ export class OutboxRelay {
     })
   }
 
+  private leftoverAgeMs(): number {
+    return this.options.leftoverAgeMs ?? Math.min(2000, this.options.pollMs)
+  }
+
   private schedule(delayMs: number, options: { sweep?: boolean } = {}): void {
     if (this.stopped) return
     if (this.timer) clearTimeout(this.timer)
@@ -216,7 +242,11 @@ export class OutboxRelay {
     this.timer = setTimeout(
       outsideAnyTrace(() => {
         this.timer = null
-        if (options.sweep) this.sweepNext = true
+        if (options.sweep) {
+          // A sweep already asked for (an unnamed write, a failure) stays a whole one.
+          if (!this.sweepNext) this.sweepLeftoversOnly = true
+          this.sweepNext = true
+        }
         this.running = this.tick().finally(() => {
           this.running = null
         })
@@ -230,9 +260,18 @@ export class OutboxRelay {
       do {
         this.wakeAgain = false
         if (this.sweepNext) {
+          const leftoversOnly = this.sweepLeftoversOnly
           this.sweepNext = false
-          this.named = new Map()
-          await this.drainOnce()
+          this.sweepLeftoversOnly = false
+          if (leftoversOnly) {
+            // The periodic sweep: what writers named goes first, then the leftovers of
+            // writers that crashed, leaving the events other writers are about to publish.
+            await this.drainNamed()
+            await this.drainOnce({ leaveYoungerThanMs: this.leftoverAgeMs() })
+          } else {
+            this.named = new Map()
+            await this.drainOnce()
+          }
         } else {
           await this.drainNamed()
         }
@@ -244,6 +283,7 @@ export class OutboxRelay {
     } catch (error) {
       this.failures += 1
       this.sweepNext = true
+      this.sweepLeftoversOnly = false
       // The retry's pace does not follow the sweep period: with the broker back, waiting
       // events should go out within seconds, not at the next minute's sweep.
       const backoff = Math.min(Math.min(this.options.pollMs, 250) * 2 ** this.failures, 5000)
