@@ -9,6 +9,7 @@ import { snapshotStoreFrom } from '@marketplace/read-models/snapshot'
 import type { JobsConfig } from './config'
 import { jobsSubscriptions } from './events/subscriptions'
 import { FeedIndex } from './feed/feed-index'
+import { backfillLifeNotices } from './posts/post-life-backfill'
 import { recordGrantsWrite, recordPostWrite } from './feed/post-write-position'
 import { feedRoutes } from './feed/feed-routes'
 import { createFeedSync } from './feed/feed-sync'
@@ -116,6 +117,13 @@ export function buildJobsApp(config: JobsConfig) {
         readers,
         pendingRequestersOf: (postId) => requests.pendingRequestersOf(postId),
       })
+      // Posts stored before the life notices get theirs (post-life-backfill.ts). In the
+      // background, as the grants above: the service serves meanwhile.
+      backfillLifeNotices(posts)
+        .then((count) => {
+          if (count > 0) app.log.info({ posts: count }, 'life notices set on older posts')
+        })
+        .catch((error: unknown) => app.log.error({ err: error }, 'life notices not backfilled'))
       const stopLifeSweep = schedulePostLifeSweep(
         postLife,
         config.POST_LIFE_SWEEP_MS,

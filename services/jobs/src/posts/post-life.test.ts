@@ -311,4 +311,49 @@ describe('jobs service: expiry warning, mark filled, relist (real FerretDB and K
       dayFromNow(30),
     )
   }, 60_000)
+
+  it('gives posts stored before the life notices theirs at start-up: a warning ahead, none for an old expiry', async () => {
+    const owner = jobs.clientFor(jobs.newUserId())
+    const lastDay = dayFromNow(10)
+    const create = async (title: string, expirationDate?: string) =>
+      (await owner.post('/api/jobs', { title, where: 'Austin TX', expirationDate })).body
+        ._id as string
+    const ahead = await create('Mend a fence', lastDay)
+    const longGone = await create('Rake leaves', dayFromNow(20))
+    const endless = await create('Teach chess')
+    const posts = jobs.db.collection<PostDocument>(POSTS_COLLECTION)
+    // As an older version stored them: no life-notice fields at all; one expired a week ago.
+    const weekAgo = dayFromNow(-7)
+    await posts.updateMany(
+      { _id: { $in: [ahead, longGone, endless] } },
+      { $unset: { lifeNoticeAt: '', expiryWarnedFor: '', expiryClosedFor: '' } },
+    )
+    await posts.updateOne(
+      { _id: longGone },
+      { $set: { expirationDate: weekAgo, expiresAt: endOf(weekAgo) } },
+    )
+
+    // An instance starting now sets them, in the background of its start.
+    const restarted = await jobs.startReplica()
+    published.push(recordPublishedEvents(restarted.app))
+    const stored = await waitFor(
+      async () => {
+        const found = await posts.find({ _id: { $in: [ahead, longGone, endless] } }).toArray()
+        return found.every((post) => post.lifeNoticeAt !== undefined) ? found : undefined
+      },
+      { timeoutMs: 30_000, what: 'life notices set on the older posts' },
+    )
+    const byId = new Map(stored.map((post) => [post._id, post]))
+    const warningAt = new Date(endOf(lastDay).getTime() - EXPIRY_WARNING_DAYS * DAY_MS)
+    expect(byId.get(ahead)!.lifeNoticeAt).toEqual(warningAt)
+    expect(byId.get(longGone)!.lifeNoticeAt).toBeNull()
+    expect(byId.get(longGone)!.expiryClosedFor).toEqual(endOf(weekAgo))
+    expect(byId.get(endless)!.lifeNoticeAt).toBeNull()
+
+    // The sweep then warns the live one when its time comes, and nothing is sent for the others.
+    expect((await restarted.app.postLife.sweep(warningAt)).warned).toBeGreaterThanOrEqual(1)
+    expect((await expectPublishedOnce('post.expiring', ahead)).data.expirationDate).toBe(lastDay)
+    expect(publishedAbout('post.closed', longGone)).toHaveLength(0)
+    expect(publishedAbout('post.expiring', endless)).toHaveLength(0)
+  }, 90_000)
 })

@@ -55,6 +55,8 @@ export interface PostsRepository {
   findAll(): Promise<PostDocument[]>
   /** Posts whose life notice is due at `at`, soonest first: one query on `life_notice_due`. */
   dueForLifeNotice(at: Date, limit: number): Promise<PostDocument[]>
+  /** Posts stored before the life notices existed (no `lifeNoticeAt` at all), up to `limit`. */
+  withoutLifeNoticeField(limit: number): Promise<PostDocument[]>
 }
 
 /** A deleted post's events wait here for the relay: the post document itself is gone. */
@@ -124,5 +126,9 @@ export function createPostsRepository(
         .sort({ lifeNoticeAt: 1 })
         .limit(limit)
         .toArray(),
+
+    // The same index: a missing field is indexed as null, so the read finds only them.
+    withoutLifeNoticeField: (limit) =>
+      posts.find({ lifeNoticeAt: { $exists: false } }, withoutOutbox).limit(limit).toArray(),
   }
 }
