@@ -10,7 +10,8 @@ import { startDatabase } from './server-containers'
 // A database outage answers 503 with Retry-After within 2 s (not a 500 after a 10 s wait),
 // liveness stays green, and the service recovers by itself. jobs runs on a MongoDB-protocol
 // server of its own, a container (testcontainers) started for this file, so stopping it for
-// 20 s (`docker stop`) or freezing it for 25 s (`docker pause`) disturbs no other test. A
+// 20 s (`docker stop`), freezing it for 25 s (`docker pause`) or cutting it off the network
+// for 25 s (`docker network disconnect`) disturbs no other test. A
 // client writes and reads through the gateway the whole time; every post acknowledged (201) is
 // there afterwards.
 describe('a database outage, through the gateway', () => {
@@ -248,6 +249,19 @@ describe('a database outage, through the gateway', () => {
       slowestMs: 21_000,
       apply: () => database!.pause(),
       heal: () => database!.unpause(),
+    })
+  }, 300_000)
+
+  // A partition: the database runs but its container has left the network, so what jobs sends
+  // goes nowhere (no refusal, no answer), as between two zones that lost their link. The same
+  // bounds as a frozen server hold; after `docker network connect` the same processes serve.
+  it('answers 503 with Retry-After within the call time-out while the database is cut off the network, loses no acknowledged write', async () => {
+    await clientThrough({
+      what: 'database cut off the network (docker network disconnect)',
+      seconds: 25,
+      slowestMs: 21_000,
+      apply: () => database!.disconnect(),
+      heal: () => database!.reconnect(),
     })
   }, 300_000)
 })

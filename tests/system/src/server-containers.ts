@@ -18,7 +18,8 @@ import { waitFor } from '@marketplace/service-kit/testing'
 // away and refuses connections), then `docker start` with the same data and port; and
 // `docker pause` (the cgroup freezer stops every process of the container: connections stay
 // open and nothing answers, as with a server stuck in a long pause or an overloaded host),
-// then `docker unpause`.
+// then `docker unpause`; and `docker network disconnect` (the container leaves its network:
+// packets to it go nowhere, as in a network partition), then `docker network connect`.
 //
 // testcontainers' reaper (Ryuk) is an image from Docker Hub, so it is turned off; each test
 // file removes its own containers in afterAll, and a container left by a run that was killed
@@ -100,6 +101,10 @@ export interface ServerContainer {
   pause(): Promise<void>
   /** `docker unpause`, then waits until it serves. */
   unpause(): Promise<void>
+  /** `docker network disconnect` from every network it is on: a partition, the server running. */
+  disconnect(): Promise<void>
+  /** `docker network connect` to those networks again (its published port with them), then waits until it serves. */
+  reconnect(): Promise<void>
   /** Removes the container and its data. */
   remove(): Promise<void>
 }
@@ -121,6 +126,10 @@ async function serverContainer(
       { timeoutMs: 120_000, intervalMs: 500, what },
     )
   await untilServing()
+  const networks = Object.keys(
+    ((await docker.inspect()) as { NetworkSettings: { Networks: Record<string, unknown> } })
+      .NetworkSettings.Networks,
+  )
   return {
     container: started,
     stop: async () => {
@@ -135,6 +144,17 @@ async function serverContainer(
     },
     unpause: async () => {
       await docker.unpause()
+      await untilServing()
+    },
+    disconnect: async () => {
+      for (const name of networks)
+        await client.container.dockerode
+          .getNetwork(name)
+          .disconnect({ Container: started.getId(), Force: true })
+    },
+    reconnect: async () => {
+      for (const name of networks)
+        await client.container.dockerode.getNetwork(name).connect({ Container: started.getId() })
       await untilServing()
     },
     remove: async () => {
