@@ -21,8 +21,8 @@ import { startKafka } from './server-containers'
 
 // A Kafka outage is not an API outage. The stack (jobs, notifications, the gateway) runs on a
 // broker of its own, a container (testcontainers) started for this file, so stopping it for
-// 30 s (`docker stop`), or freezing it for 20 s (`docker pause`), disturbs no other test or
-// developer. Meanwhile a client reads and writes through the gateway and every answer is the
+// 30 s (`docker stop`), freezing it for 20 s (`docker pause`) or cutting it off the network
+// for 20 s (`docker network disconnect`), disturbs no other test or developer. Meanwhile a client reads and writes through the gateway and every answer is the
 // usual one, every service stays ready; once the broker is back every event written meanwhile
 // is delivered once (notifications stored).
 describe('a Kafka outage, through the gateway', () => {
@@ -268,6 +268,22 @@ describe('a Kafka outage, through the gateway', () => {
         heal: () => broker!.unpause(),
       },
       21,
+    )
+  })
+
+  // A partition: the broker runs, but what the services send it goes nowhere, and its
+  // answers to requests already sent never come back. Like a freeze for the clients, except
+  // that the broker's own clock runs on, so their group sessions expire meanwhile and the
+  // consumers must rejoin after the heal.
+  it('keeps every route answering for 20 s while the broker is cut off the network, then delivers every event once', async () => {
+    await clientThrough(
+      {
+        what: 'Kafka cut off the network (docker network disconnect)',
+        seconds: 20,
+        apply: () => broker!.disconnect(),
+        heal: () => broker!.reconnect(),
+      },
+      22,
     )
   })
 })
