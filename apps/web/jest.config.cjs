@@ -7,6 +7,11 @@ module.exports = {
   // build/ holds the Vite plugins the build runs (node code, tested in node).
   roots: ['<rootDir>/src', '<rootDir>/build'],
   testEnvironment: '<rootDir>/src/test/jsdom-environment.cjs',
+  // Five seconds (the unit default) is too little for a form typed key by key in jsdom while
+  // the CI runs the integration suites beside it on two cores (a loaded run timed out 13 of
+  // them, and a test that times out keeps typing into the next one's form). A hung test still
+  // fails; nothing here measures speed.
+  testTimeout: 30_000,
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
   transform: {
