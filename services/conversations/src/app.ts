@@ -14,6 +14,7 @@ import { createMessagesRepository, messageIndexes } from './messages/messages-re
 import { messagesRoutes } from './messages/messages-routes'
 import { createMessagesService } from './messages/messages-service'
 import { createSendRateLimit } from './messages/send-rate-limit'
+import { createSendWrite } from './messages/send-write'
 import { createSystemLines } from './messages/system-lines'
 import { MESSAGE_REPORTS_COLLECTION } from './reports/message-report-document'
 import {
@@ -61,7 +62,10 @@ export function buildConversationsApp(config: ConversationsConfig) {
         conversationsService,
         inbox,
         users,
-        rateLimit: createSendRateLimit(db, { perMinute: config.MESSAGES_PER_MINUTE }),
+        sendWrite: createSendWrite(
+          db,
+          createSendRateLimit(db, { perMinute: config.MESSAGES_PER_MINUTE }),
+        ),
       })
       const reportsService = createMessageReportsService({
         reports: createMessageReportsRepository(db, { notifyOutbox }),
