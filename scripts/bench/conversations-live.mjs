@@ -93,9 +93,12 @@ function infraPid(name) {
   const file = join(repoRoot, '.data', 'pids', `${name}.pid`)
   return existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null
 }
-/** The write commands a service sent so far, from its /metrics: `command collection` -> count. */
+/**
+ * The write commands a service sent so far, from its /metrics: `command collection` -> count;
+ * with `reads`, every other command instead (what the database also works for).
+ */
 const WRITE_COMMANDS = new Set(['insert', 'update', 'delete', 'findAndModify'])
-async function writeCommandsOf(port) {
+async function writeCommandsOf(port, { reads = false } = {}) {
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text()
   const counts = new Map()
   for (const line of text.split('\n')) {
@@ -104,7 +107,7 @@ async function writeCommandsOf(port) {
     const labels = Object.fromEntries(
       [...match[1].matchAll(/(\w+)="([^"]*)"/g)].map(([, key, value]) => [key, value]),
     )
-    if (WRITE_COMMANDS.has(labels.command))
+    if (WRITE_COMMANDS.has(labels.command) !== reads)
       counts.set(`${labels.command} ${labels.collection}`, Number(match[2]))
   }
   return counts
@@ -387,8 +390,11 @@ async function main() {
     ].filter(([, pid]) => pid)
     const cpuBefore = profiled.map(([, pid]) => cpuTicksOf(pid))
     const machineBefore = machineTicks()
+    const readsBefore = await Promise.all(
+      [conversationsPort, notificationsPort].map((port) => writeCommandsOf(port, { reads: true })),
+    )
     const writesBefore = await Promise.all(
-      [conversationsPort, notificationsPort].map(writeCommandsOf),
+      [conversationsPort, notificationsPort].map((port) => writeCommandsOf(port)),
     )
     const accepted = []
     const inFlight = []
@@ -425,8 +431,12 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 3000))
     const elapsedS = (performance.now() - started) / 1000
     // The writes of the run: every message relayed and handled by now (or lost).
+    const readsAfter = await Promise.all(
+      [conversationsPort, notificationsPort].map((port) => writeCommandsOf(port, { reads: true })),
+    )
+    const reads = readsAfter.map((after, i) => difference(after, readsBefore[i]))
     const writesAfter = await Promise.all(
-      [conversationsPort, notificationsPort].map(writeCommandsOf),
+      [conversationsPort, notificationsPort].map((port) => writeCommandsOf(port)),
     )
     const writes = writesAfter.map((after, i) => difference(after, writesBefore[i]))
     const lost = accepted.filter(({ id }) => !deliveries.has(id)).length
@@ -478,6 +488,17 @@ async function main() {
       }
     })
     console.log(`| **${writesPerMessage.toFixed(2)}** | all | (total) |`)
+    // The other commands (reads, the relay's sweep) cost the database too: their count per
+    // message, the largest first, so a database's CPU beyond writes x floor has its reasons.
+    const readRows = ['conversations', 'notifications'].flatMap((service, i) =>
+      [...reads[i]].map(([key, n]) => [n, service, key]),
+    )
+    const readsPerMessage = readRows.reduce((sum, [n]) => sum + n, 0) / Math.max(1, accepted.length)
+    console.log(`\n| other commands per message | service | command, collection |\n|---|---|---|`)
+    for (const [n, service, key] of readRows.sort((a, b) => b[0] - a[0])) {
+      console.log(`| ${perMessage(n)} | ${service} | ${key} |`)
+    }
+    console.log(`| **${readsPerMessage.toFixed(2)}** | all | (total) |`)
     const databaseIndex = profiled.findIndex(([name]) => name.startsWith('FerretDB'))
     if (FLOOR_WRITES > 0 && databaseIndex >= 0) {
       const floor = await writeFloor(FLOOR_WRITES, 8)

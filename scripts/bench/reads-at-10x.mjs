@@ -226,7 +226,8 @@ const SERVICES = {
         inbox.conversations[doc._id] = { unread: 1, lastActivityAt: doc.lastActivityAt }
         inbox.unreadTotal += 1
       }
-      await db.collection('inboxes').insertOne(inbox)
+      // Inboxes are kept in the conversations' collection (docs/conversations.md).
+      await db.collection('conversations').insertOne(inbox)
     },
     async fill(db, from, to) {
       // One conversation of 40 messages per 10 documents of the size: about as many messages
@@ -243,7 +244,7 @@ const SERVICES = {
       }
       await insert(db, 'conversations', conversations)
       await insert(db, 'message_buckets', buckets)
-      await insert(db, 'inboxes', inboxes)
+      await insert(db, 'conversations', inboxes)
     },
   },
   auth: {

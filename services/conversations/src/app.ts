@@ -9,11 +9,13 @@ import { conversationsRoutes } from './conversations/conversations-routes'
 import { createConversationsService } from './conversations/conversations-service'
 import { conversationsSubscriptions } from './events/subscriptions'
 import { createInboxRepository, inboxIndexes } from './inbox/inbox-repository'
+import { moveOldInboxes } from './inbox/move-old-inboxes'
 import { MESSAGE_BUCKETS_COLLECTION } from './messages/message-document'
 import { createMessagesRepository, messageIndexes } from './messages/messages-repository'
 import { messagesRoutes } from './messages/messages-routes'
 import { createMessagesService } from './messages/messages-service'
 import { createSendRateLimit } from './messages/send-rate-limit'
+import { createSendWrite } from './messages/send-write'
 import { createSystemLines } from './messages/system-lines'
 import { MESSAGE_REPORTS_COLLECTION } from './reports/message-report-document'
 import {
@@ -42,7 +44,12 @@ export function buildConversationsApp(config: ConversationsConfig) {
       outbox: [CONVERSATIONS_COLLECTION, MESSAGE_BUCKETS_COLLECTION, MESSAGE_REPORTS_COLLECTION],
     },
     tokenRevocations: true,
-    compose({ db, notifyOutbox, tokenRevocations }) {
+    async compose({ app, db, notifyOutbox, tokenRevocations }) {
+      // An upgrade from the version that kept the inboxes in `inboxes` moves them here first
+      // (inbox/move-old-inboxes.ts): awaited, so the service neither consumes nor listens
+      // (nor reports ready) before every user's list and counts are where it reads them.
+      const movedInboxes = await moveOldInboxes(db)
+      if (movedInboxes > 0) app.log.info({ inboxes: movedInboxes }, 'old inboxes moved')
       const users = createUserDirectory(db)
       const inbox = createInboxRepository(db)
       const conversations = createConversationsRepository(db, { notifyOutbox })
@@ -61,7 +68,10 @@ export function buildConversationsApp(config: ConversationsConfig) {
         conversationsService,
         inbox,
         users,
-        rateLimit: createSendRateLimit(db, { perMinute: config.MESSAGES_PER_MINUTE }),
+        sendWrite: createSendWrite(
+          db,
+          createSendRateLimit(db, { perMinute: config.MESSAGES_PER_MINUTE }),
+        ),
       })
       const reportsService = createMessageReportsService({
         reports: createMessageReportsRepository(db, { notifyOutbox }),

@@ -188,14 +188,16 @@ describe('conversations service: every query is served by `_id` or a declared in
       expect(problems).toEqual([])
       // The use cases' own queries were among those checked (a typo in a route would skip them).
       const expected = [
-        'findAndModify conversations ["_id","closedBy"] by _id',
-        // The recipient's unread counts, in the same bulk write as the sender's budget.
-        'update inboxes ["_id","conversations.<key>"] by _id',
-        'findAndModify inboxes ["_id","conversations.<key>.unread"] by _id',
+        // A send's one bulk write: the claim, the budget, the number (a compare-and-set, only
+        // while the request is open) and the recipient's unread counts.
+        'update conversations ["_id","claimedAt"] by _id',
+        'update conversations ["_id","sending.windowStart","sending.count"] by _id',
+        'update conversations ["_id","seq","closedBy"] by _id',
+        'update conversations ["_id","conversations.<key>"] by _id',
+        'findAndModify conversations ["_id","conversations.<key>.unread"] by _id',
         'find message_buckets ["_id"] by _id',
         'update message_buckets ["_id","messages.<key>.takenDown"] by _id',
-        'find message_client_ids ["_id"] by _id',
-        'update inboxes ["_id","sending.windowStart","sending.count"] by _id',
+        'delete conversations ["conversationId","senderId"]',
         'delete message_client_ids ["conversationId","senderId"]',
         'delete message_reports ["reporterId"]',
         'find conversations ["outboxPending"]',
@@ -205,7 +207,6 @@ describe('conversations service: every query is served by `_id` or a declared in
       const collections = new Set(sent.map((query) => query.collection))
       for (const name of [
         'conversations',
-        'inboxes',
         'message_buckets',
         'message_client_ids',
         'message_reports',

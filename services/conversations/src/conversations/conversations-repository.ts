@@ -80,8 +80,9 @@ export function createConversationsRepository(
     },
 
     /**
-     * Takes the next message number and makes the message the last one, in one write that
-     * only lands while the request is open; null when it was closed meanwhile.
+     * Takes the next message number with `$inc` and makes the message the last one, in one
+     * write that only lands while the request is open; null when it was closed meanwhile. The
+     * path of a send whose compare-and-set lost to another message (messages/send-write.ts).
      */
     async allocateMessage(id: string, lastMessage: LastMessage) {
       // No projection: FerretDB's findAndModify has none (service-kit outbox-fields.ts).

@@ -1,4 +1,12 @@
-export const INBOXES_COLLECTION = 'inboxes'
+import { CONVERSATIONS_COLLECTION } from '../conversations/conversation-document'
+
+/**
+ * The inboxes are kept in the conversations' collection (an inbox's `_id` is a user id, a
+ * conversation's starts with `jr:` or `pr:`): a send changes both inboxes and its
+ * conversation, and one collection lets that be one ordered bulk write
+ * (messages/send-write.ts). Before that they had a collection of their own, `inboxes`.
+ */
+export const INBOXES_COLLECTION = CONVERSATIONS_COLLECTION
 
 export interface InboxEntry {
   /** Messages from the other party the owner has not read. */
@@ -28,4 +36,10 @@ export interface InboxDocument {
 export interface SendWindow {
   windowStart: Date
   count: number
+  /**
+   * One key per send counted in this window (at most the budget's): how a send whose bulk
+   * write failed further on learns that its budget's update landed, which the local server's
+   * error does not say (messages/send-write.ts).
+   */
+  sends?: Record<string, true>
 }

@@ -58,7 +58,7 @@ export function createInboxRepository(db: Db) {
 
     /**
      * One more unread message for the recipient, as an update to send in the sender's bulk
-     * write (messages/send-rate-limit.ts): the conversation's count and the total rise in one
+     * write (messages/send-write.ts): the conversation's count and the total rise in one
      * single-document write. It matches nothing while the conversation is missing from the
      * inbox (the opening's write has not landed): then `messageArrived` makes the entry.
      */
@@ -85,17 +85,6 @@ export function createInboxRepository(db: Db) {
         { projection: { unreadTotal: 1, [`${entry(conversationId)}.unread`]: 1 } },
       )
       return countsOf(inbox, conversationId)
-    },
-
-    /**
-     * Takes back an unread message whose send was refused after the inboxes were written (the
-     * request closed in between); never below 0 (a read in between already cleared it).
-     */
-    async messageWithdrawn(userId: string, conversationId: string): Promise<void> {
-      await inboxes.updateOne(
-        { _id: userId, [`${entry(conversationId)}.unread`]: { $gt: 0 } },
-        { $inc: { unreadTotal: -1, [`${entry(conversationId)}.unread`]: -1 } },
-      )
     },
 
     /**

@@ -1,9 +1,18 @@
 import { CONVERSATION_LIMITS } from '@marketplace/contracts/marketplace'
 import type { OutboxFields } from '@marketplace/service-kit'
+import { CONVERSATIONS_COLLECTION } from '../conversations/conversation-document'
 
 export const MESSAGE_BUCKETS_COLLECTION = 'message_buckets'
-/** A sender's `clientId` claimed by a send: a retried send finds it by `_id`. */
-export const CLIENT_IDS_COLLECTION = 'message_client_ids'
+/**
+ * A sender's `clientId` claimed by a send: a retried send finds it by `_id`. The claims live
+ * in the conversations' collection (their `_id` is the conversation's followed by the sender
+ * and the client id, so it is neither a conversation's nor an inbox's) so that a send's claim
+ * goes in the send's one bulk write (send-write.ts; docs/conversations.md, "What a message
+ * costs the database").
+ */
+export const CLIENT_IDS_COLLECTION = CONVERSATIONS_COLLECTION
+/** Where claims were kept before they joined the inboxes: still emptied by a purge. */
+export const LEGACY_CLIENT_IDS_COLLECTION = 'message_client_ids'
 
 /** Messages per bucket: one page, so a page is at most two bucket reads. */
 export const BUCKET_SIZE = CONVERSATION_LIMITS.pageSize

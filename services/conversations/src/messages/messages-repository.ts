@@ -7,6 +7,7 @@ import {
 } from '@marketplace/service-kit'
 import {
   CLIENT_IDS_COLLECTION,
+  LEGACY_CLIENT_IDS_COLLECTION,
   MESSAGE_BUCKETS_COLLECTION,
   bucketId,
   bucketOf,
@@ -26,9 +27,15 @@ export const messageIndexes: IndexDefinition[] = [
     keys: OUTBOX_PENDING_INDEX.keys,
     options: { name: OUTBOX_PENDING_INDEX.name },
   },
-  // user.deleted: the purged sender's client ids in one conversation.
+  // user.deleted: the purged sender's client ids in one conversation (an inbox has neither
+  // field, so only claims are in this index with values).
   {
     collection: CLIENT_IDS_COLLECTION,
+    keys: { conversationId: 1, senderId: 1 },
+    options: { name: 'by_conversation_sender' },
+  },
+  {
+    collection: LEGACY_CLIENT_IDS_COLLECTION,
     keys: { conversationId: 1, senderId: 1 },
     options: { name: 'by_conversation_sender' },
   },
@@ -49,6 +56,7 @@ export function createMessagesRepository(
 ) {
   const buckets = db.collection<MessageBucketDocument>(MESSAGE_BUCKETS_COLLECTION)
   const clientIds = db.collection<ClientIdDocument>(CLIENT_IDS_COLLECTION)
+  const legacyClientIds = db.collection<ClientIdDocument>(LEGACY_CLIENT_IDS_COLLECTION)
   const withoutOutbox = { projection: { outbox: 0, outboxPending: 0 } }
 
   const messagesOf = (bucket: MessageBucketDocument | null): StoredMessage[] =>
@@ -161,6 +169,7 @@ export function createMessagesRepository(
         await buckets.updateOne({ _id: id }, { $set: blanked })
       }
       await clientIds.deleteMany({ conversationId, senderId })
+      await legacyClientIds.deleteMany({ conversationId, senderId })
     },
 
     clientIds: {

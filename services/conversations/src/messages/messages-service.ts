@@ -4,7 +4,12 @@ import {
   CONVERSATION_MESSAGES,
   READ_ONLY_MESSAGES,
 } from '@marketplace/contracts/marketplace'
-import { BadRequestError, ConflictError, newEvent } from '@marketplace/service-kit'
+import {
+  BadRequestError,
+  ConflictError,
+  TooManyRequestsError,
+  newEvent,
+} from '@marketplace/service-kit'
 import {
   otherRole,
   partyId,
@@ -17,16 +22,26 @@ import type { ConversationsService, Context } from '../conversations/conversatio
 import { readOnlyReason } from '../conversations/read-only'
 import type { InboxRepository } from '../inbox/inbox-repository'
 import { displayName, type UserDirectory } from '../users/user-directory'
-import { clientIdKey, messageIdOf, parseMessageId, type StoredMessage } from './message-document'
+import {
+  clientIdKey,
+  messageIdOf,
+  parseMessageId,
+  type ClientIdDocument,
+  type StoredMessage,
+} from './message-document'
 import { messageView } from './message-views'
 import type { MessagesRepository } from './messages-repository'
-import type { SendRateLimit } from './send-rate-limit'
+import { ClaimHeldError, ConversationClosedError, type SendWrite } from './send-write'
 
 /** How long a retried send waits for the first attempt with the same clientId to finish. */
 const REPLAY_WAIT_MS = 5_000
 /** A claim this old without a message was left by a send that died: a retry takes it over. */
 const STALE_CLAIM_MS = 30_000
 const BEFORE = /^[1-9]\d{0,8}$/
+
+/** A send refused for the conversation's state or the sender's budget (not a fault). */
+const isRefusal = (error: unknown) =>
+  error instanceof ConflictError || error instanceof TooManyRequestsError
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -41,14 +56,14 @@ function readText(text: unknown): string {
 
 /**
  * Messages: sent by a party of an open conversation, numbered in the order the database took
- * them, stored 30 to a bucket. A send writes, in this order: the clientId's claim (when the
- * client sent one); both inboxes in one ordered bulk write (the sender's budget and own list,
- * then the recipient's unread counts, which land only when the budget allowed the message);
- * the message's number and the conversation's last message (one write on the conversation,
- * refused once the request closed, which gives the inboxes' changes back); the message with
- * its message.sent event (one write on its bucket). Without multi-document transactions a
- * crash between them can leave a number without a message (pages skip it) or one unread too
- * many until the next read; never a message nobody is told about.
+ * them, stored 30 to a bucket. A send makes two writes, and the outbox relay a third: one
+ * ordered bulk write on the conversations' collection (send-write.ts: the clientId's claim,
+ * the sender's budget and own list, the message's number and the conversation's last message,
+ * the recipient's unread counts, each landing only when the ones before it did), then the
+ * message with its message.sent event in its bucket; the relay clears the bucket's outbox
+ * once it published the event. Without multi-document transactions a crash between the two
+ * can leave a number without a message (pages skip it) and one unread too many until the
+ * next read; never a message nobody is told about.
  */
 export function createMessagesService(deps: {
   messages: MessagesRepository
@@ -56,34 +71,30 @@ export function createMessagesService(deps: {
   conversationsService: ConversationsService
   inbox: InboxRepository
   users: UserDirectory
-  rateLimit: SendRateLimit
+  sendWrite: SendWrite
   now?: () => Date
 }) {
   const now = deps.now ?? (() => new Date())
 
   /**
-   * Holds the clientId for this send (null), or answers the message an earlier send with the
-   * same clientId stored, waiting a moment if that send is still under way.
+   * A send found its clientId held (its claim in the send's bulk write was refused): answers
+   * the message the earlier send stored, waiting a moment if that send is still under way, or
+   * 'claimed' when this send now holds the id (the earlier one released it, or died and its
+   * claim is stale), or null when no claim exists (`claimIfFree` false: nothing to replay).
    */
-  async function claimOrReplay(
+  async function replayOrClaim(
     conversation: ConversationDocument,
     senderId: string,
     clientId: string,
-  ): Promise<StoredMessage | null> {
+    claimIfFree = true,
+  ): Promise<StoredMessage | 'claimed' | null> {
     const conversationId = conversation._id
     const key = clientIdKey(conversationId, senderId, clientId)
     const deadline = Date.now() + REPLAY_WAIT_MS
     for (;;) {
       const at = now()
-      const claimed = await deps.messages.clientIds.claim({
-        _id: key,
-        conversationId,
-        senderId,
-        afterSeq: conversation.seq,
-        claimedAt: at,
-      })
-      if (claimed) return null
       const existing = await deps.messages.clientIds.find(key)
+      if (!existing && !claimIfFree) return null
       if (existing) {
         const latest = await deps.conversations.findById(conversationId)
         const lastSeq = latest?.seq ?? conversation.seq
@@ -99,13 +110,23 @@ export function createMessagesService(deps: {
           at.getTime() - existing.claimedAt.getTime() > STALE_CLAIM_MS &&
           (await deps.messages.clientIds.takeOver(key, existing.claimedAt, at, lastSeq))
         ) {
-          return null
+          return 'claimed'
         }
+      } else if (
+        // Released meanwhile: claimed on its own (the rare path pays a write of its own).
+        await deps.messages.clientIds.claim({
+          _id: key,
+          conversationId,
+          senderId,
+          afterSeq: conversation.seq,
+          claimedAt: at,
+        })
+      ) {
+        return 'claimed'
       }
       if (Date.now() > deadline) {
         throw new ConflictError(CONVERSATION_MESSAGES.sendInProgress, 'SEND_IN_PROGRESS')
       }
-      // Released meanwhile (`existing` gone) claims again at once; otherwise wait for it.
       if (existing) await sleep(100)
     }
   }
@@ -119,11 +140,16 @@ export function createMessagesService(deps: {
     if (reason) throw new ConflictError(READ_ONLY_MESSAGES[reason], 'READ_ONLY')
   }
 
+  /**
+   * Stores a message. `claim.pending` (a send with a clientId not yet held by it) puts the
+   * claim first in the send's bulk write; `claim.held` records that this send holds it.
+   */
   async function store(
     party: { conversation: ConversationDocument; role: PartyRole },
     text: string,
     clientId: string | null,
     context: Context,
+    claim: { pending: boolean; held: boolean } = { pending: false, held: false },
   ): Promise<MessageView> {
     const { conversation, role } = party
     const conversationId = conversation._id
@@ -136,33 +162,60 @@ export function createMessagesService(deps: {
     // Either party blocked the other: no message goes either way (docs/blocking.md).
     refuseReadOnly(conversation, cards, hidden.has(recipientId))
     const sentAt = now()
-    // Both inboxes in one bulk write: the sender's budget and own list, then the recipient's
-    // unread counts, which land only if the budget allowed the message (else 429, nothing
-    // written).
-    const spent = await deps.rateLimit.spend(senderId, conversationId, sentAt, [
-      deps.inbox.messageArrivedUpdate(recipientId, conversationId, sentAt),
-    ])
-    const recipientCounted = spent.alongsideMatched === 1
-    const [allocated, counts] = await Promise.all([
-      deps.conversations.allocateMessage(conversationId, {
-        senderId,
-        text,
-        sentAt,
-        takenDown: false,
-      }),
-      // The counts after this message (and any sent in the same moment): message.sent
-      // carries them to the recipient's badges.
-      recipientCounted ? deps.inbox.counts(recipientId, conversationId) : null,
-    ])
-    if (!allocated) {
-      // The request closed between the check and the numbering: the message is given back
-      // to the budget and taken off the recipient's count, and the answer says why.
-      await spent.giveBack()
-      if (recipientCounted) await deps.inbox.messageWithdrawn(recipientId, conversationId)
-      const closed = await deps.conversations.findById(conversationId)
-      refuseReadOnly(closed ?? { ...conversation, closedBy: 'request-deleted' }, cards)
+    // One bulk write (send-write.ts): the clientId's claim, the sender's budget and own list,
+    // the message's number and the last message, the recipient's unread counts; each lands
+    // only if the ones before did (a held claim: nothing written; budget spent: 429, the claim
+    // freed by the caller).
+    const outcome = { claimed: false }
+    const claimed: ClientIdDocument | null =
+      claim.pending && clientId !== null
+        ? {
+            _id: clientIdKey(conversationId, senderId, clientId),
+            conversationId,
+            senderId,
+            afterSeq: conversation.seq,
+            claimedAt: sentAt,
+          }
+        : null
+    let written
+    try {
+      written = await deps.sendWrite.write(
+        {
+          senderId,
+          conversation,
+          lastMessage: { senderId, text, sentAt, takenDown: false },
+          claim: claimed,
+          recipient: deps.inbox.messageArrivedUpdate(
+            recipientId,
+            conversationId,
+            sentAt,
+          ) as Parameters<SendWrite['write']>[0]['recipient'],
+          numberAlone: () =>
+            deps.conversations.allocateMessage(conversationId, {
+              senderId,
+              text,
+              sentAt,
+              takenDown: false,
+            }),
+          reread: () => deps.conversations.findById(conversationId),
+        },
+        outcome,
+      )
+    } catch (error) {
+      if (!(error instanceof ConversationClosedError)) throw error
+      // The request closed between the check and the numbering: nothing of the message
+      // landed (its budget given back) and the answer says why.
+      refuseReadOnly(error.conversation ?? { ...conversation, closedBy: 'request-deleted' }, cards)
       throw new ConflictError(READ_ONLY_MESSAGES['request-deleted'], 'READ_ONLY')
+    } finally {
+      if (outcome.claimed) claim.held = true
     }
+    const allocated = written.conversation
+    // The counts after this message (and any sent in the same moment): message.sent carries
+    // them to the recipient's badges.
+    const counts = written.recipientCounted
+      ? await deps.inbox.counts(recipientId, conversationId)
+      : null
     // The opening's inbox write had not landed: the entry is made now, with this message.
     const recipientCounts =
       counts ?? (await deps.inbox.messageArrived(recipientId, conversationId, sentAt))
@@ -215,18 +268,44 @@ export function createMessagesService(deps: {
       if (clientId === null) {
         return { message: await store(party, text, null, context), created: true }
       }
-      const earlier = await claimOrReplay(party.conversation, senderId, clientId)
-      if (earlier) {
+      const replay = async (earlier: StoredMessage) => {
         const latest = (await deps.conversations.findById(conversationId)) ?? party.conversation
         return { message: messageView(latest, earlier), created: false }
       }
-      try {
-        return { message: await store(party, text, clientId, context), created: true }
-      } catch (error) {
-        // Refused (read-only, too many): the clientId is free for a later try.
-        const key = clientIdKey(conversationId, senderId, clientId)
-        await deps.messages.clientIds.release(key).catch(() => undefined)
-        throw error
+      const claim = { pending: true, held: false }
+      for (;;) {
+        try {
+          return {
+            message: await store(party, text, clientId, context, claim),
+            created: true,
+          }
+        } catch (error) {
+          if (error instanceof ClaimHeldError) {
+            // An earlier send holds the id: its message is the answer, or this send takes the
+            // id over (released, or left by a send that died) and stores without a claim.
+            const earlier = await replayOrClaim(party.conversation, senderId, clientId)
+            if (earlier !== 'claimed' && earlier !== null) return replay(earlier)
+            claim.pending = false
+            claim.held = true
+            continue
+          }
+          // Refused (read-only, blocked, too many): the clientId is free for a later try.
+          if (claim.held) {
+            const key = clientIdKey(conversationId, senderId, clientId)
+            await deps.messages.clientIds.release(key).catch(() => undefined)
+          } else if (isRefusal(error)) {
+            // Refused before the claim was sent: a retry of a message stored before the
+            // conversation closed or the budget ran out still gets the stored message.
+            const earlier = await replayOrClaim(party.conversation, senderId, clientId, false)
+            if (earlier === 'claimed') {
+              const key = clientIdKey(conversationId, senderId, clientId)
+              await deps.messages.clientIds.release(key).catch(() => undefined)
+            } else if (earlier !== null) {
+              return replay(earlier)
+            }
+          }
+          throw error
+        }
       }
     },
 

@@ -1,29 +1,9 @@
 import type { AnyBulkWriteOperation, Db } from 'mongodb'
-import { MongoBulkWriteError, MongoServerError } from 'mongodb'
 import { CONVERSATION_MESSAGES } from '@marketplace/contracts/marketplace'
 import { TooManyRequestsError } from '@marketplace/service-kit'
 import { INBOXES_COLLECTION, type InboxDocument } from '../inbox/inbox-document'
 
 const WINDOW_MS = 60_000
-/** A compare-and-set that keeps losing means something else is wrong: give up loudly. */
-const MAX_ATTEMPTS = 20
-
-/**
- * A guarded update below is sent with `upsert: true` on purpose: when its guard no longer
- * holds, the server tries to insert a second inbox with the same `_id` and fails with a
- * duplicate key, and an ordered bulk write stops there. So the writes sent along with the
- * budget's (the recipient's unread count) land only when the budget's does.
- */
-const isDuplicateKey = (error: unknown) =>
-  (error instanceof MongoServerError || error instanceof MongoBulkWriteError) &&
-  error.code === 11000
-
-/** What spending one message wrote: how many of the writes sent along matched, and its undo. */
-export interface Spent {
-  alongsideMatched: number
-  /** Gives the message back (a send refused after the budget was spent: the request closed). */
-  giveBack(): Promise<void>
-}
 
 /**
  * At most `perMinute` messages per user per minute, counted in the database so every
@@ -32,9 +12,10 @@ export interface Spent {
  * write that counts a send also moves the conversation up the sender's own list. Each send
  * adds one with `$inc`, guarded by the window it read and by the budget left, so parallel
  * sends are all counted, none beyond the budget, and only one of them starts the next
- * window. The recipient's side of the send (their unread counts, also in `inboxes`) goes in
- * the same ordered bulk write, right after the budget's update: one command for both inboxes,
- * and nothing of it lands when the budget refuses. A refused send writes nothing.
+ * window. The update is sent as an upsert in the send's ordered bulk write (send-write.ts):
+ * when its guard no longer holds, the server tries to insert a second inbox with the same
+ * `_id` and fails with a duplicate key, so the writes after it in that bulk do not land and
+ * the window is read again. A refused send writes nothing.
  */
 export function createSendRateLimit(db: Db, options: { perMinute: number }) {
   const inboxes = db.collection<InboxDocument>(INBOXES_COLLECTION)
@@ -45,6 +26,7 @@ export function createSendRateLimit(db: Db, options: { perMinute: number }) {
     conversationId: string,
     now: Date,
     window: InboxDocument['sending'],
+    sendKey: string,
   ): { retryAfter: number } | { update: AnyBulkWriteOperation<InboxDocument>; windowStart: Date } {
     const activity = `conversations.${conversationId}.lastActivityAt`
     if (window && now.getTime() - window.windowStart.getTime() < WINDOW_MS) {
@@ -61,7 +43,11 @@ export function createSendRateLimit(db: Db, options: { perMinute: number }) {
               'sending.windowStart': window.windowStart,
               'sending.count': { $lt: options.perMinute },
             },
-            update: { $inc: { 'sending.count': 1 }, $max: { [activity]: now } },
+            update: {
+              $inc: { 'sending.count': 1 },
+              $set: { [`sending.sends.${sendKey}`]: true },
+              $max: { [activity]: now },
+            },
             upsert: true,
           },
         },
@@ -75,7 +61,7 @@ export function createSendRateLimit(db: Db, options: { perMinute: number }) {
             ? { _id: userId, 'sending.windowStart': window.windowStart }
             : { _id: userId, sending: { $exists: false } },
           update: {
-            $set: { sending: { windowStart: now, count: 1 } },
+            $set: { sending: { windowStart: now, count: 1, sends: { [sendKey]: true } } },
             $max: { [activity]: now },
             // Only when the user had no inbox at all (the opening's write not landed yet).
             $setOnInsert: { unreadTotal: 0 },
@@ -88,44 +74,40 @@ export function createSendRateLimit(db: Db, options: { perMinute: number }) {
 
   return {
     /**
-     * Spends one message of the caller's budget and lists the conversation as the sender's
-     * latest activity, together with `alongside` (updates of other inboxes, applied only when
-     * the budget's is); or answers 429 with Retry-After and changes nothing.
+     * The update that spends one message of the caller's budget and lists the conversation as
+     * the sender's latest activity, for the send's bulk write (send-write.ts), from the window
+     * read now; or 429 with Retry-After, nothing written. `sendKey` (unique to this attempt)
+     * is recorded in the window, so `landed` can tell whether this update went through.
      */
-    async spend(
+    async budget(
       userId: string,
       conversationId: string,
       now: Date,
-      alongside: AnyBulkWriteOperation<InboxDocument>[] = [],
-    ): Promise<Spent> {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-        const inbox = await inboxes.findOne({ _id: userId }, { projection: { sending: 1 } })
-        const budget = budgetUpdate(userId, conversationId, now, inbox?.sending)
-        if ('retryAfter' in budget) {
-          throw new TooManyRequestsError(
-            CONVERSATION_MESSAGES.tooManyMessages(budget.retryAfter),
-            budget.retryAfter,
-          )
-        }
-        try {
-          const result = await inboxes.bulkWrite([budget.update, ...alongside], { ordered: true })
-          // No error: the budget's update landed (matched, or inserted the inbox), so every
-          // other match is one of the writes sent along.
-          return {
-            alongsideMatched: result.matchedCount + result.upsertedCount - 1,
-            giveBack: async () => {
-              await inboxes.updateOne(
-                { _id: userId, 'sending.windowStart': budget.windowStart },
-                { $inc: { 'sending.count': -1 } },
-              )
-            },
-          }
-        } catch (error) {
-          // Another send changed the window first: read it again.
-          if (!isDuplicateKey(error)) throw error
-        }
+      sendKey: string,
+    ): Promise<{ update: AnyBulkWriteOperation<InboxDocument>; windowStart: Date }> {
+      const inbox = await inboxes.findOne({ _id: userId }, { projection: { sending: 1 } })
+      const budget = budgetUpdate(userId, conversationId, now, inbox?.sending, sendKey)
+      if ('retryAfter' in budget) {
+        throw new TooManyRequestsError(
+          CONVERSATION_MESSAGES.tooManyMessages(budget.retryAfter),
+          budget.retryAfter,
+        )
       }
-      throw new Error(`could not count a message of ${userId}`)
+      return budget
+    },
+
+    /** Whether the budget's update made with `sendKey` landed. */
+    async landed(userId: string, sendKey: string): Promise<boolean> {
+      const inbox = await inboxes.findOne({ _id: userId }, { projection: { sending: 1 } })
+      return inbox?.sending?.sends?.[sendKey] === true
+    },
+
+    /** Gives a spent message back (a send refused after its budget's update landed). */
+    async giveBack(userId: string, windowStart: Date): Promise<void> {
+      await inboxes.updateOne(
+        { _id: userId, 'sending.windowStart': windowStart },
+        { $inc: { 'sending.count': -1 } },
+      )
     },
   }
 }

@@ -1,6 +1,7 @@
 import type { CommandStartedEvent } from 'mongodb'
 import { waitFor } from '@marketplace/service-kit/testing'
-import { bucketId } from './message-document'
+import { INBOXES_COLLECTION } from '../inbox/inbox-document'
+import { bucketId, bucketOf } from './message-document'
 import {
   EVENT_WAIT_MS,
   startConversationsTestApp,
@@ -23,7 +24,7 @@ describe('conversations service: the database writes of one message (real Ferret
   })
 
   it(
-    'a send with a clientId writes the claim, both inboxes in one command, the conversation and the bucket; the relay clears the bucket once',
+    'a send with a clientId is three writes: the claim, both inboxes and the number in one command, the bucket, and the relay clearing the bucket',
     async () => {
       const workerId = await app.registerUser('Wanda', 'Writes')
       const ownerId = await app.registerUser('Olga', 'Writes')
@@ -45,9 +46,11 @@ describe('conversations service: the database writes of one message (real Ferret
       }
       const client = app.app.mongo.client
       client.on('commandStarted', record)
+      let sentId = ''
       try {
         const sent = await worker.post(path, { text: 'Second', clientId: 'second' })
         expect(sent.status).toBe(201)
+        sentId = sent.body._id
         // The relay publishes message.sent and then clears the bucket's outbox: its write
         // is part of what a message costs.
         await waitFor(relayed, { timeoutMs: EVENT_WAIT_MS, what: 'the second message relayed' })
@@ -57,21 +60,114 @@ describe('conversations service: the database writes of one message (real Ferret
       }
       expect(writes.sort()).toEqual(
         [
-          'findAndModify conversations',
-          'insert message_client_ids',
-          'update inboxes',
+          // The clientId's claim, the sender's budget, the number and the recipient's counts.
+          'update conversations',
           'update message_buckets',
           'update message_buckets',
         ].sort(),
       )
-      // Both inboxes changed by that one command.
+      // The claim is held: a retry answers the stored message and writes nothing.
+      const retried = await worker.post(path, { text: 'Second', clientId: 'second' })
+      expect(retried.status).toBe(200)
+      // Both inboxes and the conversation changed by that one command.
       const inboxes = app.db.collection<{
         _id: string
         unreadTotal: number
         sending?: { count: number }
-      }>('inboxes')
+      }>(INBOXES_COLLECTION)
       expect((await inboxes.findOne({ _id: ownerId }))?.unreadTotal).toBe(2)
       expect((await inboxes.findOne({ _id: workerId }))?.sending?.count).toBe(2)
+      const conversation = await app.db
+        .collection<{ _id: string; seq: number; lastMessage: { text: string } }>('conversations')
+        .findOne({ _id: request.conversationId })
+      expect(conversation?.lastMessage.text).toBe('Second')
+      expect(sentId).toBe(`${request.conversationId}:${conversation?.seq}`)
+    },
+    EVENT_WAIT_MS * 2,
+  )
+  /** The commands one request sent (the service answers each with its count) and its writes. */
+  async function measuredSend(
+    worker: ReturnType<ConversationsTestApp['clientFor']>,
+    path: string,
+    body: { text: string; clientId: string },
+    ownerId: string,
+  ) {
+    const writes: string[] = []
+    const record = (event: CommandStartedEvent) => {
+      // Only the send's own writes: the inboxes' of this pair, the conversation and buckets.
+      if (!WRITE_COMMANDS.has(event.commandName)) return
+      const collection = String(event.command[event.commandName])
+      if (collection === 'message_buckets' && event.command.updates?.[0]?.q?.outbox) return
+      writes.push(`${event.commandName} ${collection}`)
+    }
+    const client = app.app.mongo.client
+    client.on('commandStarted', record)
+    try {
+      const answer = await worker.post(path, body)
+      expect(answer.status).toBe(201)
+      expect(answer.commands).not.toBeNull()
+      return { commands: answer.commands!, writes: writes.sort(), ownerId }
+    } finally {
+      client.off('commandStarted', record)
+    }
+  }
+
+  it(
+    'a send costs the same commands with ten times the history: two writes of its own (the relay clearing the bucket makes three), 10 commands in all',
+    async () => {
+      const workerId = await app.registerUser('Hana', 'History')
+      const ownerId = await app.registerUser('Omar', 'History')
+      const request = await app.requestPost(workerId, ownerId, 'A long conversation')
+      const worker = app.clientFor(workerId)
+      const path = `/api/conversations/${request.conversationId}/messages`
+      expect((await worker.post(path, { text: 'Hello', clientId: 'h-0' })).status).toBe(201)
+      const small = await measuredSend(worker, path, { text: 'At 1x', clientId: 'h-1' }, ownerId)
+
+      // Ten times the history, as a long conversation leaves it: full buckets before the
+      // current one and the conversation's number past them.
+      const conversations = app.db.collection<{ _id: string; seq: number }>('conversations')
+      const before = (await conversations.findOne({ _id: request.conversationId }))!.seq
+      const grown = before * 10 + 30
+      const buckets = app.db.collection<{ _id: string }>('message_buckets')
+      for (let bucket = bucketOf(before + 1); bucket <= bucketOf(grown); bucket += 1) {
+        const messages: Record<string, unknown> = {}
+        for (let seq = bucket * 30 + 1; seq <= bucket * 30 + 30; seq += 1) {
+          if (seq <= before || seq > grown) continue
+          messages[`m${seq}`] = {
+            seq,
+            senderId: seq % 2 === 0 ? workerId : ownerId,
+            text: `Old message ${seq}`,
+            sentAt: new Date(Date.now() - 60_000),
+            clientId: null,
+            takenDown: false,
+          }
+        }
+        const set = Object.fromEntries(
+          Object.entries(messages).map(([key, value]) => [`messages.${key}`, value]),
+        )
+        await buckets.updateOne(
+          { _id: bucketId(request.conversationId, bucket) },
+          {
+            $set: set,
+            $setOnInsert: { conversationId: request.conversationId, bucket },
+          },
+          { upsert: true },
+        )
+      }
+      await conversations.updateOne({ _id: request.conversationId }, { $set: { seq: grown } })
+      const large = await measuredSend(worker, path, { text: 'At 10x', clientId: 'h-2' }, ownerId)
+
+      const ownWrites = ['update conversations', 'update message_buckets'].sort()
+      expect(small.writes).toEqual(ownWrites)
+      expect(large.writes).toEqual(ownWrites)
+      expect(small.commands).toBeLessThanOrEqual(10)
+      expect(large.commands).toBe(small.commands)
+      // The message took the number after the grown history, in the next bucket.
+      const page = await worker.get(path)
+      expect(page.body.items[0]).toMatchObject({
+        text: 'At 10x',
+        _id: `${request.conversationId}:${grown + 1}`,
+      })
     },
     EVENT_WAIT_MS * 2,
   )
