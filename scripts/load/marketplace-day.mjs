@@ -90,8 +90,11 @@ let site = ''
  * One call through the gateway. 2xx is success; 503 with Retry-After is an honest "not now";
  * anything else, or no answer within 30 s, is a bad answer (unless the caller expects it).
  */
-async function call(method, path, { token, body, expect = [] } = {}) {
+async function call(method, path, { token, body, expect = [], key } = {}) {
   const started = performance.now()
+  // As the web app: each signed-in write carries an Idempotency-Key, fresh for each action
+  // unless the caller passes the one its earlier attempts sent.
+  if (token && method !== 'GET' && method !== 'HEAD') key ??= randomUUID()
   const at = Date.now()
   let status = 0
   let retryAfter = null
@@ -104,6 +107,7 @@ async function call(method, path, { token, body, expect = [] } = {}) {
         origin: site,
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(key ? { 'idempotency-key': key } : {}),
       },
       body: body ? JSON.stringify(body) : undefined,
       signal: AbortSignal.timeout(30_000),
@@ -139,17 +143,22 @@ async function call(method, path, { token, body, expect = [] } = {}) {
 }
 
 /**
- * A write the client may send again safely (a message with its clientId, a favorite, which
- * answers 200 with the entry already saved): as the web app does, sent again after a 503 (its
- * Retry-After), a 502 or 504, or no answer, up to three times. Every attempt is counted.
+ * A write the client may send again safely: every attempt carries the same Idempotency-Key,
+ * so a service answers a repeat with the first answer (and a message has its clientId, a
+ * favorite answers 200 with the entry already saved). As the web app does, sent again after a
+ * 503 (its Retry-After), a 502 or 504, or no answer, up to three times. Every attempt is
+ * counted.
  */
+const IN_PROGRESS_CODES = new Set(['SEND_IN_PROGRESS', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'])
 async function idempotentWrite(method, path, options) {
   let answer
+  const key = randomUUID()
   for (let attempt = 0; attempt < 4; attempt += 1) {
     // A message sent again while its first attempt is still being stored answers 409
-    // SEND_IN_PROGRESS ("try again in a moment"): the contract's answer, retried like a 503.
-    answer = await call(method, path, { ...options, expect: [409] })
-    const inProgress = answer.status === 409 && answer.body?.code === 'SEND_IN_PROGRESS'
+    // SEND_IN_PROGRESS, a keyed write IDEMPOTENCY_REQUEST_IN_PROGRESS ("try again in a
+    // moment"): the contract's answers, retried like a 503.
+    answer = await call(method, path, { ...options, key, expect: [409] })
+    const inProgress = answer.status === 409 && IN_PROGRESS_CODES.has(answer.body?.code)
     if (answer.status === 409 && !inProgress)
       badAnswers.push({
         at: Date.now(),
@@ -318,7 +327,7 @@ async function requestPost(worker = pick(workers), post) {
   post ??= pick(allPosts().filter((p) => !requested.has(`${worker.userId}:${p._id}`)))
   if (!post) return openDetails()
   requested.add(`${worker.userId}:${post._id}`)
-  const answer = await call('POST', '/api/jobs/requests', {
+  const answer = await idempotentWrite('POST', '/api/jobs/requests', {
     token: worker.token,
     body: { postID: post._id },
   })
@@ -342,7 +351,7 @@ async function decide() {
   const owner = people.find((p) => p.userId === request.ownerId)
   const status = random() < 0.7 ? 'accepted' : 'rejected'
   request.deciding = true
-  const answer = await call('PATCH', `/api/jobs/requests/${request.id}`, {
+  const answer = await idempotentWrite('PATCH', `/api/jobs/requests/${request.id}`, {
     token: owner.token,
     body: { status },
   })
@@ -365,7 +374,7 @@ async function requestPerson() {
   const worker = pick(workers.filter((w) => !personRequested.has(`${post._id}:${w.userId}`)))
   if (!worker) return openDetails()
   personRequested.add(`${post._id}:${worker.userId}`)
-  const answer = await call('POST', '/api/people/requests', {
+  const answer = await idempotentWrite('POST', '/api/people/requests', {
     token: owner.token,
     body: { postID: post._id, requestedID: worker.userId },
   })
