@@ -77,6 +77,9 @@ const writes = [] // acknowledged writes: { kind, at, ... }
 const unacknowledged = [] // writes answered 503 or worse: { kind, at, status }
 let actionsDone = 0
 let actionsSkipped = 0
+// Keyed writes: answers a service replayed for a repeated key, and writes sent again.
+let replayedAnswers = 0
+let writesSentAgain = 0
 
 /** The route's pattern (ids replaced), for the figures. */
 const patternOf = (path) =>
@@ -114,6 +117,7 @@ async function call(method, path, { token, body, expect = [], key } = {}) {
     })
     status = response.status
     retryAfter = response.headers.get('retry-after')
+    if (response.headers.get('idempotent-replayed') === 'true') replayedAnswers += 1
     const text = await response.text()
     try {
       data = text ? JSON.parse(text) : null
@@ -154,6 +158,7 @@ async function idempotentWrite(method, path, options) {
   let answer
   const key = randomUUID()
   for (let attempt = 0; attempt < 4; attempt += 1) {
+    if (attempt > 0) writesSentAgain += 1
     // A message sent again while its first attempt is still being stored answers 409
     // SEND_IN_PROGRESS, a keyed write IDEMPOTENCY_REQUEST_IN_PROGRESS ("try again in a
     // moment"): the contract's answers, retried like a 503.
@@ -1035,6 +1040,7 @@ async function account(
       byRoute: badByRoute,
       first: badAnswers.slice(0, 10),
     },
+    idempotency: { writesSentAgain, replayedAnswers },
     faults: perFault,
   }
 }
@@ -1056,6 +1062,9 @@ function printReport(r) {
     `message pushes: ${r.pushes.delivered} of ${r.pushes.messages} delivered (p50 ${r.pushes.p50Ms} ms, p99 ${r.pushes.p99Ms} ms), ${r.pushes.lostWhileConnected} lost to a connected socket, ${r.pushes.missedWhileReconnecting} missed while reconnecting, ${r.pushes.duplicated} duplicated; notifications: ${r.pushes.notificationsPushed} pushed, ${r.pushes.notificationsMissing} missing, ${r.pushes.notificationsDuplicated} duplicated`,
   )
   say(`bad answers: ${r.badAnswers.total} ${JSON.stringify(r.badAnswers.byRoute)}`)
+  say(
+    `keyed writes: ${r.idempotency.writesSentAgain} sent again, ${r.idempotency.replayedAnswers} answered with the first answer (Idempotency-Key)`,
+  )
   for (const f of r.faults) say(`fault ${f.fault} (${f.durationS} s): ${JSON.stringify(f)}`)
   if (r.lost) say(`lost: ${JSON.stringify(r.lostItems)}`)
   if (r.duplicated) say(`duplicated: ${JSON.stringify(r.duplicatedItems)}`)
