@@ -80,6 +80,8 @@ let actionsSkipped = 0
 // Keyed writes: answers a service replayed for a repeated key, and writes sent again.
 let replayedAnswers = 0
 let writesSentAgain = 0
+// Reads sent again after no answer, as the web app does.
+let readsSentAgain = 0
 
 /** The route's pattern (ids replaced), for the figures. */
 const patternOf = (path) =>
@@ -99,6 +101,39 @@ async function call(method, path, { token, body, expect = [], key } = {}) {
   // unless the caller passes the one its earlier attempts sent.
   if (token && method !== 'GET' && method !== 'HEAD') key ??= randomUUID()
   const at = Date.now()
+  let status = 0
+  let retryAfter = null
+  let data = null
+  let detail = ''
+  // As the web app's base query: a read that got no answer at all (its connection refused or
+  // broken, as when the gateway holding it is killed) is sent again, up to three times, 100,
+  // 200 and 400 ms apart; only its last attempt counts. A read that timed out is not.
+  for (let attempt = 0; ; attempt += 1) {
+    ;({ status, retryAfter, data, detail } = await attemptCall(method, path, token, body, key))
+    const unanswered = status === 0 && detail !== 'no answer in 30 s'
+    if (!unanswered || !READ_METHODS.has(method) || attempt >= 3) break
+    readsSentAgain += 1
+    await sleep(100 * 2 ** attempt)
+  }
+  const ms = performance.now() - started
+  const route = `${method} ${patternOf(path)}`
+  const outcome =
+    status >= 200 && status < 300
+      ? 'ok'
+      : status === 503 && retryAfter
+        ? 'unavailable'
+        : expect.includes(status)
+          ? 'expected'
+          : 'bad'
+  calls.push({ at, ms, route, method, status, outcome })
+  if (outcome === 'bad') badAnswers.push({ at, doneAt: Date.now(), route, status, detail })
+  return { status, ok: outcome === 'ok', body: data }
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD'])
+
+/** One attempt of a call: its status (0: no answer), Retry-After, body and what went wrong. */
+async function attemptCall(method, path, token, body, key) {
   let status = 0
   let retryAfter = null
   let data = null
@@ -131,19 +166,7 @@ async function call(method, path, { token, body, expect = [], key } = {}) {
     detail =
       error.name === 'TimeoutError' ? 'no answer in 30 s' : (error.cause?.code ?? error.message)
   }
-  const ms = performance.now() - started
-  const route = `${method} ${patternOf(path)}`
-  const outcome =
-    status >= 200 && status < 300
-      ? 'ok'
-      : status === 503 && retryAfter
-        ? 'unavailable'
-        : expect.includes(status)
-          ? 'expected'
-          : 'bad'
-  calls.push({ at, ms, route, method, status, outcome })
-  if (outcome === 'bad') badAnswers.push({ at, doneAt: Date.now(), route, status, detail })
-  return { status, ok: outcome === 'ok', body: data }
+  return { status, retryAfter, data, detail }
 }
 
 /**
@@ -1040,7 +1063,7 @@ async function account(
       byRoute: badByRoute,
       first: badAnswers.slice(0, 10),
     },
-    idempotency: { writesSentAgain, replayedAnswers },
+    idempotency: { writesSentAgain, replayedAnswers, readsSentAgain },
     faults: perFault,
   }
 }
@@ -1063,7 +1086,7 @@ function printReport(r) {
   )
   say(`bad answers: ${r.badAnswers.total} ${JSON.stringify(r.badAnswers.byRoute)}`)
   say(
-    `keyed writes: ${r.idempotency.writesSentAgain} sent again, ${r.idempotency.replayedAnswers} answered with the first answer (Idempotency-Key)`,
+    `keyed writes: ${r.idempotency.writesSentAgain} sent again, ${r.idempotency.replayedAnswers} answered with the first answer (Idempotency-Key); ${r.idempotency.readsSentAgain} reads sent again after no answer`,
   )
   for (const f of r.faults) say(`fault ${f.fault} (${f.durationS} s): ${JSON.stringify(f)}`)
   if (r.lost) say(`lost: ${JSON.stringify(r.lostItems)}`)
