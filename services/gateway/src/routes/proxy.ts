@@ -193,7 +193,7 @@ const BROKEN_RETRY_AFTER_SECONDS = 1
 function upstreamFailure(
   name: UpstreamName,
   error: Error & { statusCode?: number },
-  request: FastifyRequest,
+  request: { method: string; url: string; headers: Record<string, unknown> },
 ): AppError {
   const cause = (error as { cause?: { code?: string } }).cause
   const code = cause?.code ?? (error as { code?: string }).code ?? ''
