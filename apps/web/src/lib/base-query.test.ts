@@ -134,7 +134,7 @@ describe('the shared base query: retries', () => {
     expect(second!.headers.get('idempotency-key')).not.toBe(first!.headers.get('idempotency-key'))
   })
 
-  it("a signed-in write is sent again after no answer or a 503, with the same key; a 500 or a 4xx is its answer", async () => {
+  it('a signed-in write is sent again after no answer or a 503, with the same key; a 500 or a 4xx is its answer', async () => {
     const calls = serve({
       '/api/write': ['network-error', { status: 503 }, { status: 201, body: { ok: true } }],
       '/api/broken': [{ status: 500 }],

@@ -130,7 +130,9 @@ describe('proxying to two instances of a service', () => {
     expect(repeated).toHaveLength(4)
     // The repeat carries the same key, so the service can answer it with the first answer.
     for (const { key } of broken) {
-      expect(repeated.filter((request) => request.headers['idempotency-key'] === key)).toHaveLength(1)
+      expect(repeated.filter((request) => request.headers['idempotency-key'] === key)).toHaveLength(
+        1,
+      )
     }
 
     // One instance only, which breaks every connection: nowhere else to go.

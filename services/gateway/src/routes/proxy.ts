@@ -210,10 +210,7 @@ function upstreamFailure(
     // by itself or the request carries a key its service replays the first answer for (the
     // pool has already tried the other instance): 503, send it again. Any other write may have
     // had its effect, and sending it again could do it twice: 502, as before.
-    if (
-      isNaturallyIdempotent(request.method, request.url) ||
-      hasIdempotencyKey(request.headers)
-    ) {
+    if (isNaturallyIdempotent(request.method, request.url) || hasIdempotencyKey(request.headers)) {
       return new AppError(503, 'UPSTREAM_UNREACHABLE', `The ${name} service could not be reached`, {
         'retry-after': String(BROKEN_RETRY_AFTER_SECONDS),
       })
