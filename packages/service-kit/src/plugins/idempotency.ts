@@ -73,7 +73,11 @@ const REPLAYED_HEADERS = ['content-type', 'location', 'x-read-after', 'x-read-af
  * conflict with something still under way, a rate limit).
  */
 const TRANSIENT_STATUSES = new Set([401, 408, 409, 425, 429])
-const POLL_MS = 100
+/**
+ * How often a waiting repeat looks at the key again. Not faster: under a killed instance every
+ * repeat waits here at once, and each look is a database read on the service's database.
+ */
+const POLL_MS = 500
 const isDuplicateKeyError = (error: unknown) =>
   error instanceof MongoServerError && error.code === 11000
 
