@@ -55,7 +55,7 @@ describe('writes while service instances and a gateway are killed', () => {
       '--duration',
       '100',
       '--rate',
-      '5',
+      '4',
       '--users',
       '9',
       '--faults',
