@@ -98,10 +98,10 @@ launch_service() { # name port dir [ENV=VALUE...]   (name: also the pid file's a
     setsid node dist/server.js) >>"$DATA/logs/$name.log" 2>&1 </dev/null &
   echo $! >"$DATA/pids/svc-$name.pid"
 }
-await_service() { # name port
-  local name=$1 port=$2 pidfile=$DATA/pids/svc-$1.pid i
+await_service() { # name port [path: /healthz]
+  local name=$1 port=$2 path=${3:-/healthz} pidfile=$DATA/pids/svc-$1.pid i
   for ((i = 0; i < 240; i++)); do
-    curl -fs "http://127.0.0.1:$port/healthz" >/dev/null && { say "$name up on :$port (log .data/logs/$name.log)"; return; }
+    curl -fs "http://127.0.0.1:$port$path" >/dev/null && { say "$name up on :$port (log .data/logs/$name.log)"; return; }
     kill -0 "$(cat "$pidfile")" 2>/dev/null || { tail -20 "$DATA/logs/$name.log" >&2; die "$name exited while starting"; }
     sleep 0.25
   done
@@ -159,11 +159,27 @@ for entry in "${SERVICES[@]}"; do
 done
 say "waiting for the services to answer..."
 for entry in "${launched[@]}"; do await_service "${entry%%:*}" "${entry##*:}"; done
-launch_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
-  METRICS_PORT=$((GATEWAY_PORT + METRICS_OFFSET)) \
-  PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT" \
-  KAFKA_BROKERS="$KAFKA_BROKERS"
-await_service gateway "$GATEWAY_PORT"
+# With REPLICAS=2 the gateway runs twice too, both on GATEWAY_PORT (REUSE_PORT: the kernel
+# spreads connections over them), so one killed or restarted leaves the other serving
+# (docs/reliability.md, "A marketplace day under faults"). Gateway n's /metrics is on
+# GATEWAY_PORT + 1000 + 10*(n-1); each is awaited there, since the shared port answers for
+# whichever is up.
+if ((REPLICAS > 1)); then
+  for ((n = 1; n <= 2; n++)); do
+    metrics_port=$((GATEWAY_PORT + METRICS_OFFSET + 10 * (n - 1)))
+    launch_service "gateway-$n" "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
+      REUSE_PORT=true METRICS_PORT=$metrics_port \
+      PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT" \
+      KAFKA_BROKERS="$KAFKA_BROKERS"
+    await_service "gateway-$n" "$metrics_port" /metrics
+  done
+else
+  launch_service gateway "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \
+    METRICS_PORT=$((GATEWAY_PORT + METRICS_OFFSET)) \
+    PUBLIC_BUCKET_URL="$S3_PUBLIC_URL/marketplace-media" S3_ENDPOINT="$S3_ENDPOINT" \
+    KAFKA_BROKERS="$KAFKA_BROKERS"
+  await_service gateway "$GATEWAY_PORT"
+fi
 say "services up in $((SECONDS - SERVICES_STARTED_AT)) s"
 
 # Demo data through the product's own API, idempotent (docs/demo-data.md). SKIP_SEED=1 skips.

@@ -15,8 +15,9 @@
 //
 //   broker-freeze, broker-kill, database-freeze, database-kill
 //   instances-kill        instance 1 of every service SIGKILLed, started again at healing
-//   gateway-restart       the gateway SIGKILLed and started again at once (the duration is the
-//                         time it is left down before the start)
+//   gateway-restart       the gateway (the first of two when the services run twice: the other
+//                         keeps the port served) SIGKILLed, started again at healing (the
+//                         duration is the time it is left down before the start)
 //   latency:<server>      500 ms added to every answer from the server (Toxiproxy `latency`)
 //   timeout:<server>      the server's answers stop, connections stay open (`timeout`, 0)
 //   reset:<server>        every connection reset at once (`reset_peer`, 0)

@@ -77,6 +77,11 @@ const writes = [] // acknowledged writes: { kind, at, ... }
 const unacknowledged = [] // writes answered 503 or worse: { kind, at, status }
 let actionsDone = 0
 let actionsSkipped = 0
+// Keyed writes: answers a service replayed for a repeated key, and writes sent again.
+let replayedAnswers = 0
+let writesSentAgain = 0
+// Reads sent again after no answer, as the web app does.
+let readsSentAgain = 0
 
 /** The route's pattern (ids replaced), for the figures. */
 const patternOf = (path) =>
@@ -90,38 +95,25 @@ let site = ''
  * One call through the gateway. 2xx is success; 503 with Retry-After is an honest "not now";
  * anything else, or no answer within 30 s, is a bad answer (unless the caller expects it).
  */
-async function call(method, path, { token, body, expect = [] } = {}) {
+async function call(method, path, { token, body, expect = [], key } = {}) {
   const started = performance.now()
+  // As the web app: each signed-in write carries an Idempotency-Key, fresh for each action
+  // unless the caller passes the one its earlier attempts sent.
+  if (token && method !== 'GET' && method !== 'HEAD') key ??= randomUUID()
   const at = Date.now()
   let status = 0
   let retryAfter = null
   let data = null
   let detail = ''
-  try {
-    const response = await fetch(`${site}${path}`, {
-      method,
-      headers: {
-        origin: site,
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-      signal: AbortSignal.timeout(30_000),
-    })
-    status = response.status
-    retryAfter = response.headers.get('retry-after')
-    const text = await response.text()
-    try {
-      data = text ? JSON.parse(text) : null
-    } catch {
-      data = text
-    }
-    if (status >= 400)
-      detail =
-        typeof data === 'object' ? JSON.stringify(data).slice(0, 160) : String(data).slice(0, 160)
-  } catch (error) {
-    detail =
-      error.name === 'TimeoutError' ? 'no answer in 30 s' : (error.cause?.code ?? error.message)
+  // As the web app's base query: a read that got no answer at all (its connection refused or
+  // broken, as when the gateway holding it is killed) is sent again, up to three times, 100,
+  // 200 and 400 ms apart; only its last attempt counts. A read that timed out is not.
+  for (let attempt = 0; ; attempt += 1) {
+    ;({ status, retryAfter, data, detail } = await attemptCall(method, path, token, body, key))
+    const unanswered = status === 0 && detail !== 'no answer in 30 s'
+    if (!unanswered || !READ_METHODS.has(method) || attempt >= 3) break
+    readsSentAgain += 1
+    await sleep(100 * 2 ** attempt)
   }
   const ms = performance.now() - started
   const route = `${method} ${patternOf(path)}`
@@ -138,18 +130,63 @@ async function call(method, path, { token, body, expect = [] } = {}) {
   return { status, ok: outcome === 'ok', body: data }
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD'])
+
+/** One attempt of a call: its status (0: no answer), Retry-After, body and what went wrong. */
+async function attemptCall(method, path, token, body, key) {
+  let status = 0
+  let retryAfter = null
+  let data = null
+  let detail = ''
+  try {
+    const response = await fetch(`${site}${path}`, {
+      method,
+      headers: {
+        origin: site,
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(key ? { 'idempotency-key': key } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+      signal: AbortSignal.timeout(30_000),
+    })
+    status = response.status
+    retryAfter = response.headers.get('retry-after')
+    if (response.headers.get('idempotent-replayed') === 'true') replayedAnswers += 1
+    const text = await response.text()
+    try {
+      data = text ? JSON.parse(text) : null
+    } catch {
+      data = text
+    }
+    if (status >= 400)
+      detail =
+        typeof data === 'object' ? JSON.stringify(data).slice(0, 160) : String(data).slice(0, 160)
+  } catch (error) {
+    detail =
+      error.name === 'TimeoutError' ? 'no answer in 30 s' : (error.cause?.code ?? error.message)
+  }
+  return { status, retryAfter, data, detail }
+}
+
 /**
- * A write the client may send again safely (a message with its clientId, a favorite, which
- * answers 200 with the entry already saved): as the web app does, sent again after a 503 (its
- * Retry-After), a 502 or 504, or no answer, up to three times. Every attempt is counted.
+ * A write the client may send again safely: every attempt carries the same Idempotency-Key,
+ * so a service answers a repeat with the first answer (and a message has its clientId, a
+ * favorite answers 200 with the entry already saved). As the web app does, sent again after a
+ * 503 (its Retry-After), a 502 or 504, or no answer, up to three times. Every attempt is
+ * counted.
  */
+const IN_PROGRESS_CODES = new Set(['SEND_IN_PROGRESS', 'IDEMPOTENCY_REQUEST_IN_PROGRESS'])
 async function idempotentWrite(method, path, options) {
   let answer
+  const key = randomUUID()
   for (let attempt = 0; attempt < 4; attempt += 1) {
+    if (attempt > 0) writesSentAgain += 1
     // A message sent again while its first attempt is still being stored answers 409
-    // SEND_IN_PROGRESS ("try again in a moment"): the contract's answer, retried like a 503.
-    answer = await call(method, path, { ...options, expect: [409] })
-    const inProgress = answer.status === 409 && answer.body?.code === 'SEND_IN_PROGRESS'
+    // SEND_IN_PROGRESS, a keyed write IDEMPOTENCY_REQUEST_IN_PROGRESS ("try again in a
+    // moment"): the contract's answers, retried like a 503.
+    answer = await call(method, path, { ...options, key, expect: [409] })
+    const inProgress = answer.status === 409 && IN_PROGRESS_CODES.has(answer.body?.code)
     if (answer.status === 409 && !inProgress)
       badAnswers.push({
         at: Date.now(),
@@ -318,7 +355,7 @@ async function requestPost(worker = pick(workers), post) {
   post ??= pick(allPosts().filter((p) => !requested.has(`${worker.userId}:${p._id}`)))
   if (!post) return openDetails()
   requested.add(`${worker.userId}:${post._id}`)
-  const answer = await call('POST', '/api/jobs/requests', {
+  const answer = await idempotentWrite('POST', '/api/jobs/requests', {
     token: worker.token,
     body: { postID: post._id },
   })
@@ -342,7 +379,7 @@ async function decide() {
   const owner = people.find((p) => p.userId === request.ownerId)
   const status = random() < 0.7 ? 'accepted' : 'rejected'
   request.deciding = true
-  const answer = await call('PATCH', `/api/jobs/requests/${request.id}`, {
+  const answer = await idempotentWrite('PATCH', `/api/jobs/requests/${request.id}`, {
     token: owner.token,
     body: { status },
   })
@@ -365,7 +402,7 @@ async function requestPerson() {
   const worker = pick(workers.filter((w) => !personRequested.has(`${post._id}:${w.userId}`)))
   if (!worker) return openDetails()
   personRequested.add(`${post._id}:${worker.userId}`)
-  const answer = await call('POST', '/api/people/requests', {
+  const answer = await idempotentWrite('POST', '/api/people/requests', {
     token: owner.token,
     body: { postID: post._id, requestedID: worker.userId },
   })
@@ -1026,6 +1063,7 @@ async function account(
       byRoute: badByRoute,
       first: badAnswers.slice(0, 10),
     },
+    idempotency: { writesSentAgain, replayedAnswers, readsSentAgain },
     faults: perFault,
   }
 }
@@ -1047,6 +1085,9 @@ function printReport(r) {
     `message pushes: ${r.pushes.delivered} of ${r.pushes.messages} delivered (p50 ${r.pushes.p50Ms} ms, p99 ${r.pushes.p99Ms} ms), ${r.pushes.lostWhileConnected} lost to a connected socket, ${r.pushes.missedWhileReconnecting} missed while reconnecting, ${r.pushes.duplicated} duplicated; notifications: ${r.pushes.notificationsPushed} pushed, ${r.pushes.notificationsMissing} missing, ${r.pushes.notificationsDuplicated} duplicated`,
   )
   say(`bad answers: ${r.badAnswers.total} ${JSON.stringify(r.badAnswers.byRoute)}`)
+  say(
+    `keyed writes: ${r.idempotency.writesSentAgain} sent again, ${r.idempotency.replayedAnswers} answered with the first answer (Idempotency-Key); ${r.idempotency.readsSentAgain} reads sent again after no answer`,
+  )
   for (const f of r.faults) say(`fault ${f.fault} (${f.durationS} s): ${JSON.stringify(f)}`)
   if (r.lost) say(`lost: ${JSON.stringify(r.lostItems)}`)
   if (r.duplicated) say(`duplicated: ${JSON.stringify(r.duplicatedItems)}`)

@@ -459,29 +459,44 @@ export async function startStack({
         }
       }),
     )
-    stack.gateway = managedProcess({
-      name: 'gateway',
-      command: process.execPath,
-      args: ['dist/server.js'],
-      env: {
-        ...upstreams,
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        SERVICE_NAME: 'gateway',
-        PORT: String(gatewayPort),
-        PUBLIC_BUCKET_URL: `${s3Endpoint}/${bucket}`,
-        S3_ENDPOINT: s3Endpoint,
-        KAFKA_BROKERS: upstreamOf.broker,
-        // Every simulated person comes from this one address.
-        RATE_LIMIT_MAX: '10000000',
-        ANALYTICS_RATE_LIMIT_MAX: '10000000',
-      },
-      cwd: join(repoRoot, 'services', 'gateway'),
-      logDir,
-      ready: async () => (await fetch(`${site}/readyz`)).ok,
-    })
-    await stack.gateway.start()
-    all.push(stack.gateway)
+    // Two gateways on one port when the services run twice (REUSE_PORT, as scripts/start.sh
+    // with REPLICAS=2): one killed or restarted, the other serves. Each is awaited on its own
+    // metrics port, since the shared port answers for whichever is up.
+    const gatewayCount = replicas > 1 ? 2 : 1
+    stack.gateways = []
+    for (let n = 1; n <= gatewayCount; n += 1) {
+      const metricsPort = await stablePort()
+      const gateway = managedProcess({
+        name: gatewayCount > 1 ? `gateway-${n}` : 'gateway',
+        command: process.execPath,
+        args: ['dist/server.js'],
+        env: {
+          ...upstreams,
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'warn',
+          SERVICE_NAME: 'gateway',
+          PORT: String(gatewayPort),
+          ...(gatewayCount > 1 ? { REUSE_PORT: 'true' } : {}),
+          METRICS_PORT: String(metricsPort),
+          PUBLIC_BUCKET_URL: `${s3Endpoint}/${bucket}`,
+          S3_ENDPOINT: s3Endpoint,
+          KAFKA_BROKERS: upstreamOf.broker,
+          // Every simulated person comes from this one address.
+          RATE_LIMIT_MAX: '10000000',
+          ANALYTICS_RATE_LIMIT_MAX: '10000000',
+        },
+        cwd: join(repoRoot, 'services', 'gateway'),
+        logDir,
+        ready: async () =>
+          (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).ok &&
+          (await fetch(`${site}/readyz`)).ok,
+      })
+      await gateway.start()
+      all.push(gateway)
+      stack.gateways.push(gateway)
+    }
+    // The one the gateway-restart fault kills (the first of two).
+    stack.gateway = stack.gateways[0]
     stack.site = site
     stack.mailApi = infra.MAIL_API_URL
     return stack

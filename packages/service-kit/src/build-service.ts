@@ -8,6 +8,7 @@ import { PROCESSED_EVENTS_INDEXES } from './events/processed-events'
 import { eventsPlugin, type ConsumerDefinition } from './plugins/events'
 import { kafkaPlugin } from './plugins/kafka'
 import { mongoPlugin, type IndexDefinition } from './plugins/mongodb'
+import { IDEMPOTENCY_INDEXES, idempotencyPlugin } from './plugins/idempotency'
 import { OUTBOX_PENDING_INDEX } from './outbox/outbox-fields'
 import { outboxPlugin } from './plugins/outbox'
 import { loadReadModels, type ReadModel } from './read-model'
@@ -120,6 +121,8 @@ export async function buildService<
         // Every consumer with a ledger keeps it in the service's database.
         ...PROCESSED_EVENTS_INDEXES,
         ...(definition.tokenRevocations ? TOKEN_REVOCATIONS_INDEXES : []),
+        // Keyed writes' first answers (plugins/idempotency), in every service with a database.
+        ...IDEMPOTENCY_INDEXES,
       ],
     })
   }
@@ -161,6 +164,9 @@ export async function buildService<
     audience: config.JWT_AUDIENCE,
     isTokenStillValid: tokenRevocations?.isTokenStillValid ?? parts.isTokenStillValid,
   })
+  // Before the routes, so each write route answers a repeated Idempotency-Key with its first
+  // answer (the gateway sends a keyed write again when its instance died under it).
+  if (database) await app.register(idempotencyPlugin)
   await loadReadModels(app, parts.readModels ?? [])
   await parts.routes(app)
   return Object.assign(app, parts.expose ?? ({} as Exposed))

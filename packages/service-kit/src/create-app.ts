@@ -30,6 +30,11 @@ export interface CreateAppOptions {
   metricsPort?: number
   /** The address the metrics listener binds (the service's HOST). */
   metricsHost?: string
+  /**
+   * Fastify's answer to a request that arrives on an open connection while the app closes:
+   * 503 (the default), or `false` to serve it and close the connection after its answer.
+   */
+  return503OnClosing?: boolean
 }
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/
@@ -89,6 +94,7 @@ export async function createServiceApp(options: CreateAppOptions) {
     // ("Plugin did not start in time: 'mongodb'"); a slow start is not a failure, and a
     // server that never answers still fails start-up through the drivers' own timeouts.
     pluginTimeout: 120_000,
+    return503OnClosing: options.return503OnClosing ?? true,
     trustProxy: options.trustProxy ?? false,
     requestIdHeader: false,
     logController: new LogController({ disableRequestLogging: true }),

@@ -47,6 +47,12 @@ export {
   type IndexDefinition,
 } from './plugins/mongodb'
 export { kafkaPlugin } from './plugins/kafka'
+export {
+  idempotencyPlugin,
+  IDEMPOTENCY_INDEXES,
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENT_REPLAYED_HEADER,
+} from './plugins/idempotency'
 export { outboxPlugin } from './plugins/outbox'
 export { eventsPlugin, type ConsumerDefinition } from './plugins/events'
 export { loadReadModels, type ReadModel } from './read-model'

@@ -7,7 +7,9 @@ import type { FastifyInstance } from 'fastify'
  */
 export async function runService(
   app: FastifyInstance,
-  listen: { host: string; port: number },
+  // reusePort: SO_REUSEPORT (Linux), so another process may listen on the same port beside
+  // this one, and the port stays served while either restarts.
+  listen: { host: string; port: number; reusePort?: boolean },
 ): Promise<void> {
   let shuttingDown = false
   const shutdown = async (signal: string) => {

@@ -31,6 +31,10 @@ export async function buildGateway(config: GatewayConfig) {
     metricsHost: config.host,
     // The gateway's own API routes; the proxied ones are documented by their services.
     publicPrefixes: [ANALYTICS_EVENTS_PATH],
+    // A gateway shutting down serves what still arrives on its open connections (and closes
+    // each after its answer) instead of Fastify's bare 503: clients then connect again and
+    // reach the other gateway or the new one (REUSE_PORT, a Service's other pods).
+    return503OnClosing: false,
   })
 
   await app.register(securityHeadersPlugin, {

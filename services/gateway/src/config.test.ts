@@ -10,6 +10,7 @@ describe('gateway configuration', () => {
       serviceName: 'gateway',
       host: '127.0.0.1',
       port: 8080,
+      reusePort: false,
       logLevel: 'info',
       upstreams: {},
       socketIoInstances: [],
@@ -38,6 +39,8 @@ describe('gateway configuration', () => {
 
   it('needs no JWT key: the gateway verifies no tokens', () => {
     expect(() => loadGatewayConfig({ JWT_PUBLIC_KEY: undefined })).not.toThrow()
+    // Two gateways on one port (start.sh with REPLICAS=2).
+    expect(loadGatewayConfig({ REUSE_PORT: 'true' }).reusePort).toBe(true)
   })
 
   it('takes only the upstreams that are set, without a trailing slash', () => {

@@ -21,6 +21,12 @@ export const GatewayEnvSchema = Type.Object({
   SERVICE_NAME: Type.String({ minLength: 1, default: 'gateway' }),
   HOST: Type.String({ default: '127.0.0.1' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  /**
+   * Listen with SO_REUSEPORT, so two gateway processes share PORT and the kernel spreads
+   * connections over them: one restarting or killed leaves the other serving (start.sh with
+   * REPLICAS=2; docs/operations.md). Behind a Kubernetes Service each pod has its own address.
+   */
+  REUSE_PORT: Type.Boolean({ default: false }),
   /** /metrics on a port of its own, which the Ingress never routes (service-kit config). */
   METRICS_PORT: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
   LOG_LEVEL: Type.Union(
@@ -77,6 +83,7 @@ export interface GatewayConfig {
   serviceName: string
   host: string
   port: number
+  reusePort: boolean
   logLevel: string
   metricsPort?: number
   /**
@@ -119,6 +126,7 @@ export function loadGatewayConfig(
     serviceName: raw.SERVICE_NAME,
     host: raw.HOST,
     port: raw.PORT,
+    reusePort: raw.REUSE_PORT,
     metricsPort: raw.METRICS_PORT,
     logLevel: raw.LOG_LEVEL,
     upstreams,

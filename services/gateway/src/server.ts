@@ -7,7 +7,7 @@ import { loadGatewayConfig } from './config'
 async function main() {
   const config = loadGatewayConfig()
   const app = await buildGateway(config)
-  await runService(app, { host: config.host, port: config.port })
+  await runService(app, { host: config.host, port: config.port, reusePort: config.reusePort })
 }
 
 main().catch((error: unknown) => {

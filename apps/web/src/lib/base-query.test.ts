@@ -121,6 +121,40 @@ describe('the shared base query: retries', () => {
     expect(calls.map((c) => c.path)).toEqual(['/api/probe', '/api/write'])
   })
 
+  it('sends a fresh Idempotency-Key with each write, none with a read', async () => {
+    const calls = serve({ '/api/probe': [{ status: 200 }], '/api/write': [{ status: 201 }] })
+    const store = signedInStore()
+    await store.dispatch(probeApi.endpoints.probe.initiate('/api/probe'))
+    await store.dispatch(probeApi.endpoints.write.initiate('/api/write'))
+    await store.dispatch(probeApi.endpoints.write.initiate('/api/write'))
+    const [read, first, second] = calls
+    expect(read!.headers.get('idempotency-key')).toBeNull()
+    expect(first!.headers.get('idempotency-key')).toMatch(/^[\x21-\x7E]{16,255}$/)
+    expect(second!.headers.get('idempotency-key')).toMatch(/^[\x21-\x7E]{16,255}$/)
+    expect(second!.headers.get('idempotency-key')).not.toBe(first!.headers.get('idempotency-key'))
+  })
+
+  it('a signed-in write is sent again after no answer or a 503, with the same key; a 500 or a 4xx is its answer', async () => {
+    const calls = serve({
+      '/api/write': ['network-error', { status: 503 }, { status: 201, body: { ok: true } }],
+      '/api/broken': [{ status: 500 }],
+      '/api/refused': [{ status: 409 }],
+    })
+    const store = signedInStore()
+    const result = await store.dispatch(probeApi.endpoints.write.initiate('/api/write'))
+    await store.dispatch(probeApi.endpoints.write.initiate('/api/broken'))
+    await store.dispatch(probeApi.endpoints.write.initiate('/api/refused'))
+
+    expect(result.data).toEqual({ ok: true })
+    const writes = calls.filter((call) => call.path === '/api/write')
+    expect(writes).toHaveLength(3)
+    expect(new Set(writes.map((call) => call.headers.get('idempotency-key'))).size).toBe(1)
+    expect(calls.filter((call) => call.path !== '/api/write').map((call) => call.path)).toEqual([
+      '/api/broken',
+      '/api/refused',
+    ])
+  })
+
   it('sends the bearer token on every request, and the X-XSRF-TOKEN header on writes', async () => {
     document.cookie = 'XSRF-TOKEN=csrf-value'
     const calls = serve({

@@ -64,7 +64,45 @@ const methodOf = (args: string | FetchArgs) =>
  */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
 
-/** Idempotent calls are retried on network errors, 429 and 5xx; a POST is not, so nothing is done twice. */
+/**
+ * Every write carries an `Idempotency-Key`, fresh for each call of the base query (one user
+ * action; its retries and its retry after a renewal send the same key): the service answers a
+ * repeat with the first answer, and the gateway may send it to the other instance when the
+ * first died under it (docs/reliability.md, "A killed instance").
+ */
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key'
+
+/** A random key; `crypto.randomUUID` exists only on secure origins (https, localhost). */
+export function newIdempotencyKey(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID()
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+}
+
+function withIdempotencyKey(args: string | FetchArgs): string | FetchArgs {
+  if (typeof args === 'string' || SAFE_METHODS.has(methodOf(args))) return args
+  const headers = new Headers(args.headers as HeadersInit | undefined)
+  if (!headers.has(IDEMPOTENCY_KEY_HEADER)) {
+    headers.set(IDEMPOTENCY_KEY_HEADER, newIdempotencyKey())
+  }
+  return { ...args, headers }
+}
+
+/**
+ * What a keyed write is sent again after: no answer, or an answer that says "not now" (503
+ * with the gateway's or a service's Retry-After, 429). A 500 or another 5xx may be a bug
+ * that answers the same again, and a keyed write's 5xx is not replayed, so it is not retried.
+ */
+function isRetriableKeyedWrite(error: FetchBaseQueryError): boolean {
+  if (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR') return true
+  return error.status === 503 || error.status === 429
+}
+
+/**
+ * Idempotent calls are retried on network errors, 429 and 5xx; a write with its key on no
+ * answer, 503 and 429 (the service replays the first answer for the key, so nothing is done
+ * twice).
+ */
 const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (
   args,
   api,
@@ -72,9 +110,16 @@ const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryErro
 ) => {
   let result = await rawBaseQuery(args, api, extra)
   const method = methodOf(args)
-  if (IDEMPOTENT_METHODS.has(method)) {
+  // Only a signed-in caller's key is kept by the services (sign-in and sign-up have no caller),
+  // so only then is a write sent again.
+  const keyed =
+    typeof args !== 'string' &&
+    Boolean((api.getState() as WithAuth).auth.accessToken) &&
+    new Headers(args.headers as HeadersInit | undefined).has(IDEMPOTENCY_KEY_HEADER)
+  if (IDEMPOTENT_METHODS.has(method) || keyed) {
+    const retriable = IDEMPOTENT_METHODS.has(method) ? isRetriable : isRetriableKeyedWrite
     for (let attempt = 0; attempt < RETRY.attempts; attempt += 1) {
-      if (!result.error || !isRetriable(result.error) || api.signal.aborted) break
+      if (!result.error || !retriable(result.error) || api.signal.aborted) break
       const delay = RETRY.baseMs * 2 ** attempt
       await sleep(delay + Math.random() * delay * RETRY.jitter)
       result = await rawBaseQuery(args, api, extra)
@@ -202,6 +247,8 @@ export const baseQueryWithRenewal: BaseQueryFn<
   FetchBaseQueryError
 > = async (args, api, extra) => {
   const sentToken = (api.getState() as WithAuth).auth.accessToken
+  // One key for this action, kept by its retries (a repeat is answered with the first answer).
+  args = withIdempotencyKey(args)
   const result = await retryingQuery(args, api, extra)
   const status = result.error?.status
   if (status !== 401 && status !== 403) return result

@@ -1,6 +1,7 @@
 import { BalancedPool } from 'undici'
 import type { FastifyBaseLogger } from 'fastify'
 import { checkHealth } from './health-check'
+import { hasIdempotencyKey } from './safe-to-repeat'
 
 /** The connection never opened: the request reached no service, whatever its method. */
 const NEVER_CONNECTED = new Set([
@@ -39,7 +40,9 @@ export interface InstancePool {
  * most of the traffic. What BalancedPool does not do is done here:
  * - a request that failed to connect is sent again, to another instance (the pool's
  *   round robin moves on); one whose connection broke under it only when its method is
- *   safe, so a POST that may have reached a service is never sent twice;
+ *   safe or it carries an `Idempotency-Key` (the service answers a repeat of a keyed write
+ *   with the first answer: service-kit's idempotency plugin), so a POST without a key that
+ *   may have reached a service is never sent twice;
  * - an instance that failed is asked for its /healthz every 2 s, and once it answers it gets
  *   its full share again (BalancedPool alone raises its weight only as new connections open,
  *   which keep-alive makes rare: it would come back with a sixth of the traffic for good).
@@ -86,8 +89,9 @@ export function createInstancePool(
     retryDelay({ err, res, req, attempt }) {
       if (res || !err || attempt >= instances.length) return null
       const code = codeOf(err)
-      const method = (req as { method?: string }).method ?? ''
-      if (NEVER_CONNECTED.has(code) || (CONNECTION_BROKE.has(code) && SAFE_METHODS.has(method))) {
+      const { method = '', headers } = req as { method?: string; headers?: Record<string, unknown> }
+      const repeatable = SAFE_METHODS.has(method) || hasIdempotencyKey(headers)
+      if (NEVER_CONNECTED.has(code) || (CONNECTION_BROKE.has(code) && repeatable)) {
         return RETRY_DELAY_MS * (attempt + 1)
       }
       return null

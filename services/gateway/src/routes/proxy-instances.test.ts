@@ -98,6 +98,67 @@ describe('proxying to two instances of a service', () => {
     expect(gets.every((answer) => answer.status === 200 && answer.service === 'other')).toBe(true)
   })
 
+  it('a keyed POST whose connection broke goes once to the other instance; an idempotent route without a key answers 503', async () => {
+    const arrived: Array<{ method: string; key?: string }> = []
+    const breaking = http.createServer((request) => {
+      const key = request.headers['idempotency-key']
+      arrived.push({ method: request.method ?? '', ...(typeof key === 'string' && { key }) })
+      request.resume()
+      request.on('end', () => request.socket.destroy())
+    })
+    const breakingUrl = await listen(breaking)
+    running.push({ close: () => closeServer(breaking) })
+    const other = await upstream('other')
+    const site = await gateway({ JOBS_URL: `${breakingUrl},${other.url}` })
+
+    const keyed = []
+    for (let i = 0; i < 4; i += 1) {
+      const response = await fetch(`${site.url}/api/jobs/requests`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': `key-${i}` },
+        body: '{"jobId":"j1"}',
+      })
+      keyed.push({ status: response.status, ...((await response.json()) as object) })
+    }
+    // Every one answered by the instance that stayed, the broken ones on their second try.
+    expect(keyed).toEqual(
+      Array.from({ length: 4 }, () => expect.objectContaining({ status: 200, service: 'other' })),
+    )
+    const broken = arrived.filter((request) => request.method === 'POST')
+    expect(broken.length).toBeGreaterThan(0)
+    const repeated = other.requests.filter((request) => request.method === 'POST')
+    expect(repeated).toHaveLength(4)
+    // The repeat carries the same key, so the service can answer it with the first answer.
+    for (const { key } of broken) {
+      expect(repeated.filter((request) => request.headers['idempotency-key'] === key)).toHaveLength(
+        1,
+      )
+    }
+
+    // One instance only, which breaks every connection: nowhere else to go.
+    const alone = await gateway({ JOBS_URL: breakingUrl, NOTIFICATIONS_URL: breakingUrl })
+    const markAllRead = await fetch(`${alone.url}/api/notifications/mark-all-read`, {
+      method: 'PATCH',
+    })
+    expect(markAllRead.status).toBe(503)
+    expect(markAllRead.headers.get('retry-after')).toBe('1')
+    const keyedAlone = await fetch(`${alone.url}/api/jobs/requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'key-alone' },
+      body: '{"jobId":"j1"}',
+    })
+    expect(keyedAlone.status).toBe(503)
+    expect(keyedAlone.headers.get('retry-after')).toBe('1')
+    // A POST without a key on a route that is not idempotent keeps its 502.
+    const unkeyed = await fetch(`${alone.url}/api/jobs/requests`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jobId":"j1"}',
+    })
+    expect(unkeyed.status).toBe(502)
+    expect(unkeyed.headers.get('retry-after')).toBeNull()
+  })
+
   it('an instance that comes back gets its share again', async () => {
     const steady = await upstream('steady')
     // A port that is free now: the instance is down, then starts on it.

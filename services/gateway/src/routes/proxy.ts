@@ -13,6 +13,7 @@ import { proxiedPath } from '../lib/proxy-path'
 import { ReadAfterMemory, positionsIn } from '../lib/read-after-memory'
 import { tunnelWebSocket, upgradeOf } from '../lib/websocket-tunnel'
 import { reasonOf, upstreamErrorCounter } from '../lib/upstream-errors'
+import { hasIdempotencyKey, isNaturallyIdempotent } from '../lib/safe-to-repeat'
 
 export interface ProxyRoutesOptions {
   /** Each service's instances; several are spread over (lib/instance-pool). */
@@ -139,7 +140,7 @@ async function upstreamProxy(
       return headers
     },
     onError: (reply, { error }) => {
-      const failure = upstreamFailure(route.upstream, error)
+      const failure = upstreamFailure(route.upstream, error, reply.request)
       upstreamErrors.inc({ upstream: route.upstream, reason: reasonOf(failure.code) })
       if (failure.code === 'BAD_GATEWAY')
         reply.log.error({ err: error, upstream: route.upstream }, 'proxy failed')
@@ -185,8 +186,15 @@ function searchOf(url: string): string {
   return index === -1 ? '' : url.slice(index)
 }
 
+/** Seconds a client waits before sending again a request whose connection broke. */
+const BROKEN_RETRY_AFTER_SECONDS = 1
+
 /** reply-from's failure, in the gateway's words; the cause stays in reply-from's log line. */
-function upstreamFailure(name: UpstreamName, error: Error & { statusCode?: number }): AppError {
+function upstreamFailure(
+  name: UpstreamName,
+  error: Error & { statusCode?: number },
+  request: { method: string; url: string; headers: Record<string, unknown> },
+): AppError {
   const cause = (error as { cause?: { code?: string } }).cause
   const code = cause?.code ?? (error as { code?: string }).code ?? ''
   if (
@@ -198,6 +206,15 @@ function upstreamFailure(name: UpstreamName, error: Error & { statusCode?: numbe
   }
   if (isNoInstance(code)) return upstreamUnreachable(name)
   if (CONNECTION_FAILURES.has(code) || error.statusCode === 503) {
+    // The instance died under the request. A repeat is harmless when the route is idempotent
+    // by itself or the request carries a key its service replays the first answer for (the
+    // pool has already tried the other instance): 503, send it again. Any other write may have
+    // had its effect, and sending it again could do it twice: 502, as before.
+    if (isNaturallyIdempotent(request.method, request.url) || hasIdempotencyKey(request.headers)) {
+      return new AppError(503, 'UPSTREAM_UNREACHABLE', `The ${name} service could not be reached`, {
+        'retry-after': String(BROKEN_RETRY_AFTER_SECONDS),
+      })
+    }
     return new AppError(502, 'UPSTREAM_UNREACHABLE', `The ${name} service could not be reached`)
   }
   return new AppError(502, 'BAD_GATEWAY', `The ${name} service gave no usable answer`)
