@@ -1,4 +1,12 @@
-export { resolvePlace, cityPlaceOf, placeLabel, type Place } from './resolve'
+export {
+  resolvePlace,
+  cityPlaceOf,
+  placeLabel,
+  locatePlace,
+  locatePlaceCached,
+  type Place,
+  type LocatedPlace,
+} from './resolve'
 export {
   milesBetween,
   roundedMiles,

@@ -151,3 +151,36 @@ export function placeLabel(place: Place): string {
 function round5(value: number): number {
   return Math.round(value * 1e5) / 1e5
 }
+
+/**
+ * What a service stores for a location when it is saved: the place, and its town's own point, which is
+ * all that may be used for someone who may not see the location. null: the gazetteer does not know it.
+ */
+export interface LocatedPlace extends Place {
+  precision: 'zip' | 'city'
+  cityLat: number
+  cityLon: number
+}
+
+export function locatePlace(text: string): LocatedPlace | null {
+  const place = resolvePlace(text)
+  if (!place) return null
+  const city = cityPlaceOf(place)
+  return { ...place, precision: place.precision ?? 'city', cityLat: city.lat, cityLon: city.lon }
+}
+
+const LOCATED_CACHE_SIZE = 10_000
+const located = new Map<string, LocatedPlace | null>()
+
+/**
+ * locatePlace for a load of many stored items written before locations were resolved: most share a few
+ * thousand location texts, each resolved once (the most recent 10,000 kept).
+ */
+export function locatePlaceCached(text: string): LocatedPlace | null {
+  const known = located.get(text)
+  if (known !== undefined || located.has(text)) return known ?? null
+  const found = locatePlace(text)
+  located.set(text, found)
+  if (located.size > LOCATED_CACHE_SIZE) located.delete(located.keys().next().value as string)
+  return found
+}
