@@ -1,4 +1,11 @@
-import { boundingBox, DISTANCE_CHOICES_MILES, exactMiles, isDistanceChoice, milesBetween, roundedMiles } from './distance'
+import {
+  boundingBox,
+  DISTANCE_CHOICES_MILES,
+  exactMiles,
+  isDistanceChoice,
+  milesBetween,
+  roundedMiles,
+} from './distance'
 import { cellKey, cellKeysWithin } from './grid'
 
 describe('milesBetween', () => {
@@ -8,8 +15,13 @@ describe('milesBetween', () => {
 
   it('matches published great-circle distances', () => {
     // New York City to Los Angeles: about 2,445 miles; London to Paris: about 214 miles.
-    expect(milesBetween({ lat: 40.7128, lon: -74.006 }, { lat: 34.0522, lon: -118.2437 })).toBeCloseTo(2445, -1)
-    expect(milesBetween({ lat: 51.5074, lon: -0.1278 }, { lat: 48.8566, lon: 2.3522 })).toBeCloseTo(214, -1)
+    expect(
+      milesBetween({ lat: 40.7128, lon: -74.006 }, { lat: 34.0522, lon: -118.2437 }),
+    ).toBeCloseTo(2445, -1)
+    expect(milesBetween({ lat: 51.5074, lon: -0.1278 }, { lat: 48.8566, lon: 2.3522 })).toBeCloseTo(
+      214,
+      -1,
+    )
   })
 
   it('is the same both ways and crosses the antimeridian', () => {

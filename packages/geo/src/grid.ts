@@ -15,7 +15,11 @@ export function cellKey(point: LatLon, cellDegrees = DEFAULT_CELL_DEGREES): numb
 }
 
 /** Every cell key that may hold a point within `miles` of `center`. */
-export function cellKeysWithin(center: LatLon, miles: number, cellDegrees = DEFAULT_CELL_DEGREES): number[] {
+export function cellKeysWithin(
+  center: LatLon,
+  miles: number,
+  cellDegrees = DEFAULT_CELL_DEGREES,
+): number[] {
   const box = boundingBox(center, miles)
   const columns = Math.ceil(360 / cellDegrees)
   const rows = Math.ceil(180 / cellDegrees)

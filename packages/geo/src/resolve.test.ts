@@ -12,7 +12,12 @@ describe('resolvePlace', () => {
   it('finds a US city with its state, in the ways people write it', () => {
     for (const text of ['Austin, TX', 'Austin TX', 'austin, texas', 'Austin', '  AUSTIN ,  Tx ']) {
       const austin = place(text)
-      expect(austin).toMatchObject({ city: 'Austin', region: 'TX', country: 'US', precision: 'city' })
+      expect(austin).toMatchObject({
+        city: 'Austin',
+        region: 'TX',
+        country: 'US',
+        precision: 'city',
+      })
       expect(austin.lat).toBeCloseTo(30.267, 2)
       expect(austin.lon).toBeCloseTo(-97.743, 2)
     }
@@ -63,13 +68,23 @@ describe('resolvePlace', () => {
 
   it('finds US towns too small for the city list through their ZIP codes', () => {
     // Hunt, Texas (ZIP 78024) has about 700 people: not in GeoNames' list of towns over 1,000.
-    expect(citiesNamed(cityTable(), 'hunt').some((index) => cityTable().admin[index] === 'TX')).toBe(false)
+    expect(
+      citiesNamed(cityTable(), 'hunt').some((index) => cityTable().admin[index] === 'TX'),
+    ).toBe(false)
     const hamlet = place('Hunt, TX')
     expect(hamlet).toMatchObject({ city: 'Hunt', region: 'TX', precision: 'city' })
   })
 
   it('answers null for text that is no place, so it keeps working as text', () => {
-    for (const text of ['', '   ', 'Nowhere-ville', 'somewhere near the lake', 'Remote', '00000', 'x'.repeat(500)]) {
+    for (const text of [
+      '',
+      '   ',
+      'Nowhere-ville',
+      'somewhere near the lake',
+      'Remote',
+      '00000',
+      'x'.repeat(500),
+    ]) {
       expect(resolvePlace(text)).toBeNull()
     }
   })

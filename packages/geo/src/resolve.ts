@@ -1,4 +1,11 @@
-import { cityTable, citiesNamed, countryByName, lookupTown, lookupZip, usStateCode } from './gazetteer'
+import {
+  cityTable,
+  citiesNamed,
+  countryByName,
+  lookupTown,
+  lookupZip,
+  usStateCode,
+} from './gazetteer'
 import { normalizePlaceName } from './normalize'
 
 /** A place the gazetteer knows. */
@@ -18,7 +25,10 @@ export interface Place {
 const MAX_PLACE_TEXT = 200
 const ZIP_AT_END = /(?:^|[\s,])(\d{5})(?:-\d{4})?\s*(?:,?\s*(?:us|usa|united states))?\s*$/i
 
-const NAME_ALIASES: Readonly<Record<string, string>> = { 'new york': 'new york city', nyc: 'new york city' }
+const NAME_ALIASES: Readonly<Record<string, string>> = {
+  'new york': 'new york city',
+  nyc: 'new york city',
+}
 
 interface Qualifiers {
   state?: string
@@ -39,7 +49,15 @@ export function resolvePlace(text: string): Place | null {
   const zipMatch = ZIP_AT_END.exec(trimmed)
   if (zipMatch?.[1]) {
     const zip = lookupZip(zipMatch[1])
-    if (zip) return { lat: zip.lat, lon: zip.lon, city: zip.city, region: zip.state, country: 'US', precision: 'zip' }
+    if (zip)
+      return {
+        lat: zip.lat,
+        lon: zip.lon,
+        city: zip.city,
+        region: zip.state,
+        country: 'US',
+        precision: 'zip',
+      }
   }
   const withoutZip = zipMatch ? trimmed.slice(0, zipMatch.index) : trimmed
   const parts = withoutZip
@@ -97,7 +115,9 @@ function resolveNamed(names: string[], qualifiers: Qualifiers): Place | null {
   if (!key) return null
   // GeoNames calls the city "New York City"; people write "New York" or "NYC".
   const alias = NAME_ALIASES[key]
-  const candidates = alias ? [...citiesNamed(table, alias), ...citiesNamed(table, key)] : citiesNamed(table, key)
+  const candidates = alias
+    ? [...citiesNamed(table, alias), ...citiesNamed(table, key)]
+    : citiesNamed(table, key)
   let best = -1
   for (const index of candidates) {
     if (qualifiers.state) {
@@ -124,7 +144,15 @@ function resolveNamed(names: string[], qualifiers: Qualifiers): Place | null {
   // A US town under 1,000 people is not among GeoNames' cities but has a ZIP code.
   if (qualifiers.state && (!qualifiers.country || qualifiers.country === 'US')) {
     const town = lookupTown(key, qualifiers.state)
-    if (town) return { lat: round5(town.lat), lon: round5(town.lon), city: town.city, region: town.state, country: 'US', precision: 'city' }
+    if (town)
+      return {
+        lat: round5(town.lat),
+        lon: round5(town.lon),
+        city: town.city,
+        region: town.state,
+        country: 'US',
+        precision: 'city',
+      }
   }
   return null
 }
@@ -138,9 +166,22 @@ export function cityPlaceOf(place: Place): Place {
   const named = resolveNamed([place.city], { state: place.region, country: place.country })
   if (named) return named
   const town = place.region ? lookupTown(normalizePlaceName(place.city), place.region) : undefined
-  if (town) return { lat: round5(town.lat), lon: round5(town.lon), city: town.city, region: town.state, country: 'US', precision: 'city' }
+  if (town)
+    return {
+      lat: round5(town.lat),
+      lon: round5(town.lon),
+      city: town.city,
+      region: town.state,
+      country: 'US',
+      precision: 'city',
+    }
   // Not reachable with the shipped data (every ZIP's town has a centroid); a coarse cell is the safe answer.
-  return { ...place, lat: Math.round(place.lat * 10) / 10, lon: Math.round(place.lon * 10) / 10, precision: 'city' }
+  return {
+    ...place,
+    lat: Math.round(place.lat * 10) / 10,
+    lon: Math.round(place.lon * 10) / 10,
+    precision: 'city',
+  }
 }
 
 /** A place's label as people write it: "Round Rock, TX", "Lyon, FR". */

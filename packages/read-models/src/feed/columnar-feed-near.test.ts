@@ -81,7 +81,13 @@ describe('ColumnarFeed near a point', () => {
     })
     expect(ids(feed, page)).toEqual(['id0007', 'id0001', 'id0006', 'id0002', 'id0005', 'id0003'])
     expect([...page.distances!]).toEqual([...page.distances!].sort((a, b) => a - b))
-    const second = feed.page({ filters: {}, page: 2, pageSize: 4, sort: 'desc', near: near(100, 'distance') })
+    const second = feed.page({
+      filters: {},
+      page: 2,
+      pageSize: 4,
+      sort: 'desc',
+      near: near(100, 'distance'),
+    })
     expect(ids(feed, second)).toEqual(['id0005', 'id0003'])
     expect(second.start).toBe(4)
   })
@@ -89,7 +95,13 @@ describe('ColumnarFeed near a point', () => {
   it('combines with filters and hidden rows', () => {
     const feed = new ColumnarFeed(schema)
     fill(feed, ROWS)
-    const blue = feed.page({ filters: { color: 'blue' }, page: 1, pageSize: 10, sort: 'desc', near: near(50) })
+    const blue = feed.page({
+      filters: { color: 'blue' },
+      page: 1,
+      pageSize: 10,
+      sort: 'desc',
+      near: near(50),
+    })
     expect(ids(feed, blue)).toEqual(['id0007', 'id0005'])
     const hidden = feed.page({
       filters: {},
@@ -102,7 +114,13 @@ describe('ColumnarFeed near a point', () => {
     expect(ids(feed, hidden)).toEqual(['id0007', 'id0002', 'id0001'])
     expect(hidden.total).toBe(3)
     expect(hidden.distances![1]).toBeCloseTo(milesBetween(AUSTIN, PLACES.roundRock!), 6)
-    const none = feed.page({ filters: { color: 'green' }, page: 1, pageSize: 10, sort: 'desc', near: near(50) })
+    const none = feed.page({
+      filters: { color: 'green' },
+      page: 1,
+      pageSize: 10,
+      sort: 'desc',
+      near: near(50),
+    })
     expect(none).toEqual({ slots: [], total: 0, start: 0, distances: [] })
   })
 
