@@ -57,6 +57,7 @@ describe('resolvePlace', () => {
 
   it('finds the town in a street address', () => {
     expect(place('12 Main St, Round Rock, TX')).toMatchObject({ city: 'Round Rock', region: 'TX' })
+    expect(place('Harbor Lane 17 Boston MA')).toMatchObject({ city: 'Boston', region: 'MA' })
   })
 
   it('places a US ZIP code at its own centre, finer than the town', () => {

@@ -75,8 +75,11 @@ export function resolvePlace(text: string): Place | null {
     for (let cut = words.length - 1; cut >= 1; cut--) {
       const qualifiers = readQualifiers([words.slice(cut).join(' ')])
       if (!qualifiers) continue
-      const named = resolveNamed([words.slice(0, cut).join(' ')], qualifiers)
-      if (named) return named
+      // The town is the last words before the qualifier ("Harbor Lane 17 Boston MA").
+      for (let start = 0; start < cut; start++) {
+        const named = resolveNamed([words.slice(start, cut).join(' ')], qualifiers)
+        if (named) return named
+      }
     }
     return null
   }

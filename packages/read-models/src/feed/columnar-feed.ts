@@ -835,8 +835,14 @@ export class ColumnarFeed {
    * Rows having, for every term, a word equal to it or starting with it; in feed order, at
    * most `limit`. The term with the fewest candidates drives a merge of its words' lists in
    * feed order; the others are checked on each candidate, and the walk stops at `limit`.
+   * `accept`, when given, is one more test a row must pass (a distance).
    */
-  search(terms: readonly string[], limit: number, hidden?: HiddenRows): number[] {
+  search(
+    terms: readonly string[],
+    limit: number,
+    hidden?: HiddenRows,
+    accept?: (slot: number) => boolean,
+  ): number[] {
     this.sweepExpired()
     if (terms.length === 0 || limit <= 0) return []
     const perTerm = terms.map((term) => {
@@ -856,6 +862,7 @@ export class ColumnarFeed {
     for (const slot of mergeInOrder(driver!.lists, this.before)) {
       const words = others.length > 0 ? this.schema.searchWords(this.row(slot)) : []
       if (hide?.(slot)) continue
+      if (accept && !accept(slot)) continue
       if (others.every(({ term }) => words.some((word) => word.startsWith(term)))) {
         results.push(slot)
         if (results.length >= limit) break
