@@ -5,6 +5,7 @@ import { InterestSchema } from '../marketplace/interests'
 import { RequestStatusSchema } from '../marketplace/requests'
 import { ContactVisibilitySchema } from '../marketplace/workers'
 import { Messages } from '../validation/messages'
+import { nearQueryFields } from './jobs'
 
 /**
  * The people service's HTTP contract (docs/people.md, docs/ratings-and-stats.md): /api/users/*
@@ -110,6 +111,14 @@ const personProperties = {
     examples: ['Moving'],
   }),
   rating: PersonRatingSchema,
+  distanceMiles: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        'In the feed or a search asked near a place: miles from it to the worker’s location, when that is a known place (docs/distance.md)',
+      examples: [3.2],
+    }),
+  ),
 }
 
 /** A person as anyone but themself sees them (docs/people.md "What a stranger sees"). */
@@ -296,6 +305,7 @@ export const PeopleFeedQuerystringSchema = Type.Object({
         "Cursor paging, an addition to page: empty for the first page, then the previous answer's pagination.nextCursor; each page starts right after the last worker of the one before, so pages never overlap nor skip, on any instance (page is then not read). Without it the answer has no nextCursor",
     }),
   ),
+  ...nearQueryFields,
 })
 export type PeopleFeedQuerystring = Static<typeof PeopleFeedQuerystringSchema>
 

@@ -1,6 +1,7 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
 import { ForbiddenError, newEvent, NotFoundError } from '@marketplace/service-kit'
+import { locatePlace } from '@marketplace/geo'
 import type { ProfileDocument, WorkerProfile } from './profile-document'
 import { readAccountUpdate, readWorkerProfile, readWorkerStatus } from './profile-input'
 import type { ProfilesRepository } from './profiles-repository'
@@ -134,6 +135,7 @@ export function createProfilesService(deps: {
         isOnline: fields.isOnline && !fresh.takenDownAt,
         category: workerCategory(fields.title, fields.skills),
         searchWords: workerSearchWords(fresh, fields),
+        geo: locatePlace(fields.location),
       }
       return { set: { isWorker: true, worker }, events: (next) => [workerEvent(next, context)] }
     })
