@@ -145,6 +145,8 @@ const FORMAT = 'columnar-1'
 const NO_ROW = -1
 const ROWS_PER_RECORD = 4096
 const STRINGS_PER_RECORD = 65_536
+/** Above any row count (2^26): a distance key's low part is the row's place in feed order. */
+const PLACE_FACTOR = 67_108_864
 /** "Within N miles" answers kept between changes (the pages after the first read them again). */
 const MAX_CACHED_NEAR = 32
 /** Filter combinations whose rows are kept between changes (a few pages' worth each). */
@@ -729,10 +731,22 @@ export class ColumnarFeed {
     let slots = found.view()
     distances = distances.subarray(0, slots.length)
     if (near.order === 'distance') {
-      // Nearest first; equal distances keep the feed's order (the sort is stable).
-      const order = Array.from(slots.keys()).sort((a, b) => distances[a]! - distances[b]!)
-      slots = Int32Array.from(order, (i) => slots[i]!)
-      distances = Float64Array.from(order, (i) => distances[i]!)
+      // Nearest first, equal distances (to a thousandth of a mile) in the feed's order: one
+      // number per row, the distance above its place in the feed order, sorted natively (a
+      // comparator over 100,000 rows takes tens of milliseconds).
+      const keys = new Float64Array(slots.length)
+      for (let i = 0; i < slots.length; i += 1)
+        keys[i] = Math.min(Math.round(distances[i]! * 1000), 1e8) * PLACE_FACTOR + i
+      keys.sort()
+      const sortedSlots = new Int32Array(slots.length)
+      const sortedDistances = new Float64Array(slots.length)
+      for (let i = 0; i < keys.length; i += 1) {
+        const place = keys[i]! % PLACE_FACTOR
+        sortedSlots[i] = slots[place]!
+        sortedDistances[i] = distances[place]!
+      }
+      slots = sortedSlots
+      distances = sortedDistances
     }
     const answer = { version: this.version, slots, distances }
     this.nearAnswers.delete(cacheKey)
