@@ -18,7 +18,12 @@ export interface FeedState {
   selected: { type: FeedType; id: string } | null
   total: number
   view: 'grid' | 'list'
-  sort: 'desc' | 'asc'
+  /** Recent, Oldest, or Nearest (only with a place: `near`). */
+  sort: 'desc' | 'asc' | 'distance'
+  /** "Within N miles of <place>": the place as typed, '' for any distance (docs/distance.md). */
+  near: string
+  /** The miles of the Within control, one of DISTANCE_CHOICES_MILES. */
+  within: number
   location: string
   payment: string
   contact: string
@@ -32,6 +37,8 @@ export const initialFeedState: FeedState = {
   total: 0,
   view: 'grid',
   sort: 'desc',
+  near: '',
+  within: 25,
   location: 'All',
   payment: 'All',
   contact: 'All',
@@ -73,6 +80,13 @@ export const feedSlice = createSlice({
       state[action.payload.filter] = action.payload.value
       state.page = 1
     },
+    /** A place and distance for the Within control; an empty place is any distance. */
+    nearSelected(state, action: PayloadAction<{ near: string; within: number }>) {
+      state.near = action.payload.near.trim()
+      state.within = action.payload.within
+      if (!state.near && state.sort === 'distance') state.sort = 'desc'
+      state.page = 1
+    },
     pageSelected(state, action: PayloadAction<number>) {
       state.page = action.payload
     },
@@ -83,6 +97,7 @@ export const feedSlice = createSlice({
       state.location = 'All'
       state.payment = 'All'
       state.contact = 'All'
+      state.near = ''
       state.page = 1
     },
   },
