@@ -140,6 +140,13 @@ export const PersonSelfViewSchema = Type.Object(
       description: '“Interested in” from sign-up',
     }),
     emailPreferences: Type.Boolean(),
+    homePlace: Type.Optional(
+      Type.String({
+        description:
+          'The place the feed’s Within control starts from (docs/distance.md); absent when none is set',
+        examples: ['Austin, TX'],
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time', description: 'Sign-up' }),
     deletion: Type.Union(
       [
@@ -250,6 +257,20 @@ export const WorkerStatusBodySchema = Type.Object(
   { title: 'WorkerStatusBody' },
 )
 export type WorkerStatusBody = Static<typeof WorkerStatusBodySchema>
+
+/** PUT /api/users/{id}/home-place: the place the feed's Within control starts from. */
+export const HomePlaceBodySchema = Type.Object(
+  {
+    homePlace: Type.String({
+      maxLength: 100,
+      description:
+        'A town ("Austin, TX") or a US ZIP code the gazetteer knows (else 400 UNKNOWN_PLACE); empty to clear it',
+      examples: ['Austin, TX'],
+    }),
+  },
+  { title: 'HomePlaceBody' },
+)
+export type HomePlaceBody = Static<typeof HomePlaceBodySchema>
 
 export const PeopleFeedQuerystringSchema = Type.Object({
   category: Type.Optional(

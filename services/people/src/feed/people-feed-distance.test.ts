@@ -94,6 +94,36 @@ describe('people feed and search within N miles of a place (real servers)', () =
     expect((await people.clientFor(null).get('/api/people?within=10')).status).toBe(400)
   })
 
+  it('keeps a home place for the Within control, in the self view only', async () => {
+    const userId = ids.Ana!
+    const self = people.clientFor(userId)
+    const set = await self.put(`/api/users/${userId}/home-place`, { homePlace: ' Round Rock, TX ' })
+    expect(set.status).toBe(200)
+    expect(set.body.homePlace).toBe('Round Rock, TX')
+    expect((await self.get(`/api/users/${userId}`)).body.homePlace).toBe('Round Rock, TX')
+    // Nobody else sees it.
+    const other = await people.clientFor(ids.Rio!).get(`/api/users/${userId}`)
+    expect(other.status).toBe(200)
+    expect(other.text).not.toMatch(/homePlace|Round Rock/)
+
+    const unknown = await self.put(`/api/users/${userId}/home-place`, { homePlace: 'Nowhere-ville' })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body.code).toBe('UNKNOWN_PLACE')
+    expect((await self.get(`/api/users/${userId}`)).body.homePlace).toBe('Round Rock, TX')
+    const foreign = await people
+      .clientFor(ids.Rio!)
+      .put(`/api/users/${userId}/home-place`, { homePlace: 'Austin, TX' })
+    expect(foreign.status).toBe(403)
+
+    const cleared = await self.put(`/api/users/${userId}/home-place`, { homePlace: '' })
+    expect(cleared.status).toBe(200)
+    expect(cleared.body.homePlace).toBeUndefined()
+    expect(
+      (await people.clientFor(null).put(`/api/users/${userId}/home-place`, { homePlace: '' }))
+        .status,
+    ).toBe(401)
+  })
+
   it('stores the resolved place with the profile, null for an unknown one', async () => {
     const profiles = people.db.collection<ProfileDocument>(PROFILES_COLLECTION)
     expect((await profiles.findOne({ _id: ids.Gus! }))?.worker?.geo).toMatchObject({

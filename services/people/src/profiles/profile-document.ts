@@ -44,6 +44,11 @@ export interface PendingDeletion {
 
 /** One user's profile, keyed by the user id the auth service gave the account. */
 export interface ProfileDocument extends OutboxFields {
+  /**
+   * Where the feed's Within control starts from, as the user typed it (a place the gazetteer
+   * knows); absent when none is set (docs/distance.md).
+   */
+  homePlace?: string
   _id: string
   firstName: string
   lastName: string
