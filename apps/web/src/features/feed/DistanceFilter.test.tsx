@@ -8,7 +8,7 @@ import { PostCard } from '@/features/feed/PostCard'
 import { distanceText } from '@/features/feed/distance'
 import { feedParams, feedQueryOf } from '@/features/feed/feed-api'
 import { feedActions } from '@/features/feed/feed-slice'
-import { makePerson, makePost, renderWithStore, stubFetch } from '@/test/feed-helpers'
+import { makePerson, makePost, me, renderWithStore, signIn, stubFetch } from '@/test/feed-helpers'
 import { jsonResponse } from '@/test/helpers'
 
 describe('the Within control', () => {
@@ -40,6 +40,23 @@ describe('the Within control', () => {
     const params = feedParams(feedQueryOf(store.getState().feed))
     expect(params.near).toBeUndefined()
     expect(params.within).toBeUndefined()
+  })
+
+  it('starts from a signed-in user’s home place until they choose another', async () => {
+    fetchStub = stubFetch((url) =>
+      url.pathname === `/api/users/${me._id}`
+        ? jsonResponse(200, { ...makePerson({ _id: me._id }), homePlace: 'Round Rock, TX' })
+        : jsonResponse(404, { message: 'not stubbed' }),
+    )
+    const store = createStore()
+    signIn(store)
+    renderWithStore(<FeedToolbar />, { store })
+    expect(await screen.findByDisplayValue('Round Rock, TX')).toBeInTheDocument()
+    expect(store.getState().feed).toMatchObject({ near: 'Round Rock, TX', within: 25 })
+    await userEvent.selectOptions(screen.getByLabelText('Within'), 'Any distance')
+    expect(store.getState().feed.near).toBe('')
+    store.dispatch(feedActions.homePlaceKnown('Round Rock, TX'))
+    expect(store.getState().feed.near).toBe('')
   })
 
   it('Reset Filters clears the place', async () => {

@@ -1,5 +1,7 @@
 import { useEffect, useId, useState, type FormEvent } from 'react'
 import { useAppDispatch, useAppSelector } from '@/app/hooks'
+import { useGetUserQuery } from '@/features/settings/account-api'
+import { selectCurrentUser } from '@/lib/auth-slice'
 import { DISTANCE_CHOICES_MILES } from '@/features/feed/distance'
 import { feedActions, selectFeed } from '@/features/feed/feed-slice'
 
@@ -17,6 +19,12 @@ export function DistanceFilter({ compact = false }: { compact?: boolean }) {
   const placeId = useId()
   const [place, setPlace] = useState(feed.near)
   useEffect(() => setPlace(feed.near), [feed.near])
+  // A signed-in user's home place (Settings > Account) is where the control starts.
+  const user = useAppSelector(selectCurrentUser)
+  const homePlace = useGetUserQuery(user?._id ?? '', { skip: !user }).data?.homePlace
+  useEffect(() => {
+    if (homePlace) dispatch(feedActions.homePlaceKnown(homePlace))
+  }, [dispatch, homePlace])
 
   const choose = (within: number | null, text: string) => {
     const near = within === null ? '' : text.trim()

@@ -24,6 +24,8 @@ export interface FeedState {
   near: string
   /** The miles of the Within control, one of DISTANCE_CHOICES_MILES. */
   within: number
+  /** The user set or cleared the place: their home place no longer fills it in. */
+  nearChosen: boolean
   location: string
   payment: string
   contact: string
@@ -39,6 +41,7 @@ export const initialFeedState: FeedState = {
   sort: 'desc',
   near: '',
   within: 25,
+  nearChosen: false,
   location: 'All',
   payment: 'All',
   contact: 'All',
@@ -84,7 +87,14 @@ export const feedSlice = createSlice({
     nearSelected(state, action: PayloadAction<{ near: string; within: number }>) {
       state.near = action.payload.near.trim()
       state.within = action.payload.within
+      state.nearChosen = true
       if (!state.near && state.sort === 'distance') state.sort = 'desc'
+      state.page = 1
+    },
+    /** The signed-in user's home place fills in the Within control until they choose. */
+    homePlaceKnown(state, action: PayloadAction<string>) {
+      if (state.nearChosen || state.near || !action.payload) return
+      state.near = action.payload
       state.page = 1
     },
     pageSelected(state, action: PayloadAction<number>) {
@@ -98,6 +108,7 @@ export const feedSlice = createSlice({
       state.payment = 'All'
       state.contact = 'All'
       state.near = ''
+      state.nearChosen = true
       state.page = 1
     },
   },
