@@ -25,8 +25,8 @@ describe('home place in the account', () => {
             message:
               'We don\'t know the place "Nowhere-ville". Try a town and state, like "Austin, TX", or a US ZIP code.',
           })
-        const { homePlace: _old, ...rest } = profile
-        profile = body.homePlace ? { ...rest, homePlace: body.homePlace } : rest
+        profile = { ...profile, homePlace: body.homePlace }
+        if (!body.homePlace) delete profile.homePlace
         return jsonResponse(200, profile)
       }
       return jsonResponse(404, { message: 'not stubbed' })
