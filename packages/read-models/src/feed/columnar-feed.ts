@@ -704,32 +704,65 @@ export class ColumnarFeed {
       const list = this.byCell.get(cell)
       if (list && list.length > 0) cells.push(list.view())
     }
-    const found = new SlotList(64)
-    let distances = new Float64Array(64)
     const point = this.schema.point!
     const stride = this.numberCount
     const values = this.numberValues
     // Cheap cut before the haversine: a degree of latitude is never less than 68.7 miles.
     const latSlack = near.miles / 68.7
-    for (const slot of mergeInOrder(cells, this.before)) {
-      const lat = values[slot * stride + point.lat]!
-      if (Math.abs(lat - near.lat) > latSlack) continue
-      if (active.length > 0) {
-        const keys = this.keySets[this.keySetOf[slot]!]!
-        if (!active.every((key) => keys.includes(key))) continue
+    // Rows of one town share its point: the last point's distance is reused.
+    let lastLat = NaN
+    let lastLon = NaN
+    let lastMiles = 0
+    // Each cell on its own, in plain loops (a merge of every candidate cost more than the
+    // checks); the few cells with matches are merged afterwards.
+    const perCell: Array<{ slots: Int32Array; distances: Float64Array }> = []
+    for (const list of cells) {
+      const matched = new SlotList(64)
+      let miles = new Float64Array(64)
+      for (let i = 0; i < list.length; i += 1) {
+        const slot = list[i]!
+        const lat = values[slot * stride + point.lat]!
+        if (Math.abs(lat - near.lat) > latSlack) continue
+        if (active.length > 0) {
+          const keys = this.keySets[this.keySetOf[slot]!]!
+          if (!active.every((key) => keys.includes(key))) continue
+        }
+        const lon = values[slot * stride + point.lon]!
+        if (lat !== lastLat || lon !== lastLon) {
+          lastLat = lat
+          lastLon = lon
+          lastMiles = milesBetween(near, { lat, lon })
+        }
+        if (lastMiles > near.miles) continue
+        if (matched.length === miles.length) {
+          const bigger = new Float64Array(miles.length * 2)
+          bigger.set(miles)
+          miles = bigger
+        }
+        miles[matched.length] = lastMiles
+        matched.push(slot)
       }
-      const miles = milesBetween(near, { lat, lon: values[slot * stride + point.lon]! })
-      if (miles > near.miles) continue
-      if (found.length === distances.length) {
-        const bigger = new Float64Array(distances.length * 2)
-        bigger.set(distances)
-        distances = bigger
-      }
-      distances[found.length] = miles
-      found.push(slot)
+      if (matched.length > 0)
+        perCell.push({ slots: matched.view(), distances: miles.subarray(0, matched.length) })
     }
-    let slots = found.view()
-    distances = distances.subarray(0, slots.length)
+    let slots: Int32Array
+    let distances: Float64Array
+    if (perCell.length <= 1) {
+      slots = perCell[0]?.slots ?? new Int32Array(0)
+      distances = perCell[0]?.distances ?? new Float64Array(0)
+    } else {
+      const distanceOf = new Map<number, number>()
+      for (const cell of perCell)
+        cell.slots.forEach((slot, i) => distanceOf.set(slot, cell.distances[i]!))
+      const merged = new SlotList(distanceOf.size)
+      for (const slot of mergeInOrder(
+        perCell.map((cell) => cell.slots),
+        this.before,
+      ))
+        merged.push(slot)
+      slots = merged.view()
+      distances = Float64Array.from(slots, (slot) => distanceOf.get(slot)!)
+    }
     if (near.order === 'distance') {
       // Nearest first, equal distances (to a thousandth of a mile) in the feed's order: one
       // number per row, the distance above its place in the feed order, sorted natively (a
