@@ -114,6 +114,19 @@ const fromReadModels = createRequire(join(repoRoot, 'packages', 'read-models', '
 const { createS3SnapshotStore, endPositions, topicsOf } = fromReadModels('./dist/snapshot/index.js')
 const { Kafka, logLevel } = fromReadModels('kafkajs')
 const autocannon = createRequire(join(repoRoot, 'package.json'))('autocannon')
+/** The places the generated posts and workers are in (post-generator.mjs), asked about by distance. */
+const NEAR_CITIES = [
+  'New York, NY',
+  'Los Angeles, CA',
+  'Chicago, IL',
+  'San Francisco, CA',
+  'Boston, MA',
+  'Seattle, WA',
+  'Austin, TX',
+  'Atlanta, GA',
+  'Miami, FL',
+  'Denver, CO',
+]
 
 const infra = infraEnv()
 /**
@@ -239,10 +252,15 @@ async function startInstance(label, database, port, { snapshots = true, dir = se
   return { service, readyS, cpuS, rss, heap }
 }
 
-function cannon(url) {
+function cannon(url, requests) {
   return new Promise((resolve, reject) =>
     autocannon(
-      { url, connections: Number(args.connections), duration: Number(args.duration) },
+      {
+        url,
+        connections: Number(args.connections),
+        duration: Number(args.duration),
+        ...(requests && { requests }),
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     ),
   )
@@ -349,10 +367,30 @@ try {
       `${subject.route}?page=1&sort=desc&${subject.filtered}`,
     ],
     [`search ("${subject.search}")`, `${subject.route}?search=${subject.search}&limit=10`],
+    // Distance (docs/distance.md): a page within 25 miles of a city the data has, and nearest
+    // first within 50; then 80 different questions (10 cities, 4 distances, 2 orders), more than
+    // the feed keeps answers for, so most are computed afresh.
+    ['within 25 mi of Austin, TX', `${subject.route}?page=1&near=Austin%2C%20TX&within=25`],
+    [
+      'nearest first within 50 mi of Austin, TX',
+      `${subject.route}?page=1&near=Austin%2C%20TX&within=50&sort=distance`,
+    ],
+    [
+      'within N mi, 80 different questions',
+      `${subject.route}?page=1&near=Austin%2C%20TX&within=25`,
+      NEAR_CITIES.flatMap((city) =>
+        [5, 10, 25, 50].flatMap((within) =>
+          ['desc', 'distance'].map((sort) => ({
+            method: 'GET',
+            path: `${subject.route}?page=1&near=${encodeURIComponent(city)}&within=${within}&sort=${sort}`,
+          })),
+        ),
+      ),
+    ],
   ]
-  for (const [name, path] of scenarios) {
-    await cannon(`http://127.0.0.1:${port}${path}`) // warm-up, same length
-    const result = await cannon(`http://127.0.0.1:${port}${path}`)
+  for (const [name, path, requests] of scenarios) {
+    await cannon(`http://127.0.0.1:${port}${path}`, requests) // warm-up, same length
+    const result = await cannon(`http://127.0.0.1:${port}${path}`, requests)
     rows.push({
       name,
       rps: result.requests.average,

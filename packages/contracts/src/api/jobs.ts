@@ -57,6 +57,27 @@ const contactValueFields = {
   ),
 }
 
+/**
+ * The distance from the place a feed or search was asked `near`: only then, and only for a post
+ * whose location the gazetteer knows (docs/distance.md).
+ */
+export const distanceFields = {
+  distanceMiles: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        'Miles from the place asked about (near), when the post has a known location. For a viewer who may not see the location, measured from its town and rounded (distanceRounded)',
+      examples: [3.2],
+    }),
+  ),
+  distanceRounded: Type.Optional(
+    Type.Literal(true, {
+      description:
+        "The location is private to this viewer: the distance is from the post's town, rounded (whole miles to 10, then steps of 5 and 10)",
+    }),
+  ),
+}
+
 export const JobPostSchema = Type.Object(
   {
     _id: Type.String({ description: 'The post id', examples: [OBJECT_ID_EXAMPLE] }),
@@ -140,6 +161,7 @@ export const JobPostSchema = Type.Object(
       description: 'When the post was published, or last relisted (a relisted post is new again)',
     }),
     updatedAt: Type.String({ format: 'date-time' }),
+    ...distanceFields,
   },
   { ...closed, title: 'JobPost', description: 'A post, as the viewer may see it' },
 )
@@ -163,6 +185,25 @@ const filter = (description: string, examples: string[]) =>
     }),
   )
 
+/** "Within N miles of <place>" on a feed or search (docs/distance.md). */
+export const nearQueryFields = {
+  near: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description:
+        'Only posts within `within` miles of this place, each with its distanceMiles: a town ("Austin, TX", "Lyon, FR") or a US ZIP code. A place not known gives 400 UNKNOWN_PLACE',
+      examples: ['Austin, TX'],
+    }),
+  ),
+  within: Type.Optional(
+    Type.String({
+      maxLength: 10,
+      description: 'Miles from near: 5, 10, 25 or 50 (default 50); needs near',
+      examples: ['25'],
+    }),
+  ),
+}
+
 export const JobsFeedQuerySchema = Type.Object({
   category: filter('Only posts of this category', ['Moving']),
   location: filter('Only posts at this location (hidden locations never match)', ['Boston MA']),
@@ -181,7 +222,8 @@ export const JobsFeedQuerySchema = Type.Object({
   sort: Type.Optional(
     Type.String({
       maxLength: 10,
-      description: 'desc (Recent, the default) or asc (Oldest)',
+      description:
+        'desc (Recent, the default) or asc (Oldest); distance (nearest first, with near; not with after)',
       examples: ['desc'],
     }),
   ),
@@ -200,6 +242,7 @@ export const JobsFeedQuerySchema = Type.Object({
         "Cursor paging, an addition to page: empty for the first page, then the previous answer's pagination.nextCursor; each page starts right after the last post of the one before, so pages never overlap nor skip while posts come and go, on any instance (page is then not read). Without it the answer has no nextCursor",
     }),
   ),
+  ...nearQueryFields,
 })
 export type JobsFeedQuery = Static<typeof JobsFeedQuerySchema>
 

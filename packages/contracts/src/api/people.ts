@@ -5,6 +5,7 @@ import { InterestSchema } from '../marketplace/interests'
 import { RequestStatusSchema } from '../marketplace/requests'
 import { ContactVisibilitySchema } from '../marketplace/workers'
 import { Messages } from '../validation/messages'
+import { nearQueryFields } from './jobs'
 
 /**
  * The people service's HTTP contract (docs/people.md, docs/ratings-and-stats.md): /api/users/*
@@ -110,6 +111,14 @@ const personProperties = {
     examples: ['Moving'],
   }),
   rating: PersonRatingSchema,
+  distanceMiles: Type.Optional(
+    Type.Number({
+      minimum: 0,
+      description:
+        'In the feed or a search asked near a place: miles from it to the worker’s location, when that is a known place (docs/distance.md)',
+      examples: [3.2],
+    }),
+  ),
 }
 
 /** A person as anyone but themself sees them (docs/people.md "What a stranger sees"). */
@@ -131,6 +140,13 @@ export const PersonSelfViewSchema = Type.Object(
       description: '“Interested in” from sign-up',
     }),
     emailPreferences: Type.Boolean(),
+    homePlace: Type.Optional(
+      Type.String({
+        description:
+          'The place the feed’s Within control starts from (docs/distance.md); absent when none is set',
+        examples: ['Austin, TX'],
+      }),
+    ),
     createdAt: Type.String({ format: 'date-time', description: 'Sign-up' }),
     deletion: Type.Union(
       [
@@ -242,6 +258,20 @@ export const WorkerStatusBodySchema = Type.Object(
 )
 export type WorkerStatusBody = Static<typeof WorkerStatusBodySchema>
 
+/** PUT /api/users/{id}/home-place: the place the feed's Within control starts from. */
+export const HomePlaceBodySchema = Type.Object(
+  {
+    homePlace: Type.String({
+      maxLength: 100,
+      description:
+        'A town ("Austin, TX") or a US ZIP code the gazetteer knows (else 400 UNKNOWN_PLACE); empty to clear it',
+      examples: ['Austin, TX'],
+    }),
+  },
+  { title: 'HomePlaceBody' },
+)
+export type HomePlaceBody = Static<typeof HomePlaceBodySchema>
+
 export const PeopleFeedQuerystringSchema = Type.Object({
   category: Type.Optional(
     Type.String({ maxLength: 100, description: 'A category, or All', examples: ['Moving'] }),
@@ -296,6 +326,7 @@ export const PeopleFeedQuerystringSchema = Type.Object({
         "Cursor paging, an addition to page: empty for the first page, then the previous answer's pagination.nextCursor; each page starts right after the last worker of the one before, so pages never overlap nor skip, on any instance (page is then not read). Without it the answer has no nextCursor",
     }),
   ),
+  ...nearQueryFields,
 })
 export type PeopleFeedQuerystring = Static<typeof PeopleFeedQuerystringSchema>
 

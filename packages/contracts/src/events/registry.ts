@@ -66,6 +66,18 @@ function PublicPostSchema() {
     expirationDate: Type.Union([Type.String({ format: 'date' }), Type.Null()]),
     createdAt: Type.String({ format: 'date-time' }),
     updatedAt: Type.String({ format: 'date-time' }),
+    /**
+     * Where the post is, for "within N miles" (docs/distance.md): absent when its location is
+     * not a known place. The post's own point when the location is shown, its town's point
+     * (`town: true`) when the location is private until acceptance.
+     */
+    point: Type.Optional(
+      Type.Object({
+        lat: Type.Number(),
+        lon: Type.Number(),
+        town: Type.Optional(Type.Literal(true)),
+      }),
+    ),
   })
 }
 

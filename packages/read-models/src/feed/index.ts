@@ -7,6 +7,8 @@ export {
   type FeedPosition,
   type FeedRow,
   type HiddenRows,
+  type NearQuery,
+  NO_POINT,
   type SlotPage,
 } from './columnar-feed'
 export { packTexts, unpackTexts } from './packed-text'

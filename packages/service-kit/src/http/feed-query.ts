@@ -6,6 +6,12 @@ import {
   UNCATEGORIZED,
   queryTerms,
 } from '@marketplace/contracts/marketplace'
+import {
+  DISTANCE_CHOICES_MILES,
+  isDistanceChoice,
+  resolvePlace,
+  type Place,
+} from '@marketplace/geo'
 import { BadRequestError } from '../errors'
 
 /**
@@ -22,6 +28,8 @@ export const FeedQuerystring = Type.Object({
   sort: Type.Optional(Type.String({ maxLength: 10 })),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   after: Type.Optional(Type.String({ maxLength: 100 })),
+  near: Type.Optional(Type.String({ maxLength: 100 })),
+  within: Type.Optional(Type.String({ maxLength: 10 })),
 })
 export type FeedQuerystringValue = typeof FeedQuerystring.static
 
@@ -62,10 +70,21 @@ export function filterValue(value: string | undefined): string | undefined {
   return trimmed === '' || trimmed === ALL_FILTER ? undefined : trimmed
 }
 
+/**
+ * "Within N miles of <place>": the place resolved by the gazetteer, the distance, and whether the
+ * answer is nearest first (sort=distance) or in the feed's order.
+ */
+export interface FeedNear {
+  place: Place
+  miles: number
+  order: 'feed' | 'distance'
+}
+
 export type FeedRequest =
-  | { kind: 'search'; terms: string[]; limit: number }
+  | { kind: 'search'; terms: string[]; limit: number; near?: FeedNear }
   | {
       kind: 'page'
+      near?: FeedNear
       filters: { category?: string; location?: string; payment?: string; contact?: string }
       page: number
       pageSize: number
@@ -101,21 +120,67 @@ export function readFeedCursor(value: string): FeedCursor {
   return { createdAt: Number(match[1]), id: match[2]! }
 }
 
+/** The largest distance offered, taken when `near` comes without `within`. */
+const DEFAULT_WITHIN: number = Math.max(...DISTANCE_CHOICES_MILES)
+
+/**
+ * `near` and `within` (and sort=distance) read into a FeedNear; undefined when no place is asked
+ * about. A place the gazetteer does not know is a 400 that says what it understands.
+ */
+export function readFeedNear(query: {
+  near?: string
+  within?: string
+  sort?: string
+}): FeedNear | undefined {
+  const text = query.near?.trim() ?? ''
+  const within = query.within?.trim() ?? ''
+  if (text === '') {
+    if (within !== '')
+      throw new BadRequestError('within needs near: the place to measure from', 'INVALID_QUERY')
+    if (query.sort === 'distance')
+      throw new BadRequestError(
+        'sort=distance needs near: the place to measure from',
+        'INVALID_QUERY',
+      )
+    return undefined
+  }
+  const miles = within === '' ? DEFAULT_WITHIN : Number(within)
+  if (!isDistanceChoice(miles))
+    throw new BadRequestError(
+      `within must be one of ${DISTANCE_CHOICES_MILES.join(', ')} (miles)`,
+      'INVALID_QUERY',
+    )
+  const place = resolvePlace(text)
+  if (!place)
+    throw new BadRequestError(
+      `We don't know the place "${text}". Try a town and state, like "Austin, TX", or a US ZIP code.`,
+      'UNKNOWN_PLACE',
+    )
+  return { place, miles, order: query.sort === 'distance' ? 'distance' : 'feed' }
+}
+
 /** A feed query string read into a search or a page, with a 400 for any bad value. */
 export function readFeedQuery(query: FeedQuerystringValue, defaultPageSize: number): FeedRequest {
+  const near = readFeedNear(query)
   if (query.search !== undefined) {
     const limit = integerParam(query.limit, 'limit', {
       min: 1,
       max: MAX_PAGE_SIZE,
       fallback: SEARCH_RESULT_LIMIT,
     })
-    return { kind: 'search', terms: queryTerms(query.search), limit }
+    return { kind: 'search', terms: queryTerms(query.search), limit, ...(near && { near }) }
   }
   const sort = query.sort ?? 'desc'
-  if (sort !== 'desc' && sort !== 'asc')
-    throw new BadRequestError('sort must be desc or asc', 'INVALID_QUERY')
+  if (sort !== 'desc' && sort !== 'asc' && sort !== 'distance')
+    throw new BadRequestError('sort must be desc, asc or distance', 'INVALID_QUERY')
+  if (sort === 'distance' && query.after !== undefined)
+    throw new BadRequestError(
+      'after follows the newest or oldest order: with sort=distance, use page',
+      'INVALID_QUERY',
+    )
   return {
     kind: 'page',
+    ...(near && { near }),
     filters: {
       category: filterValue(query.category),
       location: filterValue(query.location),
@@ -128,7 +193,7 @@ export function readFeedQuery(query: FeedQuerystringValue, defaultPageSize: numb
       max: MAX_PAGE_SIZE,
       fallback: defaultPageSize,
     }),
-    sort,
+    sort: sort === 'distance' ? 'desc' : sort,
     ...(query.after !== undefined && {
       after: query.after === '' ? ('start' as const) : readFeedCursor(query.after),
     }),

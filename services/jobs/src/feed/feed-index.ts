@@ -1,7 +1,13 @@
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
-import { ColumnarFeed, type FeedPosition, type HiddenRows } from '@marketplace/read-models/feed'
+import type { LatLon } from '@marketplace/geo'
+import {
+  ColumnarFeed,
+  type FeedPosition,
+  type HiddenRows,
+  type NearQuery,
+} from '@marketplace/read-models/feed'
 import type { PostDocument } from '../posts/post-document'
-import { postFeedSchema, postRow, publicPost } from './post-row'
+import { locationShown, postFeedSchema, postRow, publicPost } from './post-row'
 
 export interface FeedFilters {
   category?: string
@@ -18,6 +24,8 @@ export interface FeedQuery extends FeedFilters {
   after?: FeedPosition
   /** Owners whose posts this reader must not see (blocks, docs/blocking.md). */
   hiddenOwners?: ReadonlySet<string>
+  /** Only posts within so many miles of a point, in feed order or nearest first. */
+  near?: NearQuery
 }
 
 /** Row numbers of the feed (valid until it next changes), the total matching, where it starts. */
@@ -25,6 +33,8 @@ export interface FeedPage {
   slots: number[]
   total: number
   start: number
+  /** With `near`: each post's distance in miles from its public point, beside `slots`. */
+  distances?: number[]
 }
 
 /**
@@ -54,9 +64,9 @@ export class FeedIndex {
   }
 
   page(query: FeedQuery): FeedPage {
-    const { page, pageSize, sort, after, hiddenOwners, ...filters } = query
+    const { page, pageSize, sort, after, hiddenOwners, near, ...filters } = query
     const hide = hidingOwners(hiddenOwners)
-    return this.feed.page({ filters: { ...filters }, page, pageSize, sort, after, hide })
+    return this.feed.page({ filters: { ...filters }, page, pageSize, sort, after, hide, near })
   }
 
   /** A row's place in the feed's order, for the cursor of the page it ends. */
@@ -66,6 +76,41 @@ export class FeedIndex {
 
   search(terms: readonly string[], limit: number, hiddenOwners?: ReadonlySet<string>): number[] {
     return this.feed.search(terms, limit, hidingOwners(hiddenOwners))
+  }
+
+  /**
+   * The newest posts matching every term within `near`'s distance, at most `limit`, each with
+   * its distance (nearest first when asked).
+   */
+  searchNear(
+    terms: readonly string[],
+    limit: number,
+    near: NearQuery,
+    hiddenOwners?: ReadonlySet<string>,
+  ): FeedPage {
+    const within = (slot: number) => {
+      const miles = this.feed.distanceOf(slot, near)
+      return miles !== undefined && miles <= near.miles
+    }
+    const slots = this.feed.search(terms, limit, hidingOwners(hiddenOwners), within)
+    let found = slots.map((slot) => ({ slot, miles: this.feed.distanceOf(slot, near)! }))
+    if (near.order === 'distance') found = found.sort((a, b) => a.miles - b.miles)
+    return {
+      slots: found.map(({ slot }) => slot),
+      distances: found.map(({ miles }) => miles),
+      total: found.length,
+      start: 0,
+    }
+  }
+
+  /** Whether everyone sees the post's location (else its point and distance are its town's). */
+  locationShown(slot: number): boolean {
+    return locationShown(this.feed.row(slot))
+  }
+
+  /** Miles from a point to a post's public point, or undefined when it has none. */
+  distanceOf(slot: number, from: LatLon): number | undefined {
+    return this.feed.distanceOf(slot, from)
   }
 
   /** Live posts per category; the counts equal what the feed returns for each category. */

@@ -21,7 +21,7 @@ import type { ServiceApp } from '@marketplace/service-kit'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { PostDocument } from '../posts/post-document'
 import type { FeedIndex } from './feed-index'
-import { feedJson, type PostSerializer } from './post-json'
+import { feedJson, type PageDistances, type PostSerializer } from './post-json'
 
 const tags = ['jobs']
 
@@ -83,17 +83,37 @@ export async function feedRoutes(
       // (Fastify serializes no string whose content type is JSON).
       const serialize: PostSerializer = reply.compileSerializationSchema(JobPostSchema)
       void reply.type('application/json; charset=utf-8')
-      if (query.kind === 'search') {
-        const slots = feed.search(query.terms, query.limit, hiddenOwners)
-        return `{"jobs":${await feedJson(feed, slots, viewerId, accessOf, readPost, serialize)}}`
+      const near = query.near && {
+        lat: query.near.place.lat,
+        lon: query.near.place.lon,
+        miles: query.near.miles,
+        order: query.near.order,
       }
-      const { slots, total, start } = feed.page({
+      const distancesOf = (miles: number[] | undefined): PageDistances | undefined =>
+        near && miles && { from: near, miles }
+      if (query.kind === 'search') {
+        const found = near
+          ? feed.searchNear(query.terms, query.limit, near, hiddenOwners)
+          : { slots: feed.search(query.terms, query.limit, hiddenOwners), distances: undefined }
+        const jobs = await feedJson(
+          feed,
+          found.slots,
+          viewerId,
+          accessOf,
+          readPost,
+          serialize,
+          distancesOf(found.distances),
+        )
+        return `{"jobs":${jobs}}`
+      }
+      const { slots, total, start, distances } = feed.page({
         ...query.filters,
         page: query.page,
         pageSize: query.pageSize,
         sort: query.sort,
         after: query.after === 'start' ? undefined : query.after,
         hiddenOwners,
+        near,
       })
       // Cursor mode (`after`): the cursor of the page's last post; the next page follows it
       // exactly, on any instance.
@@ -103,7 +123,15 @@ export async function feedRoutes(
           ? paginationOf(query.page, query.pageSize, total)
           : paginationOf(query.page, query.pageSize, total, { start, count: slots.length, last }),
       )
-      const jobs = await feedJson(feed, slots, viewerId, accessOf, readPost, serialize)
+      const jobs = await feedJson(
+        feed,
+        slots,
+        viewerId,
+        accessOf,
+        readPost,
+        serialize,
+        distancesOf(distances),
+      )
       return `{"jobs":${jobs},"pagination":${pagination}}`
     },
   )

@@ -1,11 +1,12 @@
 import { distinctWords } from '@marketplace/contracts/marketplace'
 import {
+  NO_POINT,
   packTexts,
   unpackTexts,
   type ColumnarSchema,
   type FeedRow,
 } from '@marketplace/read-models/feed'
-import { isLive, type PostDocument } from '../posts/post-document'
+import { isLive, publicPointOf, type PostDocument } from '../posts/post-document'
 
 /**
  * A live post as the feed holds it: its public card's values only. What the owner hid (the
@@ -15,7 +16,9 @@ import { isLive, type PostDocument } from '../posts/post-document'
  *
  * Shared columns (each distinct value held once): the owner, the location shown (empty when
  * hidden), the contact method shown (empty when hidden), the category, the payment list, the
- * expiration day. Numbers: the update time and the flags. Text: title, infos, when, how much,
+ * expiration day. Numbers: the update time, the flags and the point everyone may know (the
+ * post's own when the location is shown, its town's when it is private: docs/distance.md;
+ * NO_POINT when the location is not a known place). Text: title, infos, when, how much,
  * the picture key and the contact value shown (empty when hidden).
  */
 const SHARED = [
@@ -28,7 +31,7 @@ const SHARED = [
 ] as const
 // The update time as milliseconds after creation: 0 for a post never edited (one digit in
 // a snapshot instead of thirteen).
-const NUMBERS = ['updatedAfter', 'flags'] as const
+const NUMBERS = ['updatedAfter', 'flags', 'lat', 'lon'] as const
 
 const DISPLAY_LOCATION = 1
 const DISPLAY_CONTACT = 2
@@ -41,6 +44,7 @@ export function postRow(post: PostDocument, now = new Date()): FeedRow | null {
     (post.displayLocation ? DISPLAY_LOCATION : 0) |
     (post.displayContact ? DISPLAY_CONTACT : 0) |
     (post.jobPicture !== null ? HAS_PICTURE : 0)
+  const point = publicPointOf(post)
   return {
     id: post._id,
     createdAt: post.createdAt.getTime(),
@@ -53,7 +57,12 @@ export function postRow(post: PostDocument, now = new Date()): FeedRow | null {
       post.paymentType.join('\u0000'),
       post.expirationDate ?? '',
     ],
-    numbers: [post.updatedAt.getTime() - post.createdAt.getTime(), flags],
+    numbers: [
+      post.updatedAt.getTime() - post.createdAt.getTime(),
+      flags,
+      point?.lat ?? NO_POINT,
+      point?.lon ?? 0,
+    ],
     text: packTexts([
       post.title,
       post.infos,
@@ -130,9 +139,15 @@ export const postFeedSchema: ColumnarSchema = {
     const [title, infos] = unpackTexts(row.text)
     return distinctWords(title, infos)
   },
+  point: { lat: 2, lon: 3 },
   // Bumped when what a row holds changes, so older snapshots are rebuilt rather than loaded
-  // (version 2: a hidden contact's method is no longer held).
-  version: 'jobs-feed-2',
+  // (version 2: a hidden contact's method is no longer held; 3: the point).
+  version: 'jobs-feed-3',
+}
+
+/** Whether the row's location is shown to everyone (else its point is its town's). */
+export function locationShown(row: Pick<FeedRow, 'numbers'>): boolean {
+  return ((row.numbers[1] ?? 0) & DISPLAY_LOCATION) !== 0
 }
 
 /** The owner of a row (who sees the post's hidden fields). */

@@ -1,3 +1,4 @@
+import { locatePlaceCached, type LocatedPlace } from '@marketplace/geo'
 import type { OutboxFields } from '@marketplace/service-kit'
 
 /** The posts collection of the jobs service: one document per post, the source of truth. */
@@ -67,6 +68,12 @@ export interface PostDocument extends OutboxFields {
   expiryWarnedFor?: Date
   /** The expiry instant whose notice the pending requesters were sent. */
   expiryClosedFor?: Date
+  /**
+   * The location resolved by the gazetteer when the post was saved: the place and its town's
+   * point; null when the gazetteer does not know it (no distance). Absent on posts saved before
+   * distances: resolved from the text when the feed loads them (docs/distance.md).
+   */
+  geo?: LocatedPlace | null
   /** Normalized words of title and infos (lower case, no accents), for search. */
   searchWords: string[]
   createdAt: Date
@@ -106,4 +113,23 @@ export function isLive(
 /** Whether anyone but the owner may see the post at all (details, lists of others). */
 export function isShownToOthers(post: Pick<PostDocument, 'takenDown' | 'ownerLeaving'>): boolean {
   return !post.takenDown && post.ownerLeaving !== true
+}
+
+/**
+ * The point everyone may know of a post: its own when the location is shown, its town's when
+ * the location is private until acceptance; undefined when the location is not a known place.
+ */
+export function publicPointOf(
+  post: Pick<PostDocument, 'geo' | 'location' | 'displayLocation'>,
+): { lat: number; lon: number; town?: true } | undefined {
+  const geo = geoOf(post)
+  if (!geo) return undefined
+  return post.displayLocation
+    ? { lat: geo.lat, lon: geo.lon }
+    : { lat: geo.cityLat, lon: geo.cityLon, town: true }
+}
+
+/** The post's resolved location: stored when saved, else resolved from the text (older posts). */
+export function geoOf(post: Pick<PostDocument, 'geo' | 'location'>): LocatedPlace | null {
+  return post.geo !== undefined ? post.geo : locatePlaceCached(post.location)
 }

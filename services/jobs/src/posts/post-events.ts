@@ -1,5 +1,5 @@
 import { newEvent } from '@marketplace/service-kit'
-import type { PostDocument } from './post-document'
+import { publicPointOf, type PostDocument } from './post-document'
 import { toPostView } from './post-view'
 
 interface Context {
@@ -44,8 +44,15 @@ export function postChangedEvent(
       expirationDate: view.expirationDate,
       createdAt: view.createdAt,
       updatedAt: view.updatedAt,
+      ...pointField(post),
     },
   })
+}
+
+/** The post's public point (its town's when the location is private), when it has one. */
+function pointField(post: PostDocument): { point?: { lat: number; lon: number; town?: true } } {
+  const point = publicPointOf(post)
+  return point ? { point } : {}
 }
 
 export function postDeletedEvent(

@@ -1,4 +1,5 @@
 import type { JobPost, JobPostCreateBody, JobPostUpdateBody } from '@marketplace/contracts/api'
+import { locatePlace } from '@marketplace/geo'
 import { NotFoundError } from '@marketplace/service-kit'
 import type { PostAccess } from '../access/post-access'
 import type { PostReaders } from '../access/post-readers'
@@ -92,6 +93,7 @@ export function createPostsService(deps: {
       userID: context.callerId,
       ...rest,
       ...derivedFields(fields),
+      geo: locatePlace(fields.location),
       isOnline: true,
       takenDown: false,
       createdAt: at,
@@ -133,6 +135,10 @@ export function createPostsService(deps: {
     })
     next.searchWords = derived.searchWords
     next.expiresAt = derived.expiresAt
+    // The gazetteer is asked again only when the text changes (an older post keeps resolving
+    // on load until then).
+    if (rest.location !== undefined && rest.location !== current.location)
+      next.geo = locatePlace(next.location)
     // docs/posts.md "Categories": without a choice the post keeps its category, except that a
     // guess (never chosen) is guessed again when the words it came from change; the title
     // cannot change, so that is the infos.
@@ -151,6 +157,7 @@ export function createPostsService(deps: {
       searchWords: next.searchWords,
       expiresAt: next.expiresAt,
       updatedAt: at,
+      ...(next.geo !== current.geo && { geo: next.geo }),
     }
     // A new expiry date has its own warning and notice; an unchanged one keeps where the
     // sweep is (it may be claiming it right now: post-life-service.ts).

@@ -77,23 +77,36 @@ export async function peopleRoutes(
       const viewerId = request.caller?.userId ?? null
       const hiddenIds = await deps.hiddenFrom(viewerId)
       const now = new Date()
+      const near = query.near && {
+        lat: query.near.place.lat,
+        lon: query.near.place.lon,
+        miles: query.near.miles,
+        order: query.near.order,
+      }
       if (query.kind === 'search') {
+        if (near) {
+          const found = feed.searchNear(query.terms, query.limit, near, hiddenIds)
+          return {
+            people: await feed.views(found.slots, viewerId, now, readProfile, found.distances),
+          }
+        }
         const found = feed.search(query.terms, query.limit, hiddenIds)
         return { people: await feed.views(found, viewerId, now, readProfile) }
       }
-      const { slots, total, start } = feed.page({
+      const { slots, total, start, distances } = feed.page({
         filters: query.filters,
         page: query.page,
         pageSize: query.pageSize,
         sort: query.sort,
         after: query.after === 'start' ? undefined : query.after,
         hiddenIds,
+        near,
       })
       // Cursor mode (`after`): the cursor of the page's last worker; the next page follows it
       // exactly, on any instance.
       const last = slots.length > 0 ? feed.positionOf(slots[slots.length - 1]!) : undefined
       return {
-        people: await feed.views(slots, viewerId, now, readProfile),
+        people: await feed.views(slots, viewerId, now, readProfile, distances),
         pagination:
           query.after === undefined
             ? paginationOf(query.page, query.pageSize, total)

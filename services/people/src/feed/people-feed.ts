@@ -5,7 +5,13 @@ import type { PersonView } from '@marketplace/contracts/api'
 import { CATEGORIES } from '@marketplace/contracts/marketplace'
 import type { ConsumerDefinition, EventHandlers } from '@marketplace/service-kit'
 import { createReadYourWrites } from '@marketplace/read-models/consistency'
-import { ColumnarFeed, createOrderedApply, type ColumnarQuery } from '@marketplace/read-models/feed'
+import { exactMiles } from '@marketplace/geo'
+import {
+  ColumnarFeed,
+  createOrderedApply,
+  type ColumnarQuery,
+  type NearQuery,
+} from '@marketplace/read-models/feed'
 import {
   createFollowedModel,
   topicsOf,
@@ -100,6 +106,27 @@ export function createPeopleFeed(now: () => Date = () => new Date()) {
       return columns.search(terms, limit, hiding(hiddenIds))
     },
 
+    /**
+     * The newest matches within `near`'s distance, at most `limit`, each with its distance
+     * (nearest first when asked).
+     */
+    searchNear(
+      terms: readonly string[],
+      limit: number,
+      near: NearQuery,
+      hiddenIds?: ReadonlySet<string>,
+    ): { slots: number[]; distances: number[] } {
+      const within = (slot: number) => {
+        const miles = columns.distanceOf(slot, near)
+        return miles !== undefined && miles <= near.miles
+      }
+      let found = columns
+        .search(terms, limit, hiding(hiddenIds), within)
+        .map((slot) => ({ slot, miles: columns.distanceOf(slot, near)! }))
+      if (near.order === 'distance') found = found.sort((a, b) => a.miles - b.miles)
+      return { slots: found.map(({ slot }) => slot), distances: found.map(({ miles }) => miles) }
+    },
+
     /** Listed workers per category; equal to what the feed returns for each category. */
     categoryCounts: () => columns.countsBy('category', CATEGORIES),
 
@@ -113,17 +140,23 @@ export function createPeopleFeed(now: () => Date = () => new Date()) {
       viewerId: string | null,
       at: Date,
       readProfile: (userId: string) => Promise<ProfileDocument | null>,
+      distances?: readonly number[],
     ): Promise<PersonView[]> {
+      // The location is public: the distance to a tenth of a mile, for everyone.
+      const withDistance = (view: PersonView, i: number): PersonView => {
+        const miles = distances?.[i]
+        return miles === undefined ? view : { ...view, distanceMiles: exactMiles(miles) }
+      }
       // Row numbers hold only until the feed changes: all is taken from them before awaiting.
-      const views = slots.map((slot) => {
+      const views = slots.map((slot, i) => {
         const row = columns.row(slot)
         const profile = publicProfile(row)
-        const view = toPersonView(profile, null, at)
+        const view = withDistance(toPersonView(profile, null, at), i)
         if (!viewerId || !hasHiddenContacts(row)) return view
         const contactViewers = viewers.get(row.id) ?? []
         if (!seesHiddenContacts({ ...profile, contactViewers }, viewerId)) return view
         return readProfile(row.id).then((whole) =>
-          whole ? toPersonView(whole, viewerId, at) : view,
+          whole ? withDistance(toPersonView(whole, viewerId, at), i) : view,
         )
       })
       return Promise.all(views)

@@ -1,4 +1,6 @@
+import { locatePlaceCached } from '@marketplace/geo'
 import {
+  NO_POINT,
   packTexts,
   unpackTexts,
   type ColumnarSchema,
@@ -29,7 +31,8 @@ const SHARED = [
   'category',
   'dateOfBirth',
 ] as const
-const NUMBERS = ['ratingSum', 'ratingCount', 'flags'] as const
+// lat, lon: the worker's place (the location is public), NO_POINT when it is not a known place.
+const NUMBERS = ['ratingSum', 'ratingCount', 'flags', 'lat', 'lon'] as const
 
 /** The worker has contacts only insiders see: an insider's card is read from the database. */
 export const HAS_HIDDEN_CONTACTS = 1
@@ -40,6 +43,8 @@ export function workerRow(profile: ProfileDocument): FeedRow | null {
   if (!isListed(profile)) return null
   const { worker } = profile
   const rated = profile as RatedProfile
+  // Resolved when saved; a profile saved before distances is resolved from its text here.
+  const geo = worker.geo !== undefined ? worker.geo : locatePlaceCached(worker.location)
   const contacts = worker.contacts.filter((contact) => contact.visibility === 'public')
   const flags =
     (contacts.length < worker.contacts.length ? HAS_HIDDEN_CONTACTS : 0) |
@@ -59,7 +64,13 @@ export function workerRow(profile: ProfileDocument): FeedRow | null {
       worker.category,
       profile.dateOfBirth,
     ],
-    numbers: [rated.ratingSum ?? 0, rated.ratingCount ?? 0, flags],
+    numbers: [
+      rated.ratingSum ?? 0,
+      rated.ratingCount ?? 0,
+      flags,
+      geo?.lat ?? NO_POINT,
+      geo?.lon ?? 0,
+    ],
     text: packTexts([
       worker.infos,
       worker.profilePicture ?? '',
@@ -149,5 +160,7 @@ export const workerFeedSchema: ColumnarSchema = {
       { title: title!, skills: skills === '' ? [] : unpackTexts(skills!) },
     )
   },
-  version: 'people-feed-1',
+  point: { lat: 3, lon: 4 },
+  // Bumped when what a row holds changes (2: the point), so older snapshots are rebuilt.
+  version: 'people-feed-2',
 }

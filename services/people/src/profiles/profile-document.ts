@@ -1,4 +1,5 @@
 import type { ContactVisibility } from '@marketplace/contracts/marketplace'
+import type { LocatedPlace } from '@marketplace/geo'
 import type { OutboxFields } from '@marketplace/service-kit'
 
 export const PROFILES_COLLECTION = 'profiles'
@@ -16,6 +17,11 @@ export interface WorkerProfile {
   /** A single text, unlike a post's list. */
   paymentType: string
   location: string
+  /**
+   * The location resolved by the gazetteer when the profile was saved; null when it is not a
+   * known place; absent on profiles saved before distances (resolved from the text on load).
+   */
+  geo?: LocatedPlace | null
   infos: string
   contacts: WorkerContact[]
   /** A key under userImages/{userId}/ in the public bucket, or null for the default picture. */
@@ -38,6 +44,11 @@ export interface PendingDeletion {
 
 /** One user's profile, keyed by the user id the auth service gave the account. */
 export interface ProfileDocument extends OutboxFields {
+  /**
+   * Where the feed's Within control starts from, as the user typed it (a place the gazetteer
+   * knows); absent when none is set (docs/distance.md).
+   */
+  homePlace?: string
   _id: string
   firstName: string
   lastName: string

@@ -61,6 +61,7 @@ export function toSelfView(profile: ProfileDocument, now = new Date()): PersonSe
     dateOfBirth: profile.dateOfBirth,
     interest: profile.interest ?? null,
     emailPreferences: profile.emailPreferences,
+    ...(profile.homePlace ? { homePlace: profile.homePlace } : {}),
     createdAt: profile.createdAt.toISOString(),
     deletion: profile.deletion ? { purgeAfter: profile.deletion.purgeAfter.toISOString() } : null,
   }

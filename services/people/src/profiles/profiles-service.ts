@@ -1,6 +1,7 @@
 import type { DomainEvent } from '@marketplace/contracts/events'
 import { Messages } from '@marketplace/contracts/validation'
-import { ForbiddenError, newEvent, NotFoundError } from '@marketplace/service-kit'
+import { BadRequestError, ForbiddenError, newEvent, NotFoundError } from '@marketplace/service-kit'
+import { locatePlace, resolvePlace } from '@marketplace/geo'
 import type { ProfileDocument, WorkerProfile } from './profile-document'
 import { readAccountUpdate, readWorkerProfile, readWorkerStatus } from './profile-input'
 import type { ProfilesRepository } from './profiles-repository'
@@ -134,6 +135,7 @@ export function createProfilesService(deps: {
         isOnline: fields.isOnline && !fresh.takenDownAt,
         category: workerCategory(fields.title, fields.skills),
         searchWords: workerSearchWords(fresh, fields),
+        geo: locatePlace(fields.location),
       }
       return { set: { isWorker: true, worker }, events: (next) => [workerEvent(next, context)] }
     })
@@ -235,8 +237,28 @@ export function createProfilesService(deps: {
     }))
   }
 
+  /**
+   * The user's home place: a place the gazetteer knows, or '' to clear it. Private: only the
+   * self view shows it, and no event carries it.
+   */
+  async function setHomePlace(userId: string, text: string): Promise<ProfileDocument> {
+    const homePlace = text.trim()
+    if (homePlace !== '' && !resolvePlace(homePlace)) {
+      throw new BadRequestError(
+        `We don't know the place "${homePlace}". Try a town and state, like "Austin, TX", or a US ZIP code.`,
+        'UNKNOWN_PLACE',
+      )
+    }
+    // '' stands for none (the self view leaves it out): the guarded update only sets fields.
+    return guardedUpdate(userId, (current) => ({
+      set: (current.homePlace ?? '') === homePlace ? {} : { homePlace },
+      events: () => [],
+    }))
+  }
+
   return {
     takeDown,
+    setHomePlace,
     updateAccount,
     saveWorkerProfile,
     setWorkerStatus,

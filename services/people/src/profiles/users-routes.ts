@@ -8,6 +8,7 @@ import {
   SECURED,
   WorkerProfileBodySchema,
   WorkerStatusBodySchema,
+  HomePlaceBodySchema,
   errorResponses,
 } from '@marketplace/contracts/api'
 import { NotFoundError, assertSelf } from '@marketplace/service-kit'
@@ -152,6 +153,27 @@ export async function usersRoutes(
         requestId: request.id,
       })
       return toSelfView(saved)
+    },
+  )
+
+  app.put(
+    '/api/users/:userId/home-place',
+    {
+      schema: {
+        tags,
+        summary: 'Set one’s home place, where the feed’s Within control starts from',
+        description:
+          'A town or US ZIP code the gazetteer knows (400 UNKNOWN_PLACE otherwise); empty clears it. Only the self view shows it (docs/distance.md).',
+        security: SECURED,
+        params: PeopleOwnUserParamsSchema,
+        body: HomePlaceBodySchema,
+        response: { 200: PersonSelfViewSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+      validatorCompiler: exactTypes,
+    },
+    async (request) => {
+      const caller = assertSelf(request, request.params.userId)
+      return toSelfView(await deps.service.setHomePlace(caller.userId, request.body.homePlace))
     },
   )
 }

@@ -10,6 +10,7 @@ import { useIsMobile } from '@/hooks/use-is-mobile'
 import { totalLine } from '@/features/feed/CategorySidebar'
 import { feedActions, selectFeed, type FeedState } from '@/features/feed/feed-slice'
 import { LocationFilter } from '@/features/feed/LocationFilter'
+import { DistanceFilter } from '@/features/feed/DistanceFilter'
 import './feed.css'
 
 /**
@@ -65,8 +66,10 @@ export default function FeedToolbar() {
         >
           <option value={SORT_ORDERS.recent}>Recent</option>
           <option value={SORT_ORDERS.oldest}>Oldest</option>
+          {feed.near && <option value="distance">Nearest</option>}
         </select>
       </div>
+      <DistanceFilter compact={mobile} />
       <LocationFilter
         value={feed.location}
         onChange={(location) => setFilter('location', location)}

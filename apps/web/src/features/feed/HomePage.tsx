@@ -15,6 +15,7 @@ import { PersonCard } from '@/features/feed/PersonCard'
 import { PostCard } from '@/features/feed/PostCard'
 import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
 import { ArrowLeftIcon } from '@/components/icons/ArrowLeftIcon'
+import { unknownPlaceMessage } from '@/features/feed/distance'
 import './feed.css'
 
 /** The home feed (route /): posts or people, with categories, filters and pages. */
@@ -67,7 +68,7 @@ export default function HomePage() {
   } else if (current.isError) {
     content = (
       <div className="error-state" role="alert">
-        <p>{texts.error}</p>
+        <p>{unknownPlaceMessage(current.error) ?? texts.error}</p>
         <button type="button" className="btn btn-small" onClick={() => void current.refetch()}>
           Try again
         </button>

@@ -8,6 +8,7 @@ import { feedCardSizes } from '@/features/feed/PostCard'
 import type { ShownPerson } from '@/lib/entities-api'
 import { RatingText } from '@/components/ui/RatingText'
 import './feed.css'
+import { distanceText } from '@/features/feed/distance'
 
 /**
  * Picture, name, Details and "Request {firstname}"; the request
@@ -39,6 +40,9 @@ export function PersonCard({ person, layout }: { person: ShownPerson; layout: 'g
       <div className="card-body post-card-body">
         <h3 className="post-card-title">{name}</h3>
         {person.title && <p className="post-card-meta">{person.title}</p>}
+        {person.distanceMiles !== undefined && (
+          <p className="post-card-meta post-card-distance">{distanceText(person.distanceMiles)}</p>
+        )}
         {skills && <p className="post-card-meta muted">{skills}</p>}
         {rating && <RatingText className="post-card-meta person-card-rating" text={rating} />}
         <div className="card-actions">

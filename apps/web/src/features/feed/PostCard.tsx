@@ -4,6 +4,7 @@ import { selectCurrentUser } from '@/lib/auth-slice'
 import { Picture } from '@/components/ui/Picture'
 import { GRID_CARD_SIZES } from '@/lib/images'
 import type { JobPost } from '@marketplace/contracts/api'
+import { distanceText } from '@/features/feed/distance'
 import './feed.css'
 
 export const HIDDEN_LOCATION_HINT = 'Location visible once accepted'
@@ -49,6 +50,11 @@ export function PostCard({ post, layout }: { post: JobPost; layout: 'grid' | 'li
               ••••••••
             </span>
             <span className="field-hint">{HIDDEN_LOCATION_HINT}</span>
+          </p>
+        )}
+        {post.distanceMiles !== undefined && (
+          <p className="post-card-meta post-card-distance">
+            {distanceText(post.distanceMiles, post.distanceRounded === true)}
           </p>
         )}
         {post.salary && <p className="post-card-meta muted">{post.salary}</p>}

@@ -20,13 +20,16 @@ export interface FeedQuery {
   payment: string
   contact: string
   page: number
-  sort: 'desc' | 'asc'
+  sort: 'desc' | 'asc' | 'distance'
+  /** Within `within` miles of this place; absent or '' for any distance. */
+  near?: string
+  within?: number
 }
 
 /** The query of the feed the slice shows: the page's and main.tsx's early request agree. */
 export function feedQueryOf(feed: FeedState): FeedQuery {
-  const { category, location, payment, contact, page, sort } = feed
-  return { category, location, payment, contact, page, sort }
+  const { category, location, payment, contact, page, sort, near, within } = feed
+  return { category, location, payment, contact, page, sort, near, within }
 }
 
 /**
@@ -47,7 +50,13 @@ export function feedParams(query: FeedQuery): JobsFeedQuery & PeopleFeedQuerystr
     if (value && value !== ALL_FILTER) params[key] = value
   }
   params.page = String(query.page)
-  params.sort = query.sort
+  // Within N miles of a place goes out only with a place; Nearest needs one.
+  const near = query.near?.trim() ?? ''
+  if (near) {
+    params.near = near
+    if (query.within !== undefined) params.within = String(query.within)
+  }
+  params.sort = query.sort === 'distance' && !near ? 'desc' : query.sort
   return params
 }
 

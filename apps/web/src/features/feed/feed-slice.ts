@@ -18,7 +18,14 @@ export interface FeedState {
   selected: { type: FeedType; id: string } | null
   total: number
   view: 'grid' | 'list'
-  sort: 'desc' | 'asc'
+  /** Recent, Oldest, or Nearest (only with a place: `near`). */
+  sort: 'desc' | 'asc' | 'distance'
+  /** "Within N miles of <place>": the place as typed, '' for any distance (docs/distance.md). */
+  near: string
+  /** The miles of the Within control, one of DISTANCE_CHOICES_MILES. */
+  within: number
+  /** The user set or cleared the place: their home place no longer fills it in. */
+  nearChosen: boolean
   location: string
   payment: string
   contact: string
@@ -32,6 +39,9 @@ export const initialFeedState: FeedState = {
   total: 0,
   view: 'grid',
   sort: 'desc',
+  near: '',
+  within: 25,
+  nearChosen: false,
   location: 'All',
   payment: 'All',
   contact: 'All',
@@ -73,6 +83,20 @@ export const feedSlice = createSlice({
       state[action.payload.filter] = action.payload.value
       state.page = 1
     },
+    /** A place and distance for the Within control; an empty place is any distance. */
+    nearSelected(state, action: PayloadAction<{ near: string; within: number }>) {
+      state.near = action.payload.near.trim()
+      state.within = action.payload.within
+      state.nearChosen = true
+      if (!state.near && state.sort === 'distance') state.sort = 'desc'
+      state.page = 1
+    },
+    /** The signed-in user's home place fills in the Within control until they choose. */
+    homePlaceKnown(state, action: PayloadAction<string>) {
+      if (state.nearChosen || state.near || !action.payload) return
+      state.near = action.payload
+      state.page = 1
+    },
     pageSelected(state, action: PayloadAction<number>) {
       state.page = action.payload
     },
@@ -83,6 +107,8 @@ export const feedSlice = createSlice({
       state.location = 'All'
       state.payment = 'All'
       state.contact = 'All'
+      state.near = ''
+      state.nearChosen = true
       state.page = 1
     },
   },

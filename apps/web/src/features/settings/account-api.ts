@@ -2,6 +2,7 @@ import type {
   AccountDeletion,
   AccountUpdateBody,
   ChangePasswordAnswer,
+  HomePlaceBody,
   NotificationPreferencesView,
   PersonSelfView,
   SessionUser,
@@ -88,6 +89,22 @@ export const accountApi = api.injectEndpoints({
       },
       invalidatesTags: ['Person', 'Feed'],
     }),
+    /** The place the feed's Within control starts from ('' clears it). */
+    setHomePlace: build.mutation<PersonSelfView, HomePlaceBody & { id: string }>({
+      query: ({ id, homePlace }) => ({
+        url: `/api/users/${encodeURIComponent(id)}/home-place`,
+        method: 'PUT',
+        body: { homePlace },
+      }),
+      async onQueryStarted({ id }, { dispatch, queryFulfilled }) {
+        try {
+          const { data } = await queryFulfilled
+          dispatch(accountApi.util.upsertQueryData('getUser', id, data))
+        } catch {
+          // The form shows the server's message.
+        }
+      },
+    }),
     setWorkerStatus: build.mutation<PersonSelfView, WorkerStatusBody & { id: string }>({
       query: ({ id, isOnline }) => ({
         url: `/api/users/${encodeURIComponent(id)}/worker-status`,
@@ -142,6 +159,7 @@ export const {
   useDeleteAccountMutation,
   useSaveWorkerProfileMutation,
   useSetWorkerStatusMutation,
+  useSetHomePlaceMutation,
   useGetPreferencesQuery,
   useUpdatePreferencesMutation,
 } = accountApi

@@ -13,6 +13,7 @@ import {
   useGetUserQuery,
   useUpdateAccountMutation,
 } from '@/features/settings/account-api'
+import { HomePlaceForm } from '@/features/settings/account/HomePlaceForm'
 import { errorMessage } from '@/lib/api'
 import type { PersonSelfView } from '@marketplace/contracts/api'
 import { FormField } from '@/components/ui/FormField'
@@ -209,6 +210,7 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
           )}
         </div>
       </form>
+      <HomePlaceForm userId={userId} saved={profile.homePlace ?? ''} />
     </div>
   )
 }

@@ -1,0 +1,67 @@
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useSetHomePlaceMutation } from '@/features/settings/account-api'
+import { errorMessage } from '@/lib/api'
+import { FormField } from '@/components/ui/FormField'
+
+/**
+ * Settings > Account: the home place, where the feed's Within control starts (a town or a US
+ * ZIP code; only you see it). Empty clears it.
+ */
+export function HomePlaceForm({ userId, saved }: { userId: string; saved: string }) {
+  const id = useId()
+  const [place, setPlace] = useState(saved)
+  const [notice, setNotice] = useState<string | null>(null)
+  const [problem, setProblem] = useState<string | null>(null)
+  const [setHomePlace, { isLoading }] = useSetHomePlaceMutation()
+  useEffect(() => setPlace(saved), [saved])
+
+  const save = async (event: FormEvent) => {
+    event.preventDefault()
+    setNotice(null)
+    setProblem(null)
+    try {
+      const answer = await setHomePlace({ id: userId, homePlace: place.trim() }).unwrap()
+      setNotice(
+        answer.homePlace
+          ? `The feed now starts near ${answer.homePlace}.`
+          : 'Your home place is cleared.',
+      )
+    } catch (error) {
+      setProblem(errorMessage(error, 'Your home place could not be saved. Please try again.'))
+    }
+  }
+
+  return (
+    <form className="card card-body account-form home-place-form" onSubmit={save} noValidate>
+      <h2>Home place</h2>
+      <FormField id={id} label="Town or ZIP code">
+        <input
+          id={id}
+          type="text"
+          maxLength={100}
+          placeholder="Austin, TX"
+          value={place}
+          onChange={(event) => setPlace(event.target.value)}
+        />
+      </FormField>
+      <p className="field-hint">
+        The feed shows what is within your chosen distance of it. Only you see it.
+      </p>
+      {problem && (
+        <p className="form-error" role="alert">
+          {problem}
+        </p>
+      )}
+      {notice && (
+        <p className="form-success" role="status">
+          {notice}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="btn btn-primary" disabled={isLoading}>
+          {isLoading ? 'Saving...' : 'Save home place'}
+        </button>
+      </div>
+    </form>
+  )
+}
