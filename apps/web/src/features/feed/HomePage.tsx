@@ -15,6 +15,8 @@ import { PersonCard } from '@/features/feed/PersonCard'
 import { PostCard } from '@/features/feed/PostCard'
 import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
 import { ArrowLeftIcon } from '@/components/icons/ArrowLeftIcon'
+import { SaveSearchButton } from '@/features/saved-searches/SaveSearchButton'
+import { feedSearchQuery, suggestedSearchName } from '@/features/feed/feed-search-query'
 import './feed.css'
 
 /** The home feed (route /): posts or people, with categories, filters and pages. */
@@ -119,6 +121,7 @@ export default function HomePage() {
           </button>
         ))}
       </div>
+      <SaveSearchButton query={feedSearchQuery(feed)} suggestedName={suggestedSearchName(feed)} />
       <div className="feed-layout">
         <CategorySidebar />
         <section className="feed-content" aria-label={feedType === 'job' ? 'Posts' : 'People'}>
