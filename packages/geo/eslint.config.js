@@ -1,0 +1,1 @@
+module.exports = require('@marketplace/eslint-config')
