@@ -1,4 +1,6 @@
 import { distinctWords, type SavedSearchCriteria } from '@marketplace/contracts/marketplace'
+import { cellKey, cellKeysWithin } from '@marketplace/geo'
+import type { Places } from './places'
 
 /** What a saved search is matched on (its document's indexed fields). */
 export interface IndexedSearch {
@@ -33,7 +35,9 @@ const ANY_CATEGORY = ''
 interface Bucket {
   /** Searches with words, by the first PREFIX_LENGTH letters of their first word. */
   byPrefix: Map<string, Set<string>>
-  /** Searches without words. */
+  /** Searches without words and with a place the gazetteer knows, in each grid cell of their radius. */
+  byCell: Map<number, Set<string>>
+  /** The other searches without words. */
   noWords: Set<string>
 }
 
@@ -83,21 +87,35 @@ export function postMatches(
   return true
 }
 
+function addTo<K>(map: Map<K, Set<string>>, key: K, id: string): void {
+  let ids = map.get(key)
+  if (!ids) {
+    ids = new Set()
+    map.set(key, ids)
+  }
+  ids.add(id)
+}
+
 /**
  * All saved searches of the job feed in memory, by category and then by the first letters of
  * their first word, so a post is checked against the few searches that could match it rather
  * than all of them: those of its category or of none, whose first word starts like one of the
- * post's words, plus those with no words. A worker-feed search waits for nothing here (no
- * event announces a new worker profile as a post); it is kept for the page it reopens.
+ * post's words; of those without words, the ones whose place is within reach of the post's
+ * (a half-degree grid, each search in the cells its radius touches) and those with neither
+ * words nor a known place. A worker-feed search waits for nothing here (no event announces a
+ * new worker profile as a post); it is kept for the page it reopens.
  */
-export function createSavedSearchIndex(options: { distanceOf?: DistanceOf } = {}) {
+export function createSavedSearchIndex(options: { places?: Places } = {}) {
   const entries = new Map<string, IndexedSearch>()
   const buckets = new Map<string, Bucket>()
+  /** The grid cells each search with a place was put in. */
+  const cellsOf = new Map<string, number[]>()
+  const distanceOf: DistanceOf | undefined = options.places?.distanceOf
 
   function bucketOf(key: string): Bucket {
     let bucket = buckets.get(key)
     if (!bucket) {
-      bucket = { byPrefix: new Map(), noWords: new Set() }
+      bucket = { byPrefix: new Map(), byCell: new Map(), noWords: new Set() }
       buckets.set(key, bucket)
     }
     return bucket
@@ -108,10 +126,20 @@ export function createSavedSearchIndex(options: { distanceOf?: DistanceOf } = {}
     if (!entry) return
     entries.delete(id)
     const bucket = buckets.get(categoryKey(entry.criteria.category))
+    const cells = cellsOf.get(id)
+    cellsOf.delete(id)
     if (!bucket) return
     const [first] = entry.criteria.words
-    if (first === undefined) bucket.noWords.delete(id)
-    else bucket.byPrefix.get(prefixOf(first))?.delete(id)
+    if (first !== undefined) bucket.byPrefix.get(prefixOf(first))?.delete(id)
+    else if (cells) for (const cell of cells) bucket.byCell.get(cell)?.delete(id)
+    else bucket.noWords.delete(id)
+  }
+
+  /** The grid cells a search without words reaches, or null without a place the gazetteer knows. */
+  function cellsReached(criteria: SavedSearchCriteria): number[] | null {
+    if (!criteria.near || !options.places) return null
+    const point = options.places.placeOf(criteria.near)
+    return point && cellKeysWithin(point, criteria.withinMiles ?? 25)
   }
 
   /** Adds the search, or replaces what the index held of it. */
@@ -127,17 +155,17 @@ export function createSavedSearchIndex(options: { distanceOf?: DistanceOf } = {}
     entries.set(entry._id, entry)
     const bucket = bucketOf(categoryKey(entry.criteria.category))
     const [first] = entry.criteria.words
-    if (first === undefined) {
+    if (first !== undefined) {
+      addTo(bucket.byPrefix, prefixOf(first), entry._id)
+      return
+    }
+    const cells = cellsReached(entry.criteria)
+    if (!cells) {
       bucket.noWords.add(entry._id)
       return
     }
-    const prefix = prefixOf(first)
-    let ids = bucket.byPrefix.get(prefix)
-    if (!ids) {
-      ids = new Set()
-      bucket.byPrefix.set(prefix, ids)
-    }
-    ids.add(entry._id)
+    cellsOf.set(entry._id, cells)
+    for (const cell of cells) addTo(bucket.byCell, cell, entry._id)
   }
 
   /** The searches the post matches, neither paused nor its owner's. */
@@ -146,11 +174,18 @@ export function createSavedSearchIndex(options: { distanceOf?: DistanceOf } = {}
     const prefixes = new Set<string>()
     for (const word of postWords)
       for (let length = 1; length <= PREFIX_LENGTH; length += 1) prefixes.add(word.slice(0, length))
+    // The gazetteer (about 27 MB, read on its first question) is asked only once a search has a place.
+    const postPoint =
+      post.location && options.places && cellsOf.size > 0
+        ? options.places.placeOf(post.location)
+        : null
+    const postCell = postPoint && cellKey(postPoint)
     const candidates = new Set<string>()
     for (const key of new Set([categoryKey(post.category), ANY_CATEGORY])) {
       const bucket = buckets.get(key)
       if (!bucket) continue
       for (const id of bucket.noWords) candidates.add(id)
+      if (postCell !== null) for (const id of bucket.byCell.get(postCell) ?? []) candidates.add(id)
       for (const prefix of prefixes)
         for (const id of bucket.byPrefix.get(prefix) ?? []) candidates.add(id)
     }
@@ -158,7 +193,7 @@ export function createSavedSearchIndex(options: { distanceOf?: DistanceOf } = {}
     for (const id of candidates) {
       const entry = entries.get(id)!
       if (entry.paused || entry.userId === post.ownerId) continue
-      if (postMatches(entry.criteria, post, postWords, options.distanceOf)) matched.push(entry)
+      if (postMatches(entry.criteria, post, postWords, distanceOf)) matched.push(entry)
     }
     return matched
   }

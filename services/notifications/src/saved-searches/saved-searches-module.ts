@@ -5,7 +5,8 @@ import type { MailTransport } from '@marketplace/service-kit/mail'
 import type { NotificationsService } from '../notifications/notifications-service'
 import type { Recipients } from '../recipients/recipients-repository'
 import { scheduleDigestSweep } from './digest-sweep'
-import { createSavedSearchIndex, type DistanceOf } from './saved-search-index'
+import { createPlaces, type Places } from './places'
+import { createSavedSearchIndex } from './saved-search-index'
 import { createSavedSearchMailer } from './saved-search-mail'
 import { createSavedSearchMatcher } from './saved-search-matcher'
 import { createSavedSearchesRepository } from './saved-searches-repository'
@@ -26,16 +27,18 @@ export async function createSavedSearches(deps: {
   mailMaxAgeMs: number
   digestSweepMs: number
   logger: FastifyBaseLogger
-  distanceOf?: DistanceOf
+  /** The gazetteer's places (a test may give its own). */
+  places?: Places
 }) {
   const searches = createSavedSearchesRepository(deps.db)
-  const index = createSavedSearchIndex({ distanceOf: deps.distanceOf })
+  const places = deps.places ?? createPlaces()
+  const index = createSavedSearchIndex({ places })
   const matcher = createSavedSearchMatcher({
     index,
     searches,
     service: deps.service,
     isBlockedBetween: deps.isBlockedBetween,
-    distanceOf: deps.distanceOf,
+    distanceOf: places.distanceOf,
   })
   await matcher.load()
   const mailer = createSavedSearchMailer({

@@ -275,6 +275,29 @@ describe('notifications service: saved searches (real FerretDB, Kafka, SMTP)', (
       expect(notice!.message).toBe('New post for your saved search "Gardens": "Trim a hedge"')
     })
 
+    it('tells of a post within the miles of the search’s place, not of one farther away', async () => {
+      const seeker = await app.registerUser('Gina')
+      const poster = await app.registerUser('Gus')
+      await save(seeker.userId, {
+        name: 'Near Austin',
+        query: 'feed=job&near=Austin, TX&within=25',
+        email: 'off',
+      })
+      await publishEvent(
+        Topics.jobsPosts,
+        postEvent(poster.userId, { title: 'Haul boxes in Dallas', location: 'Dallas, TX' }),
+      )
+      await publishEvent(
+        Topics.jobsPosts,
+        postEvent(poster.userId, { title: 'Haul boxes in Round Rock', location: 'Round Rock, TX' }),
+      )
+      await app.waitForStored(seeker.userId, 1)
+      await app.caughtUp()
+      expect((await savedSearchNotices(seeker.userId)).map((notice) => notice.message)).toEqual([
+        'New post for your saved search "Near Austin": "Haul boxes in Round Rock"',
+      ])
+    })
+
     it('tells once per search when two searches of one user match one post', async () => {
       const seeker = await app.registerUser('Tess')
       const poster = await app.registerUser('Tom')
