@@ -28,7 +28,10 @@ export interface MatchablePost {
  */
 export type DistanceOf = (near: string, postLocation: string) => number | null
 
-/** Words are keyed by their first letters: a search word is a prefix of a post's word. */
+/**
+ * A search with words is keyed by the first letters of its longest word (a longer word is
+ * rarer, so fewer posts' words start like it): a search word is a prefix of a post's word.
+ */
 const PREFIX_LENGTH = 3
 const ANY_CATEGORY = ''
 
@@ -43,10 +46,30 @@ interface Bucket {
 
 const categoryKey = (category: string | null) => (category ?? ANY_CATEGORY).toLowerCase()
 const prefixOf = (word: string) => word.slice(0, PREFIX_LENGTH)
+/** The word a search is keyed by: its longest (the first of equals), or undefined without words. */
+const keyWordOf = (criteria: SavedSearchCriteria): string | undefined =>
+  criteria.words.reduce<string | undefined>(
+    (longest, word) => (longest === undefined || word.length > longest.length ? word : longest),
+    undefined,
+  )
 
 /** Every word of `wanted` is the start of one of `words`. */
 function everyWordStarts(wanted: string[], words: string[]): boolean {
   return wanted.every((term) => words.some((word) => word.startsWith(term)))
+}
+
+/** A post's words, cut once for all the searches it is checked against. */
+export interface PreparedPost extends MatchablePost {
+  words: string[]
+  locationWords: string[]
+}
+
+export function preparePost(post: MatchablePost): PreparedPost {
+  return {
+    ...post,
+    words: distinctWords(post.title, post.infos),
+    locationWords: distinctWords(post.location),
+  }
 }
 
 /**
@@ -56,10 +79,10 @@ function everyWordStarts(wanted: string[], words: string[]): boolean {
  */
 export function postMatches(
   criteria: SavedSearchCriteria,
-  post: MatchablePost,
-  postWords: string[],
+  post: PreparedPost,
   distanceOf?: DistanceOf,
 ): boolean {
+  const postWords = post.words
   if (criteria.feedType !== 'job') return false
   if (criteria.category && criteria.category.toLowerCase() !== post.category.toLowerCase())
     return false
@@ -71,7 +94,7 @@ export function postMatches(
     return false
   if (criteria.contact && criteria.contact.toLowerCase() !== (post.contact ?? '').toLowerCase())
     return false
-  const locationWords = distinctWords(post.location)
+  const { locationWords } = post
   if (criteria.location && !everyWordStarts(distinctWords(criteria.location), locationWords))
     return false
   if (criteria.near) {
@@ -129,8 +152,8 @@ export function createSavedSearchIndex(options: { places?: Places } = {}) {
     const cells = cellsOf.get(id)
     cellsOf.delete(id)
     if (!bucket) return
-    const [first] = entry.criteria.words
-    if (first !== undefined) bucket.byPrefix.get(prefixOf(first))?.delete(id)
+    const keyWord = keyWordOf(entry.criteria)
+    if (keyWord !== undefined) bucket.byPrefix.get(prefixOf(keyWord))?.delete(id)
     else if (cells) for (const cell of cells) bucket.byCell.get(cell)?.delete(id)
     else bucket.noWords.delete(id)
   }
@@ -154,9 +177,9 @@ export function createSavedSearchIndex(options: { places?: Places } = {}) {
     }
     entries.set(entry._id, entry)
     const bucket = bucketOf(categoryKey(entry.criteria.category))
-    const [first] = entry.criteria.words
-    if (first !== undefined) {
-      addTo(bucket.byPrefix, prefixOf(first), entry._id)
+    const keyWord = keyWordOf(entry.criteria)
+    if (keyWord !== undefined) {
+      addTo(bucket.byPrefix, prefixOf(keyWord), entry._id)
       return
     }
     const cells = cellsReached(entry.criteria)
@@ -170,9 +193,9 @@ export function createSavedSearchIndex(options: { places?: Places } = {}) {
 
   /** The searches the post matches, neither paused nor its owner's. */
   function match(post: MatchablePost): IndexedSearch[] {
-    const postWords = distinctWords(post.title, post.infos)
+    const prepared = preparePost(post)
     const prefixes = new Set<string>()
-    for (const word of postWords)
+    for (const word of prepared.words)
       for (let length = 1; length <= PREFIX_LENGTH; length += 1) prefixes.add(word.slice(0, length))
     // The gazetteer (about 27 MB, read on its first question) is asked only once a search has a place.
     const postPoint =
@@ -193,7 +216,7 @@ export function createSavedSearchIndex(options: { places?: Places } = {}) {
     for (const id of candidates) {
       const entry = entries.get(id)!
       if (entry.paused || entry.userId === post.ownerId) continue
-      if (postMatches(entry.criteria, post, postWords, distanceOf)) matched.push(entry)
+      if (postMatches(entry.criteria, prepared, distanceOf)) matched.push(entry)
     }
     return matched
   }

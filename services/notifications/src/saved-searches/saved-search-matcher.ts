@@ -1,7 +1,12 @@
 import type { DomainEvent, EventData } from '@marketplace/contracts/events'
-import { distinctWords, savedSearchQueryOf } from '@marketplace/contracts/marketplace'
+import { savedSearchQueryOf } from '@marketplace/contracts/marketplace'
 import type { NotificationsService } from '../notifications/notifications-service'
-import { postMatches, type MatchablePost, type SavedSearchIndex } from './saved-search-index'
+import {
+  postMatches,
+  preparePost,
+  type MatchablePost,
+  type SavedSearchIndex,
+} from './saved-search-index'
 import type { SavedSearchDocument, SavedSearchesRepository } from './saved-searches-repository'
 
 /** How often the index catches up with searches saved or changed on other instances. */
@@ -52,7 +57,7 @@ export function createSavedSearchMatcher(deps: {
   searches: SavedSearchesRepository
   service: Pick<NotificationsService, 'recordNotice' | 'isOldNews'>
   isBlockedBetween: (userId: string, otherId: string) => Promise<boolean>
-  distanceOf?: Parameters<typeof postMatches>[3]
+  distanceOf?: Parameters<typeof postMatches>[2]
   now?: () => number
 }) {
   const now = deps.now ?? Date.now
@@ -89,14 +94,14 @@ export function createSavedSearchMatcher(deps: {
     const post = matchableOf(data)
     const matched = deps.index.match(post)
     if (matched.length === 0) return 0
-    const postWords = distinctWords(post.title, post.infos)
+    const prepared = preparePost(post)
     let stored = 0
     const current = await deps.searches.byIds(matched.map((entry) => entry._id))
     for (const search of current) {
       // The index's copy may be older than the search: the stored one decides.
       deps.index.put(search)
       if (search.paused || search.userId === data.ownerId) continue
-      if (!postMatches(search.criteria, post, postWords, deps.distanceOf)) continue
+      if (!postMatches(search.criteria, prepared, deps.distanceOf)) continue
       if (await deps.isBlockedBetween(search.userId, data.ownerId)) continue
       const outcome = await deps.service.recordNotice(event, {
         id: savedSearchNoticeId(search._id, data.postId, search.userId),
