@@ -296,6 +296,7 @@ async function main() {
       },
     )
     processes.push(notifications.child)
+    notifications.child.on('exit', (code, signal) => log(`notifications exited (${signal ?? code})`))
     await notifications.ready()
     const loadSeconds = (performance.now() - startedAt) / 1000
     const rssMb =
