@@ -38,6 +38,8 @@ export const ROUTE_MODULES: Record<string, string[]> = {
   '/settings-employer-stats': settings('stats/StatsPage'),
   '/settings-rate-your-workers': settings('ratings/RateWorkersPage'),
   '/settings-blocked-users': settings('settings/blocked-users/BlockedUsersPage'),
+  '/settings-saved-searches': settings('settings/saved-searches/SavedSearchesPage'),
+  '/saved-searches/unsubscribe': ['src/features/saved-searches/UnsubscribePage.tsx'],
   '/settings-moderation': settings('moderation/ModerationPage'),
   '/settings-analytics': settings('analytics/AnalyticsPage'),
   '/messages': settings('conversations/MessagesPage'),

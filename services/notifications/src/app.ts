@@ -25,6 +25,12 @@ import { createPushSender } from './push/push-sender'
 import { pushEndpointRules } from './push/push-subscription-input'
 import { resolveVapidKeys } from './push/vapid-keys'
 import { createRecipients } from './recipients/recipients-repository'
+import { createSavedSearches } from './saved-searches/saved-searches-module'
+import { savedSearchIndexes } from './saved-searches/saved-searches-repository'
+import {
+  savedSearchUnsubscribeRoutes,
+  savedSearchesRoutes,
+} from './saved-searches/saved-searches-routes'
 import { supportWindowIndexes } from './support/support-rate-limit'
 import { supportRoutes } from './support/support-routes'
 
@@ -44,6 +50,7 @@ export function buildNotificationsApp(config: NotificationsConfig) {
         ...messageNoticeIndexes,
         ...presenceIndexes,
         ...supportWindowIndexes,
+        ...savedSearchIndexes,
       ],
       outbox: [NOTIFICATIONS_COLLECTION],
     },
@@ -62,6 +69,20 @@ export function buildNotificationsApp(config: NotificationsConfig) {
         maxAgeMs: config.NOTICE_MAX_AGE_MS,
         isBlockedBetween: blocks.between,
       })
+      // Saved searches and their alerts (docs/saved-searches.md).
+      const savedSearches = await createSavedSearches({
+        db,
+        service,
+        recipients,
+        transport,
+        isBlockedBetween: blocks.between,
+        appPublicUrl: config.APP_PUBLIC_URL,
+        secret: config.SAVED_SEARCH_LINK_SECRET,
+        mailMaxAgeMs: config.MAIL_MAX_AGE_MS,
+        digestSweepMs: config.DIGEST_SWEEP_MS,
+        logger: app.log.child({ component: 'saved-searches' }),
+      })
+      const stopDigestSweep = savedSearches.startDigestSweep()
       const presence = createPresenceTracker({
         repository: createPresenceRepository(db),
         heartbeatMs: config.PRESENCE_HEARTBEAT_MS,
@@ -79,6 +100,7 @@ export function buildNotificationsApp(config: NotificationsConfig) {
         subscriptions: [
           // A group of its own: the block pairs, kept in the database for every instance.
           { groupId: 'notifications-blocks', handlers: blocks.handlers },
+          ...savedSearches.subscriptions,
           ...notificationsSubscriptions({
             service,
             notifications,
@@ -119,6 +141,15 @@ export function buildNotificationsApp(config: NotificationsConfig) {
             rules: pushEndpointRules(config),
             maxDevices: MAX_PUSH_DEVICES,
           })
+          await app.register(savedSearchesRoutes, {
+            searches: savedSearches.searches,
+            index: savedSearches.index,
+          })
+          await app.register(savedSearchUnsubscribeRoutes, {
+            searches: savedSearches.searches,
+            index: savedSearches.index,
+            secret: config.SAVED_SEARCH_LINK_SECRET,
+          })
           await app.register(supportRoutes, {
             transport,
             supportInbox: config.SUPPORT_INBOX,
@@ -129,10 +160,11 @@ export function buildNotificationsApp(config: NotificationsConfig) {
           })
         },
         async close() {
+          stopDigestSweep()
           await presence.stop()
           transport.close()
         },
-        expose: { live, presence },
+        expose: { live, presence, savedSearches },
       }
     },
   })

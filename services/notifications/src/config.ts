@@ -71,6 +71,17 @@ const NotificationsConfigSchema = Type.Composite([
     PUSH_MAX_AGE_MS: Type.Integer({ minimum: 1000, default: 60 * 60 * 1000 }),
     /** How long a push service keeps a push for a device that is offline (RFC 8030 TTL). */
     PUSH_TTL_SECONDS: Type.Integer({ minimum: 0, default: 24 * 60 * 60 }),
+    /**
+     * Signs saved searches' one-click unsubscribe links (docs/saved-searches.md). The same on
+     * every instance; changing it breaks the links of every e-mail already sent.
+     */
+    SAVED_SEARCH_LINK_SECRET: Type.String({
+      minLength: 32,
+      default: 'marketplace-local-saved-search-link-secret-0123456789',
+      secret: { productionMinLength: 32 },
+    }),
+    /** How often each instance looks for daily digests that are due. */
+    DIGEST_SWEEP_MS: Type.Integer({ minimum: 100, default: 60_000 }),
   }),
 ])
 

@@ -39,9 +39,15 @@ const SECURED_ROUTES: Array<[method: string, path: string, success: string]> = [
   ['get', '/api/notifications/push/public-key', '200'],
   ['post', '/api/notifications/push/subscriptions', '200'],
   ['delete', '/api/notifications/push/subscriptions', '200'],
+  ['get', '/api/notifications/saved-searches', '200'],
+  ['post', '/api/notifications/saved-searches', '201'],
+  ['patch', '/api/notifications/saved-searches/{id}', '200'],
+  ['delete', '/api/notifications/saved-searches/{id}', '200'],
 ]
 const GUEST_ROUTES: Array<[method: string, path: string, success: string]> = [
   ['post', '/api/email/send-email', '200'],
+  // Opened from an e-mail, without a session: the signed link is the proof.
+  ['post', '/api/notifications/saved-searches/unsubscribe', '200'],
 ]
 
 describe('the notifications API, described and guarded by its schemas', () => {
@@ -93,6 +99,14 @@ describe('the notifications API, described and guarded by its schemas', () => {
     expect(op?.tags).toEqual(['notifications'])
     expect(op?.security).toEqual([])
     for (const status of ['200', '400', '429', '503']) expect(schemaOf(op, status)).toBeDefined()
+    expect(op?.responses['401']).toBeUndefined()
+  })
+
+  it("a saved search's one-click unsubscribe is open without a session, and declares its 404", () => {
+    const op = operation('post', '/api/notifications/saved-searches/unsubscribe')
+    expect(op?.tags).toEqual(['notifications'])
+    expect(op?.security).toEqual([])
+    for (const status of ['200', '404']) expect(schemaOf(op, status)).toBeDefined()
     expect(op?.responses['401']).toBeUndefined()
   })
 

@@ -107,6 +107,12 @@ const SETTINGS_PAGES: ReadonlyArray<{
     find: (p) => p.getByText('You have not blocked anyone.'),
   },
   {
+    label: 'Saved searches',
+    route: '/settings-saved-searches',
+    what: "'You have no saved searches yet.'",
+    find: (p) => p.getByText('You have no saved searches yet.'),
+  },
+  {
     label: 'Notifications',
     route: '/settings-notifications',
     what: "the channel 'Email Notifications'",

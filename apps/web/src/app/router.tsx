@@ -55,6 +55,8 @@ const NotificationPreferencesPage = page(
 const HelpSupportPage = page(() => import('@/features/settings/help-support/HelpSupportPage'))
 const OthersPage = page(() => import('@/features/settings/others/OthersPage'))
 const BlockedUsersPage = page(() => import('@/features/settings/blocked-users/BlockedUsersPage'))
+const SavedSearchesPage = page(() => import('@/features/settings/saved-searches/SavedSearchesPage'))
+const UnsubscribePage = page(() => import('@/features/saved-searches/UnsubscribePage'))
 const MyWorkerProfilePage = page(
   () => import('@/features/settings/worker-profile/MyWorkerProfilePage'),
 )
@@ -120,6 +122,7 @@ export const routes = [
       pageRoute(paths.about, AboutPage),
       pageRoute(paths.help, HelpPage),
       pageRoute(paths.contactUs, ContactUsPage),
+      pageRoute(paths.unsubscribe, UnsubscribePage),
       {
         // Every settings page needs the role User.
         element: (
@@ -147,6 +150,7 @@ export const routes = [
           pageRoute(s.stats, StatsPage),
           pageRoute(s.rateWorkers, RateWorkersPage),
           pageRoute(s.blockedUsers, BlockedUsersPage),
+          pageRoute(s.savedSearches, SavedSearchesPage),
           {
             // The list, with the open thread beside it (or alone on mobile).
             ...pageRoute(paths.messages.list, MessagesPage),

@@ -10,6 +10,8 @@ export const paths = {
   about: '/about',
   help: '/help',
   contactUs: '/contact-us',
+  /** A saved search's e-mail links here to stop its e-mails (no session needed). */
+  unsubscribe: '/saved-searches/unsubscribe',
   settings: {
     account: '/settings-account',
     myWorkerProfile: '/settings-my-worker-profile',
@@ -28,6 +30,8 @@ export const paths = {
     rateWorkers: '/settings-rate-your-workers',
     /** The people the user blocked, with Unblock (docs/blocking.md). */
     blockedUsers: '/settings-blocked-users',
+    /** The user's saved searches and their alerts (docs/saved-searches.md). */
+    savedSearches: '/settings-saved-searches',
     moderation: '/settings-moderation',
     /** Product analytics, administrators and editors only. */
     analytics: '/settings-analytics',

@@ -28,6 +28,7 @@ export const api = createApi({
     'Ratings',
     'Conversations',
     'Blocks',
+    'SavedSearches',
   ],
   endpoints: () => ({}),
 })

@@ -44,10 +44,11 @@ export const NotificationKindSchema = Type.Union(
     Type.Literal('new-message'),
     Type.Literal('message-taken-down'),
     Type.Literal('post-expiring'),
+    Type.Literal('saved-search'),
   ],
   {
     description:
-      'post-request, request-status or post-favorite; new-message or message-taken-down; post-expiring (the owner, before a post expires)',
+      "post-request, request-status or post-favorite; new-message or message-taken-down; post-expiring (the owner, before a post expires); saved-search (a new post matches one of the user's saved searches)",
   },
 )
 

@@ -481,6 +481,8 @@ export const Events = {
         Type.Literal('message-taken-down'),
         /** The user's post expires within three days (with its relist link). */
         Type.Literal('post-expiring'),
+        /** A new or relisted post matches one of the user's saved searches. */
+        Type.Literal('saved-search'),
       ]),
       message: Type.String(),
       /** A path in the web app where the notification leads (/settings-...). */
@@ -488,6 +490,8 @@ export const Events = {
       createdAt: Type.String({ format: 'date-time' }),
       /** The user's unread count with this one, for the live push's badge (no count per push). */
       unreadCount: Type.Optional(Type.Integer({ minimum: 0 })),
+      /** A `saved-search` notice's saved search: its e-mail follows that search's choice. */
+      savedSearchId: Type.Optional(Type.String()),
     }),
   ),
   /** A moderator closed a report (reports service); `take-down` removes the target. */

@@ -34,6 +34,8 @@ export const APP_ROUTE_PATTERNS = [
   '/settings-moderation',
   '/settings-analytics',
   '/settings-blocked-users',
+  '/settings-saved-searches',
+  '/saved-searches/unsubscribe',
   '/messages',
   '/messages/:conversationId',
   '/messages/request/:requestId',

@@ -79,6 +79,8 @@ export const TOPICS_READ: Record<KafkaPrincipal, readonly string[]> = {
   notifications: [
     Topics.authUsers,
     Topics.peopleUsers,
+    // New and relisted posts, matched against saved searches (docs/saved-searches.md).
+    Topics.jobsPosts,
     Topics.jobsRequests,
     Topics.peopleRequests,
     Topics.favorites,

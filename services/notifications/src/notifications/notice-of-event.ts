@@ -8,6 +8,13 @@ export interface Notice {
   kind: NotificationKind
   message: string
   link: string
+  /**
+   * The notification's id when it is not the event's and the recipient's: a saved search's
+   * match is once per post and saved search, whichever event announced the post.
+   */
+  id?: string
+  /** The saved search a `saved-search` notice is about (its e-mail follows the search's choice). */
+  savedSearchId?: string
 }
 
 /** The settings page each kind of notice leads to. */

@@ -21,6 +21,8 @@ export const PREFERENCE_OF_KIND: Record<NotificationKind, keyof NotificationPref
   // The owner's own post is about to leave the feed: told whatever the switches, as a
   // take-down is (its e-mail still follows emailEnabled).
   'post-expiring': null,
+  // The user saved the search and chose its alerts there (paused, e-mail), so no switch here.
+  'saved-search': null,
 }
 
 /** Whether the preferences let a notification of this kind be stored (and mailed). */

@@ -44,6 +44,8 @@ export function createNotificationMailer(deps: {
   maxAgeMs: number
 }) {
   return async (data: EventData<'notification.created'>): Promise<void> => {
+    // A saved search's match is mailed as its search says (saved-searches/saved-search-mail.ts).
+    if (data.kind === 'saved-search') return
     if (Date.now() - Date.parse(data.createdAt) > deps.maxAgeMs) return
     const recipient = await deps.recipients.findById(data.userId)
     if (!recipient?.email) return

@@ -68,7 +68,7 @@ export function createNotificationsService(deps: {
       : await deps.notifications.seqAfterFill(notice.recipientId)
     const at = now()
     const notification: NotificationDocument & { seq: number } = {
-      _id: notificationId(event.id, notice.recipientId),
+      _id: notice.id ?? notificationId(event.id, notice.recipientId),
       userId: notice.recipientId,
       kind: notice.kind,
       message: notice.message,
@@ -94,6 +94,7 @@ export function createNotificationsService(deps: {
           link: notice.link,
           createdAt: at.toISOString(),
           unreadCount,
+          ...(notice.savedSearchId ? { savedSearchId: notice.savedSearchId } : {}),
         },
       }),
     ])
@@ -109,6 +110,7 @@ export function createNotificationsService(deps: {
 
   return {
     record,
+    recordNotice,
     isOldNews,
 
     async page(userId: string, page: number, limit: number): Promise<NotificationsPage> {

@@ -16,6 +16,8 @@ import { PostCard } from '@/features/feed/PostCard'
 import { useGetPersonQuery, useGetPostQuery } from '@/lib/entities-api'
 import { ArrowLeftIcon } from '@/components/icons/ArrowLeftIcon'
 import { unknownPlaceMessage } from '@/features/feed/distance'
+import { SaveSearchButton } from '@/features/saved-searches/SaveSearchButton'
+import { feedSearchQuery, suggestedSearchName } from '@/features/feed/feed-search-query'
 import './feed.css'
 
 /** The home feed (route /): posts or people, with categories, filters and pages. */
@@ -120,6 +122,7 @@ export default function HomePage() {
           </button>
         ))}
       </div>
+      <SaveSearchButton query={feedSearchQuery(feed)} suggestedName={suggestedSearchName(feed)} />
       <div className="feed-layout">
         <CategorySidebar />
         <section className="feed-content" aria-label={feedType === 'job' ? 'Posts' : 'People'}>

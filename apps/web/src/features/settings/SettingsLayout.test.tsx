@@ -36,6 +36,7 @@ describe('settings layout', () => {
       'Favorite posts',
       'Security',
       'Blocked users',
+      'Saved searches',
       'Notifications',
       'Help & Support',
       'Others',

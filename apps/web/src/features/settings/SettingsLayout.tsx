@@ -27,6 +27,7 @@ const ENTRIES: ReadonlyArray<{ label: string; to: string }> = [
   { label: 'Favorite posts', to: s.favoritePosts },
   { label: 'Security', to: s.security },
   { label: 'Blocked users', to: s.blockedUsers },
+  { label: 'Saved searches', to: s.savedSearches },
   { label: 'Notifications', to: s.notifications },
   { label: 'Help & Support', to: s.helpSupport },
   { label: 'Others', to: s.others },

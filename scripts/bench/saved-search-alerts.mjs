@@ -1,0 +1,393 @@
+#!/usr/bin/env node
+// Saved search alerts benchmark (docs/saved-searches.md), against the built notifications
+// service as a process and the real Kafka and FerretDB of infra/local:
+//  - `--searches` saved searches (100,000) of `--users` users in the service's database
+//    before it starts (it loads them into its index at start: the load time is reported);
+//  - new posts published on jobs.posts as post.created at `--rate` per second (50) for
+//    `--duration` seconds, each matched by exactly one "planted" search (a word only that
+//    post and that search carry), every other search a real candidate or not by its
+//    category, words and place, but never a match;
+//  - first, in this process: the service's index (its built module) holding the same
+//    searches, and the time one post's match takes (p50, p95, p99 over the run's posts);
+//  - the time from a post's event to its notification stored (the notification's createdAt,
+//    read from the database after the run, so the measuring adds no load): p50, p95, p99,
+//    and notices missing or extra.
+// The jobs service's own write and outbox relay are not in the figure (the post event is
+// published here at once): they are the same for every consumer of post events.
+//
+//   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/notifications...
+//   node scripts/bench/saved-search-alerts.mjs [--searches 100000] [--users 10000] [--rate 50] [--duration 60] [--keep]
+import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { log, seededRandom, startProcess } from './feed-bench-lib.mjs'
+import { infraEnv, repoRoot } from './infra-env.mjs'
+
+const fromNotifications = createRequire(join(repoRoot, 'services', 'notifications', 'package.json'))
+const { Kafka, logLevel } = fromNotifications('kafkajs')
+const { MongoClient, ObjectId } = fromNotifications('mongodb')
+const { consumerLag } = fromNotifications('@marketplace/service-kit/testing')
+const { savedSearchCriteria, savedSearchQueryOf } = fromNotifications(
+  '@marketplace/contracts/marketplace',
+)
+const { createSavedSearchIndex } = fromNotifications('./dist/saved-searches/saved-search-index.js')
+const { createPlaces } = fromNotifications('./dist/saved-searches/places.js')
+
+const { values: args } = parseArgs({
+  options: {
+    searches: { type: 'string', default: '100000' },
+    users: { type: 'string', default: '10000' },
+    rate: { type: 'string', default: '50' },
+    duration: { type: 'string', default: '60' },
+    keep: { type: 'boolean', default: false },
+  },
+})
+const SEARCHES = Number(args.searches)
+const USERS = Number(args.users)
+const RATE = Number(args.rate)
+const DURATION_S = Number(args.duration)
+const POSTS = RATE * DURATION_S
+
+const infra = infraEnv()
+const run = `bench_alerts_${randomBytes(4).toString('hex')}`
+const mongoUrl = `${infra.MONGO_URL_BASE}/${run}_notifications?${infra.MONGO_URL_OPTIONS}`
+const random = seededRandom(39)
+const pick = (list) => list[Math.floor(random() * list.length)]
+const percentile = (sorted, p) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+
+const CATEGORIES = [
+  'Moving',
+  'Cleaning',
+  'Gardening',
+  'Painting',
+  'Tutoring',
+  'Pet care',
+  'Repairs',
+  'Delivery',
+  'Cooking',
+  'Assembly',
+  'Child care',
+  'Tech help',
+]
+const WORDS = [
+  'piano',
+  'fence',
+  'garage',
+  'lawn',
+  'boxes',
+  'couch',
+  'deck',
+  'window',
+  'garden',
+  'roof',
+  'math',
+  'dog',
+  'cat',
+  'shelf',
+  'desk',
+  'bike',
+  'car',
+  'kitchen',
+  'yard',
+  'paint',
+  'move',
+  'clean',
+  'haul',
+  'fix',
+  'walk',
+  'tutor',
+  'cook',
+  'assemble',
+  'wash',
+  'trim',
+]
+const PLACES = [
+  'Austin, TX',
+  'Denver, CO',
+  'Seattle, WA',
+  'Boston, MA',
+  'Chicago, IL',
+  'Miami, FL',
+  'Portland, OR',
+  'Phoenix, AZ',
+  'Atlanta, GA',
+  'Nashville, TN',
+  'Round Rock, TX',
+  'Boulder, CO',
+  'Tacoma, WA',
+  'Cambridge, MA',
+  'Evanston, IL',
+]
+const PAYMENTS = ['Cash', 'Check', 'Venmo', 'Zelle']
+/** A word nobody else has: the planted search's and its post's, spread over the prefixes. */
+const uniqueWord = () => `q${randomBytes(5).toString('hex')}`
+
+/**
+ * One background search, a mix of what people save: a category and words (40%), words only
+ * (20%), a place and a distance with a category (25%), a category with payment (15%). Each
+ * also needs a word no post carries, a category no post has, or a place far from the posts',
+ * so none is told (the planted searches alone are), yet many are candidates the index must
+ * check: their category, the first letters of their words or their place's cells are the posts'.
+ */
+function backgroundQuery() {
+  const roll = random()
+  const params = new URLSearchParams({ feed: 'job' })
+  if (roll < 0.4) {
+    params.set('category', pick(CATEGORIES))
+    params.set('search', `${pick(WORDS)} ${uniqueWord()}`)
+  } else if (roll < 0.6) {
+    params.set('search', `${pick(WORDS)} ${pick(WORDS)} ${uniqueWord()}`)
+  } else if (roll < 0.85) {
+    // Half with a category the posts never have, half candidates by place that pay otherwise.
+    if (random() < 0.5) params.set('category', pick(CATEGORIES))
+    else params.set('payment', 'Bitcoin')
+    params.set('near', pick(PLACES))
+    params.set('within', String(pick([5, 10, 25, 50])))
+  } else {
+    params.set('category', pick(CATEGORIES))
+    params.set('payment', pick(PAYMENTS))
+    params.set('location', 'Nowhere Qq')
+  }
+  return params.toString()
+}
+
+const owner = new ObjectId().toHexString()
+const plantedWords = Array.from({ length: POSTS + 10 }, () => uniqueWord())
+
+/** Post `i`'s post.created, carrying its planted word, as jobs publishes it. */
+function postEvent(i) {
+  const postId = new ObjectId().toHexString()
+  const at = new Date().toISOString()
+  return {
+    postId,
+    message: {
+      key: postId,
+      value: JSON.stringify({
+        id: randomBytes(16).toString('hex'),
+        type: 'post.created',
+        version: 1,
+        occurredAt: at,
+        actorId: owner,
+        aggregateId: postId,
+        // "Errands", a category no background search has: those without a category are
+        // the candidates by category (then by words, place and filters).
+        data: {
+          postId,
+          ownerId: owner,
+          title: `${pick(WORDS)} ${pick(WORDS)} ${plantedWords[i]}`,
+          location: pick(PLACES),
+          jobStartEnd: 'Soon',
+          salary: '50',
+          paymentType: [pick(PAYMENTS)],
+          contact: null,
+          infos: `${pick(WORDS)} and ${pick(WORDS)}`,
+          displayLocation: true,
+          displayContact: false,
+          jobPicture: null,
+          category: 'Errands',
+          isOnline: true,
+          takenDown: false,
+          expirationDate: null,
+          createdAt: at,
+          updatedAt: at,
+        },
+      }),
+    },
+  }
+}
+
+async function seedSearches(db, plantedWords) {
+  const at = new Date()
+  const users = Array.from({ length: USERS }, () => new ObjectId().toHexString())
+  const documents = []
+  const counts = new Map()
+  const add = (userId, name, query) => {
+    const criteria = savedSearchCriteria(query)
+    documents.push({
+      _id: new ObjectId().toHexString(),
+      userId,
+      name,
+      query: savedSearchQueryOf(criteria),
+      criteria,
+      paused: random() < 0.05,
+      email: 'off',
+      createdAt: at,
+      updatedAt: at,
+    })
+    counts.set(userId, (counts.get(userId) ?? 0) + 1)
+  }
+  // The planted searches first, never paused: one per post.
+  for (const [i, word] of plantedWords.entries()) {
+    add(users[i % USERS], `Planted ${i}`, `feed=job&search=${word}`)
+    documents.at(-1).paused = false
+  }
+  for (let i = plantedWords.length; i < SEARCHES; i += 1)
+    add(users[i % USERS], `Search ${i}`, backgroundQuery())
+  const searches = db.collection('saved_searches')
+  for (let i = 0; i < documents.length; i += 5000)
+    await searches.insertMany(documents.slice(i, i + 5000), { ordered: false })
+  await db.collection('saved_search_owners').insertMany(
+    [...counts].map(([userId, count]) => ({ _id: userId, count })),
+    { ordered: false },
+  )
+  return documents
+}
+
+async function main() {
+  const processes = []
+  const client = await new MongoClient(mongoUrl).connect()
+  const db = client.db()
+  try {
+    log(
+      `storing ${SEARCHES} saved searches of ${USERS} users (${plantedWords.length} planted, one per post)...`,
+    )
+    const seedStart = performance.now()
+    const seeded = await seedSearches(db, plantedWords)
+    const planted = seeded.slice(0, plantedWords.length)
+
+    // ---- the index alone, in this process ----
+    const index = createSavedSearchIndex({ places: createPlaces() })
+    const indexStart = performance.now()
+    for (const search of seeded) index.put(search)
+    const indexLoadS = (performance.now() - indexStart) / 1000
+    const matchTimes = []
+    let matchedPlanted = 0
+    for (let i = 0; i < POSTS; i += 1) {
+      const { data } = JSON.parse(postEvent(i).message.value)
+      const t0 = performance.now()
+      const matched = index.match(data)
+      matchTimes.push(performance.now() - t0)
+      if (matched.length === 1 && matched[0].criteria.words[0] === plantedWords[i])
+        matchedPlanted += 1
+    }
+    matchTimes.sort((a, b) => a - b)
+    const [m50, m95, m99] = [50, 95, 99].map((p) => percentile(matchTimes, p))
+    log(
+      `index: ${index.size()} searches loaded in ${indexLoadS.toFixed(1)} s; one post's match p50 / p95 / p99 ${m50.toFixed(3)} / ${m95.toFixed(3)} / ${m99.toFixed(3)} ms; ${matchedPlanted} of ${POSTS} posts matched exactly their planted search`,
+    )
+    log(
+      `stored in ${((performance.now() - seedStart) / 1000).toFixed(0)} s; starting notifications (built dist)...`,
+    )
+    // Ports of their own (beside the notifications bench's 4981-4983).
+    const port = 4991
+    const startedAt = performance.now()
+    const notifications = startProcess(
+      'notifications',
+      join(repoRoot, 'services', 'notifications'),
+      {
+        SERVICE_NAME: 'notifications',
+        MONGO_URL: mongoUrl,
+        KAFKA_BROKERS: infra.KAFKA_BROKERS,
+        KAFKA_GROUP_PREFIX: `${run}-`,
+        SMTP_HOST: infra.SMTP_HOST,
+        SMTP_PORT: infra.SMTP_PORT,
+        JWT_PUBLIC_KEY: generateKeyPairSync('ed25519')
+          .publicKey.export({ type: 'spki', format: 'pem' })
+          .toString(),
+        NOTICE_MAX_AGE_MS: '60000',
+      },
+      port,
+      {
+        logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
+        stdout: process.env.BENCH_LOG_LEVEL ? 'inherit' : 'ignore',
+      },
+    )
+    processes.push(notifications.child)
+    notifications.child.on('exit', (code, signal) => log(`notifications exited (${signal ?? code})`))
+    await notifications.ready()
+    const loadSeconds = (performance.now() - startedAt) / 1000
+    const rssMb =
+      Number(
+        readFileSync(`/proc/${notifications.child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1],
+      ) / 1024
+    log(`ready in ${loadSeconds.toFixed(1)} s (index loaded), RSS ${rssMb.toFixed(0)} MB`)
+    for (let lag = await consumerLag(`${run}-`); lag > 0; lag = await consumerLag(`${run}-`)) {
+      log(`catching up with the broker's history: ${lag} events behind...`)
+      await new Promise((resolve) => setTimeout(resolve, 5000))
+    }
+
+    const kafka = new Kafka({ brokers: infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING })
+    const producer = kafka.producer()
+    await producer.connect()
+    const sentAt = new Map()
+    // Warm-up: the last 10 planted posts, not measured.
+    for (let i = POSTS; i < POSTS + 10; i += 1)
+      await producer.send({ topic: 'jobs.posts', messages: [postEvent(i).message] })
+    const notificationsOf = db.collection('notifications')
+    const warmUntil = Date.now() + 120_000
+    while ((await notificationsOf.countDocuments({ kind: 'saved-search' })) < 10) {
+      if (Date.now() > warmUntil) throw new Error('warm-up notices not stored')
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+    log(`publishing ${POSTS} new posts at ${RATE}/s for ${DURATION_S} s...`)
+    const started = Date.now()
+    let sent = 0
+    await new Promise((resolve) => {
+      const timer = setInterval(() => {
+        if (sent >= POSTS) {
+          clearInterval(timer)
+          return resolve()
+        }
+        const i = sent
+        sent += 1
+        const { postId, message } = postEvent(i)
+        sentAt.set(postId, Date.now())
+        producer
+          .send({ topic: 'jobs.posts', messages: [message] })
+          .catch((error) => log(`send failed: ${error.message}`))
+      }, 1000 / RATE)
+    })
+    // Wait until every planted post was told (or two minutes pass).
+    const until = Date.now() + 120_000
+    let stored = 0
+    while (Date.now() < until) {
+      stored = await notificationsOf.countDocuments({ kind: 'saved-search' })
+      if (stored >= POSTS + 10) break
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+    const elapsedS = (Date.now() - started) / 1000
+    await producer.disconnect()
+    const latencies = []
+    let extra = 0
+    const plantedIds = new Set(planted.map((search) => search._id))
+    for await (const notice of notificationsOf.find(
+      { kind: 'saved-search' },
+      { projection: { _id: 1, createdAt: 1 } },
+    )) {
+      const [, searchId, rest] = notice._id.split('.')
+      const postId = rest.split(':')[0]
+      if (!plantedIds.has(searchId)) extra += 1
+      const at = sentAt.get(postId)
+      if (at !== undefined) latencies.push(notice.createdAt.getTime() - at)
+    }
+    const sorted = latencies.sort((a, b) => a - b)
+    const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(sorted, p) ?? Number.NaN)
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')
+    console.log(`\n| measure | value |\n|---|---|`)
+    console.log(
+      `| saved searches | ${SEARCHES} of ${USERS} users (index loaded at start: ready in ${loadSeconds.toFixed(1)} s, RSS ${rssMb.toFixed(0)} MB) |`,
+    )
+    console.log(`| posts published | ${POSTS} at ${RATE}/s |`)
+    console.log(
+      `| notices stored for them | ${latencies.length} (missing ${POSTS - latencies.length}, extra ${extra}) |`,
+    )
+    console.log(`| post created to notice stored p50 / p95 / p99 | ${p50} / ${p95} / ${p99} ms |`)
+    console.log(`| run length | ${elapsedS.toFixed(0)} s |`)
+    console.log(`| load average (1, 5, 15 min) at the end | ${load} |`)
+  } finally {
+    for (const child of processes) child.kill('SIGTERM')
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    if (!args.keep) await db.dropDatabase()
+    await client.close()
+  }
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch((error) => {
+    console.error(`[bench] failed: ${error.stack ?? error}`)
+    process.exit(1)
+  })
