@@ -88,3 +88,19 @@ if (
   writeAtomically(sessionSecretFile, require('node:crypto').randomBytes(32).toString('hex'), 0o400)
   console.log(`jwt-keys: made a new session secret (${sessionSecretFile})`)
 }
+
+// The notifications service's HMAC key for saved searches' one-click unsubscribe links, made
+// once in a directory of its own (mounted into notifications only) and kept across restarts:
+// a new key would break the links of every mail already sent.
+const notificationsDir = process.env.NOTIFICATIONS_SECRET_DIR
+if (notificationsDir) {
+  fs.mkdirSync(notificationsDir, { recursive: true })
+  const linkSecretFile = path.join(notificationsDir, 'saved-search-link-secret')
+  if (
+    !fs.existsSync(linkSecretFile) ||
+    fs.readFileSync(linkSecretFile, 'utf8').trim().length < 32
+  ) {
+    writeAtomically(linkSecretFile, require('node:crypto').randomBytes(32).toString('hex'), 0o400)
+    console.log(`jwt-keys: made a new saved-search link secret (${linkSecretFile})`)
+  }
+}

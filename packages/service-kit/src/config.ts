@@ -125,6 +125,7 @@ export interface SecretRule {
 export const KNOWN_DEFAULT_SECRETS: readonly string[] = [
   'Admin1234!',
   'marketplace-local-secret',
+  'marketplace-local-saved-search-link-secret-0123456789',
   'marketplace',
   'minioadmin',
   'admin',
