@@ -89,18 +89,21 @@ function withIdempotencyKey(args: string | FetchArgs): string | FetchArgs {
 }
 
 /**
- * What a keyed write is sent again after: no answer, or an answer that says "not now" (503
- * with the gateway's or a service's Retry-After, 429). A 500 or another 5xx may be a bug
- * that answers the same again, and a keyed write's 5xx is not replayed, so it is not retried.
+ * What a keyed write is sent again after: no answer, or 503 (the gateway's or a service's
+ * Retry-After: an instance or a server was away). A 500 or another 5xx may be a bug that
+ * answers the same again, and a keyed write's 5xx is not replayed, so it is not retried. Nor
+ * is a 429: the product's write limits are per minute or per day ("You can send at most 30
+ * messages a minute"), so a retry a second later is refused again and only hides the reason,
+ * which the person should read.
  */
 function isRetriableKeyedWrite(error: FetchBaseQueryError): boolean {
   if (error.status === 'FETCH_ERROR' || error.status === 'TIMEOUT_ERROR') return true
-  return error.status === 503 || error.status === 429
+  return error.status === 503
 }
 
 /**
  * Idempotent calls are retried on network errors, 429 and 5xx; a write with its key on no
- * answer, 503 and 429 (the service replays the first answer for the key, so nothing is done
+ * answer and 503 (the service replays the first answer for the key, so nothing is done
  * twice).
  */
 const retryingQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQueryError> = async (

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { useSetHomePlaceMutation } from '@/features/settings/account-api'
 import { errorMessage } from '@/lib/api'
 import { FormField } from '@/components/ui/FormField'
@@ -13,7 +13,12 @@ export function HomePlaceForm({ userId, saved }: { userId: string; saved: string
   const [notice, setNotice] = useState<string | null>(null)
   const [problem, setProblem] = useState<string | null>(null)
   const [setHomePlace, { isLoading }] = useSetHomePlaceMutation()
-  useEffect(() => setPlace(saved), [saved])
+  // The saved place fills the field, unless the person has typed since: the account's
+  // refetch after a save can land while they are already changing it again.
+  const edited = useRef(false)
+  useEffect(() => {
+    if (!edited.current) setPlace(saved)
+  }, [saved])
 
   const save = async (event: FormEvent) => {
     event.preventDefault()
@@ -21,6 +26,7 @@ export function HomePlaceForm({ userId, saved }: { userId: string; saved: string
     setProblem(null)
     try {
       const answer = await setHomePlace({ id: userId, homePlace: place.trim() }).unwrap()
+      edited.current = false
       setNotice(
         answer.homePlace
           ? `The feed now starts near ${answer.homePlace}.`
@@ -41,7 +47,10 @@ export function HomePlaceForm({ userId, saved }: { userId: string; saved: string
           maxLength={100}
           placeholder="Austin, TX"
           value={place}
-          onChange={(event) => setPlace(event.target.value)}
+          onChange={(event) => {
+            edited.current = true
+            setPlace(event.target.value)
+          }}
         />
       </FormField>
       <p className="field-hint">
