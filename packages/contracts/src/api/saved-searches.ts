@@ -52,6 +52,14 @@ export const SavedSearchDeletedSchema = Type.Object({ deleted: Type.Boolean() })
 export const SavedSearchUnsubscribeSchema = Type.Object({
   token: Type.String({ maxLength: 500 }),
 })
+/**
+ * Where the one-click POST of a mail client carries the token: the List-Unsubscribe URL's
+ * query (its form body holds only `List-Unsubscribe=One-Click`). The web page sends it in a
+ * JSON body instead. A token that is too long or not ours is a 404, as one that was tampered.
+ */
+export const SavedSearchUnsubscribeQuerySchema = Type.Object({
+  token: Type.Optional(Type.String({ description: "The signed token of the e-mail's link" })),
+})
 export const SavedSearchUnsubscribedSchema = Type.Object({
   name: Type.String({ description: 'The saved search whose e-mails stopped' }),
 })

@@ -7,6 +7,7 @@ import {
   SavedSearchIdParamsSchema,
   SavedSearchListSchema,
   SavedSearchSchema,
+  SavedSearchUnsubscribeQuerySchema,
   SavedSearchUnsubscribedSchema,
   errorResponses,
   type SavedSearch,
@@ -177,6 +178,7 @@ export async function savedSearchUnsubscribeRoutes(
         summary:
           "Stops a saved search's e-mails from its e-mail's signed link (RFC 8058 one-click; no session)",
         security: [],
+        querystring: SavedSearchUnsubscribeQuerySchema,
         response: { 200: SavedSearchUnsubscribedSchema, ...errorResponses(400, 404) },
       },
     },
