@@ -147,15 +147,7 @@ function resolveNamed(names: string[], qualifiers: Qualifiers): Place | null {
   // A US town under 1,000 people is not among GeoNames' cities but has a ZIP code.
   if (qualifiers.state && (!qualifiers.country || qualifiers.country === 'US')) {
     const town = lookupTown(key, qualifiers.state)
-    if (town)
-      return {
-        lat: round5(town.lat),
-        lon: round5(town.lon),
-        city: town.city,
-        region: town.state,
-        country: 'US',
-        precision: 'city',
-      }
+    if (town) return townPlace(town)
   }
   return null
 }
@@ -169,15 +161,7 @@ export function cityPlaceOf(place: Place): Place {
   const named = resolveNamed([place.city], { state: place.region, country: place.country })
   if (named) return named
   const town = place.region ? lookupTown(normalizePlaceName(place.city), place.region) : undefined
-  if (town)
-    return {
-      lat: round5(town.lat),
-      lon: round5(town.lon),
-      city: town.city,
-      region: town.state,
-      country: 'US',
-      precision: 'city',
-    }
+  if (town) return townPlace(town)
   // Not reachable with the shipped data (every ZIP's town has a centroid); a coarse cell is the safe answer.
   return {
     ...place,
@@ -190,6 +174,18 @@ export function cityPlaceOf(place: Place): Place {
 /** A place's label as people write it: "Round Rock, TX", "Lyon, FR". */
 export function placeLabel(place: Place): string {
   return `${place.city}, ${place.region ?? place.country}`
+}
+
+/** A US town known only by its ZIP codes, as a place of city precision. */
+function townPlace(town: NonNullable<ReturnType<typeof lookupTown>>): Place {
+  return {
+    lat: round5(town.lat),
+    lon: round5(town.lon),
+    city: town.city,
+    region: town.state,
+    country: 'US',
+    precision: 'city',
+  }
 }
 
 function round5(value: number): number {
