@@ -57,6 +57,15 @@ export interface ClientIdDocument {
    */
   afterSeq: number
   claimedAt: Date
+  /**
+   * The number this clientId's message was given, set by the write that numbered it (and only
+   * while `claimedAt` is the numbering send's own). A retry that finds a number here but no
+   * message stores the message under that same number instead of numbering it again, so a
+   * send that is slow rather than dead can never leave two copies.
+   */
+  seq?: number
+  /** When the numbered message was sent (set with `seq`): the time a retry stores it with. */
+  sentAt?: Date
 }
 
 export const bucketOf = (seq: number) => Math.floor((seq - 1) / BUCKET_SIZE)

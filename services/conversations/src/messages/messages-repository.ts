@@ -114,31 +114,44 @@ export function createMessagesRepository(
       )
     },
 
-    /** Stores message `seq` with its events in its bucket (made by the first message). */
-    async store(conversationId: string, message: StoredMessage, events: DomainEvent[]) {
+    /**
+     * Stores message `seq` with its events in its bucket (made by the first message), unless
+     * a message has that number already: the same message stored by a retry of a slow send
+     * (the claim's recorded number), whose copy and event stand. The stored message is the
+     * answer in both cases.
+     */
+    async store(
+      conversationId: string,
+      message: StoredMessage,
+      events: DomainEvent[],
+    ): Promise<{ stored: boolean; message: StoredMessage }> {
       const bucket = bucketOf(message.seq)
       const id = bucketId(conversationId, bucket)
+      const path = `messages.${messageKey(message.seq)}`
       for (let attempt = 0; ; attempt += 1) {
         try {
+          // The filter matches no bucket that has the number: an upsert then fails with a
+          // duplicate key, and nothing (message or event) is written twice.
           await buckets.updateOne(
-            { _id: id },
+            { _id: id, [path]: { $exists: false } },
             updateWithEvents<MessageBucketDocument>(
-              {
-                $set: { [`messages.${messageKey(message.seq)}`]: message },
-                $setOnInsert: { conversationId, bucket },
-              },
+              { $set: { [path]: message }, $setOnInsert: { conversationId, bucket } },
               events,
             ),
             { upsert: true },
           )
           break
         } catch (error) {
+          if (!isDuplicateKey(error)) throw error
+          const existing = await buckets.findOne({ _id: id }, withoutOutbox)
+          const there = existing?.messages?.[messageKey(message.seq)]
+          if (there) return { stored: false, message: there }
           // Two first messages of a bucket at once: the loser updates the winner's bucket.
-          if (attempt < 2 && isDuplicateKey(error)) continue
-          throw error
+          if (attempt >= 2) throw error
         }
       }
       hooks.notifyOutbox({ collection: MESSAGE_BUCKETS_COLLECTION, id })
+      return { stored: true, message }
     },
 
     /** Hides message `seq` for good; false when it was hidden already (nothing announced). */
@@ -186,10 +199,13 @@ export function createMessagesRepository(
         }
       },
 
-      /** Takes over a claim whose send died before storing; false if someone else did. */
+      /**
+       * Takes over a claim whose send died before its message was numbered; false if someone
+       * else did, or the number was recorded meanwhile (the message is then stored under it).
+       */
       async takeOver(key: string, claimedAt: Date, now: Date, afterSeq: number): Promise<boolean> {
         const { modifiedCount } = await clientIds.updateOne(
-          { _id: key, claimedAt },
+          { _id: key, claimedAt, seq: { $exists: false } },
           { $set: { claimedAt: now, afterSeq } },
         )
         return modifiedCount === 1

@@ -43,6 +43,13 @@ const BEFORE = /^[1-9]\d{0,8}$/
 const isRefusal = (error: unknown) =>
   error instanceof ConflictError || error instanceof TooManyRequestsError
 
+/** A retry took this send's claim over before the send recorded its number on it. */
+class ClaimLostError extends Error {
+  constructor() {
+    super('a retry took the clientId over')
+  }
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** The text as stored: trimmed, 1 to 2,000 characters (whitespace alone is no message). */
@@ -77,17 +84,24 @@ export function createMessagesService(deps: {
   const now = deps.now ?? (() => new Date())
 
   /**
-   * A send found its clientId held (its claim in the send's bulk write was refused): answers
-   * the message the earlier send stored, waiting a moment if that send is still under way, or
-   * 'claimed' when this send now holds the id (the earlier one released it, or died and its
-   * claim is stale), or null when no claim exists (`claimIfFree` false: nothing to replay).
+   * A send found its clientId held (its claim in the send's bulk write was refused, or taken
+   * over from it): answers
+   * - the message the earlier send stored (waiting a moment if that send is still under way);
+   * - `numbered` when the earlier send numbered its message but has not stored it within the
+   *   wait (slow, or dead): this send stores the message under that same number, so however
+   *   late the earlier one wakes, one copy exists (the bucket keeps the first);
+   * - `claimed` when this send now holds the id: released meanwhile, or left unnumbered by a
+   *   send that died (stale), taken over so that the earlier send, if it wakes, stores nothing;
+   * - null when no claim exists (`claimIfFree` false: nothing to replay).
    */
   async function replayOrClaim(
     conversation: ConversationDocument,
     senderId: string,
     clientId: string,
     claimIfFree = true,
-  ): Promise<StoredMessage | 'claimed' | null> {
+  ): Promise<
+    StoredMessage | { claimed: Date } | { numbered: { seq: number; sentAt: Date } } | null
+  > {
     const conversationId = conversation._id
     const key = clientIdKey(conversationId, senderId, clientId)
     const deadline = Date.now() + REPLAY_WAIT_MS
@@ -106,11 +120,15 @@ export function createMessagesService(deps: {
           lastSeq,
         )
         if (stored) return stored
+        if (existing.seq !== undefined && Date.now() > deadline) {
+          return { numbered: { seq: existing.seq, sentAt: existing.sentAt ?? existing.claimedAt } }
+        }
         if (
+          existing.seq === undefined &&
           at.getTime() - existing.claimedAt.getTime() > STALE_CLAIM_MS &&
           (await deps.messages.clientIds.takeOver(key, existing.claimedAt, at, lastSeq))
         ) {
-          return 'claimed'
+          return { claimed: at }
         }
       } else if (
         // Released meanwhile: claimed on its own (the rare path pays a write of its own).
@@ -122,9 +140,9 @@ export function createMessagesService(deps: {
           claimedAt: at,
         })
       ) {
-        return 'claimed'
+        return { claimed: at }
       }
-      if (Date.now() > deadline) {
+      if (Date.now() > deadline && existing?.seq === undefined) {
         throw new ConflictError(CONVERSATION_MESSAGES.sendInProgress, 'SEND_IN_PROGRESS')
       }
       if (existing) await sleep(100)
@@ -141,15 +159,52 @@ export function createMessagesService(deps: {
   }
 
   /**
-   * Stores a message. `claim.pending` (a send with a clientId not yet held by it) puts the
-   * claim first in the send's bulk write; `claim.held` records that this send holds it.
+   * The message's own write, with its message.sent event: stored under its number, or the
+   * copy already there (a retry of a slow send stored it first) is the answer.
+   */
+  async function publish(
+    conversation: ConversationDocument,
+    role: PartyRole,
+    message: StoredMessage,
+    senderName: string,
+    recipientCounts: { unreadCount: number; unreadTotal: number },
+    context: Context,
+  ): Promise<{ message: MessageView; created: boolean }> {
+    const conversationId = conversation._id
+    const recipientId = partyId(conversation, otherRole(role))
+    const written = await deps.messages.store(conversationId, message, [
+      newEvent('message.sent', {
+        aggregateId: conversationId,
+        actorId: message.senderId,
+        requestId: context.requestId,
+        data: {
+          messageId: messageIdOf(conversationId, message.seq),
+          conversationId,
+          clientId: message.clientId,
+          senderId: message.senderId,
+          senderName,
+          recipientId,
+          postTitle: conversation.postTitle,
+          text: message.text,
+          sentAt: message.sentAt.toISOString(),
+          recipientUnreadCount: recipientCounts.unreadCount,
+          recipientUnreadTotal: recipientCounts.unreadTotal,
+        },
+      }),
+    ])
+    return { message: messageView(conversation, written.message), created: written.stored }
+  }
+
+  /**
+   * Stores a message. `hold` is the clientId's claim (null: no clientId): `pending` puts the
+   * claim first in the send's bulk write, and becomes false once this send holds it.
    */
   async function store(
     party: { conversation: ConversationDocument; role: PartyRole },
     text: string,
     clientId: string | null,
     context: Context,
-    claim: { pending: boolean; held: boolean } = { pending: false, held: false },
+    hold: { key: string; claimedAt: Date; pending: boolean } | null = null,
   ): Promise<MessageView> {
     const { conversation, role } = party
     const conversationId = conversation._id
@@ -162,20 +217,15 @@ export function createMessagesService(deps: {
     // Either party blocked the other: no message goes either way (docs/blocking.md).
     refuseReadOnly(conversation, cards, hidden.has(recipientId))
     const sentAt = now()
+    if (hold?.pending) hold.claimedAt = sentAt
     // One bulk write (send-write.ts): the clientId's claim, the sender's budget and own list,
-    // the message's number and the last message, the recipient's unread counts; each lands
-    // only if the ones before did (a held claim: nothing written; budget spent: 429, the claim
-    // freed by the caller).
+    // the message's number and the last message, the number recorded on the claim, the
+    // recipient's unread counts; each lands only if the ones before did (a held claim:
+    // nothing written; budget spent: 429, the claim freed by the caller).
     const outcome = { claimed: false }
     const claimed: ClientIdDocument | null =
-      claim.pending && clientId !== null
-        ? {
-            _id: clientIdKey(conversationId, senderId, clientId),
-            conversationId,
-            senderId,
-            afterSeq: conversation.seq,
-            claimedAt: sentAt,
-          }
+      hold?.pending && clientId !== null
+        ? { _id: hold.key, conversationId, senderId, afterSeq: conversation.seq, claimedAt: sentAt }
         : null
     let written
     try {
@@ -185,6 +235,7 @@ export function createMessagesService(deps: {
           conversation,
           lastMessage: { senderId, text, sentAt, takenDown: false },
           claim: claimed,
+          hold: hold && { key: hold.key, claimedAt: hold.claimedAt },
           recipient: deps.inbox.messageArrivedUpdate(
             recipientId,
             conversationId,
@@ -208,8 +259,10 @@ export function createMessagesService(deps: {
       refuseReadOnly(error.conversation ?? { ...conversation, closedBy: 'request-deleted' }, cards)
       throw new ConflictError(READ_ONLY_MESSAGES['request-deleted'], 'READ_ONLY')
     } finally {
-      if (outcome.claimed) claim.held = true
+      if (outcome.claimed && hold) hold.pending = false
     }
+    // A retry took the claim over while this send was slow: it stores the message itself.
+    if (written.lost) throw new ClaimLostError()
     const allocated = written.conversation
     // The counts after this message (and any sent in the same moment): message.sent carries
     // them to the recipient's badges.
@@ -227,27 +280,39 @@ export function createMessagesService(deps: {
       clientId,
       takenDown: false,
     }
-    await deps.messages.store(conversationId, message, [
-      newEvent('message.sent', {
-        aggregateId: conversationId,
-        actorId: senderId,
-        requestId: context.requestId,
-        data: {
-          messageId: messageIdOf(conversationId, message.seq),
-          conversationId,
-          clientId,
-          senderId,
-          senderName: displayName(cards.get(senderId), allocated.names[role]),
-          recipientId,
-          postTitle: allocated.postTitle,
-          text,
-          sentAt: sentAt.toISOString(),
-          recipientUnreadCount: recipientCounts.unreadCount,
-          recipientUnreadTotal: recipientCounts.unreadTotal,
-        },
-      }),
+    const senderName = displayName(cards.get(senderId), allocated.names[role])
+    return (await publish(allocated, role, message, senderName, recipientCounts, context)).message
+  }
+
+  /**
+   * Stores the message of a send that numbered it (the number recorded on its claim) but had
+   * not stored it when its retry came: under that number, with the recipient's counts as
+   * they are (the numbering send counted the message already).
+   */
+  async function storeNumbered(
+    party: { conversation: ConversationDocument; role: PartyRole },
+    text: string,
+    clientId: string,
+    numbered: { seq: number; sentAt: Date },
+    context: Context,
+  ): Promise<{ message: MessageView; created: boolean }> {
+    const conversationId = party.conversation._id
+    const latest = (await deps.conversations.findById(conversationId)) ?? party.conversation
+    const recipientId = partyId(latest, otherRole(party.role))
+    const [cards, recipientCounts] = await Promise.all([
+      deps.users.find([latest.requesterId, latest.otherId]),
+      deps.inbox.counts(recipientId, conversationId),
     ])
-    return messageView(allocated, message)
+    const message: StoredMessage = {
+      seq: numbered.seq,
+      senderId: context.callerId,
+      text,
+      sentAt: numbered.sentAt,
+      clientId,
+      takenDown: false,
+    }
+    const senderName = displayName(cards.get(context.callerId), latest.names[party.role])
+    return publish(latest, party.role, message, senderName, recipientCounts, context)
   }
 
   return {
@@ -272,34 +337,42 @@ export function createMessagesService(deps: {
         const latest = (await deps.conversations.findById(conversationId)) ?? party.conversation
         return { message: messageView(latest, earlier), created: false }
       }
-      const claim = { pending: true, held: false }
+      const key = clientIdKey(conversationId, senderId, clientId)
+      const hold = { key, claimedAt: now(), pending: true }
       for (;;) {
         try {
           return {
-            message: await store(party, text, clientId, context, claim),
+            message: await store(party, text, clientId, context, hold),
             created: true,
           }
         } catch (error) {
-          if (error instanceof ClaimHeldError) {
-            // An earlier send holds the id: its message is the answer, or this send takes the
-            // id over (released, or left by a send that died) and stores without a claim.
+          if (error instanceof ClaimHeldError || error instanceof ClaimLostError) {
+            // An earlier send holds the id (or took it from this one): its message is the
+            // answer, or its number is where this send stores the message, or this send takes
+            // the id over (released, or left unnumbered by a send that died).
             const earlier = await replayOrClaim(party.conversation, senderId, clientId)
-            if (earlier !== 'claimed' && earlier !== null) return replay(earlier)
-            claim.pending = false
-            claim.held = true
-            continue
+            if (earlier === null) continue
+            if ('numbered' in earlier) {
+              return storeNumbered(party, text, clientId, earlier.numbered, context)
+            }
+            if ('claimed' in earlier) {
+              hold.claimedAt = earlier.claimed
+              hold.pending = false
+              continue
+            }
+            return replay(earlier)
           }
           // Refused (read-only, blocked, too many): the clientId is free for a later try.
-          if (claim.held) {
-            const key = clientIdKey(conversationId, senderId, clientId)
+          if (!hold.pending) {
             await deps.messages.clientIds.release(key).catch(() => undefined)
           } else if (isRefusal(error)) {
             // Refused before the claim was sent: a retry of a message stored before the
             // conversation closed or the budget ran out still gets the stored message.
             const earlier = await replayOrClaim(party.conversation, senderId, clientId, false)
-            if (earlier === 'claimed') {
-              const key = clientIdKey(conversationId, senderId, clientId)
+            if (earlier !== null && 'claimed' in earlier) {
               await deps.messages.clientIds.release(key).catch(() => undefined)
+            } else if (earlier !== null && 'numbered' in earlier) {
+              return storeNumbered(party, text, clientId, earlier.numbered, context)
             } else if (earlier !== null) {
               return replay(earlier)
             }

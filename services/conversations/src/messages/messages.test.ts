@@ -2,7 +2,12 @@ import { Topics } from '@marketplace/contracts/events'
 import { CONVERSATION_LIMITS, CONVERSATION_MESSAGES } from '@marketplace/contracts/marketplace'
 import { startEventProbe } from '@marketplace/service-kit/testing'
 import { INBOXES_COLLECTION, type InboxDocument } from '../inbox/inbox-document'
+import type { ConversationDocument } from '../conversations/conversation-document'
+import { createInboxRepository } from '../inbox/inbox-repository'
 import { CLIENT_IDS_COLLECTION, clientIdKey } from './message-document'
+import { createMessagesRepository } from './messages-repository'
+import { createSendRateLimit } from './send-rate-limit'
+import { createSendWrite } from './send-write'
 import {
   EVENT_WAIT_MS,
   startConversationsTestApp,
@@ -203,6 +208,118 @@ describe('conversations service: messages (real FerretDB and Kafka)', () => {
       expect(replayed.body._id).toBe(retried.body._id)
       const history = await worker.get(messagesPath(request))
       expect(history.body.items.map((m: Message) => m.text)).toEqual(['Again'])
+    },
+    EVENT_WAIT_MS,
+  )
+
+  /**
+   * What a slow send does with the database, step by step, with the service's own writers:
+   * the numbering write (claim, budget, number, the number recorded on the claim, counts)
+   * and, later, the message's own write. Between the two the test lets a retry in.
+   */
+  function slowSend(request: OpenedRequest, senderId: string, recipientId: string) {
+    const db = app.db
+    const sendWrite = createSendWrite(db, createSendRateLimit(db, { perMinute: 10_000 }))
+    const messages = createMessagesRepository(db, { notifyOutbox: () => undefined })
+    const inbox = createInboxRepository(db)
+    const conversations = db.collection<ConversationDocument>('conversations')
+    return {
+      async number(clientId: string, hold: { key: string; claimedAt: Date }, claim: boolean) {
+        const conversation = (await conversations.findOne({ _id: request.conversationId }))!
+        const sentAt = hold.claimedAt
+        return sendWrite.write({
+          senderId,
+          conversation,
+          lastMessage: { senderId, text: 'Slow', sentAt, takenDown: false },
+          claim: claim
+            ? {
+                _id: hold.key,
+                conversationId: request.conversationId,
+                senderId,
+                afterSeq: conversation.seq,
+                claimedAt: sentAt,
+              }
+            : null,
+          hold,
+          recipient: inbox.messageArrivedUpdate(
+            recipientId,
+            request.conversationId,
+            sentAt,
+          ) as never,
+          numberAlone: async () => null,
+          reread: async () => conversations.findOne({ _id: request.conversationId }),
+        })
+      },
+      store: (seq: number, clientId: string, sentAt: Date) =>
+        messages.store(
+          request.conversationId,
+          { seq, senderId, text: 'Slow', sentAt, clientId, takenDown: false },
+          [],
+        ),
+    }
+  }
+
+  it(
+    'a slow send that numbered its message before its retry came: stored once, under that number, whoever stores first',
+    async () => {
+      const { request, worker, workerId, ownerId } = await pair()
+      const key = clientIdKey(request.conversationId, workerId, 'c-slow')
+      const slow = slowSend(request, workerId, ownerId)
+      // The first send claims the id and numbers its message, then stalls (an overloaded
+      // process, a frozen database) before the message's own write.
+      const claimedAt = new Date(Date.now() - 60_000)
+      const numbered = await slow.number('c-slow', { key, claimedAt }, true)
+      expect(numbered.lost).toBe(false)
+      const seq = numbered.conversation.seq
+      // Its client gave up and sent again, long after: the retry stores under that number.
+      const retried = await worker.post(messagesPath(request), { text: 'Slow', clientId: 'c-slow' })
+      expect(retried.status).toBe(201)
+      expect(retried.body._id).toBe(`${request.conversationId}:${seq}`)
+      // The first send wakes and writes its message: the copy already there stands.
+      const woke = await slow.store(seq, 'c-slow', claimedAt)
+      expect(woke.stored).toBe(false)
+      expect(woke.message.seq).toBe(seq)
+      const history = await worker.get(messagesPath(request))
+      expect(history.body.items.map((m: Message) => m._id)).toEqual([retried.body._id])
+      const again = await worker.post(messagesPath(request), { text: 'Slow', clientId: 'c-slow' })
+      expect(again.status).toBe(200)
+      expect(again.body._id).toBe(retried.body._id)
+    },
+    EVENT_WAIT_MS,
+  )
+
+  it(
+    'a send so slow that a retry took its claim over before it numbered: the retry stores, the slow send stores nothing',
+    async () => {
+      const { request, worker, workerId, ownerId } = await pair()
+      const key = clientIdKey(request.conversationId, workerId, 'c-late')
+      const claimedAt = new Date(Date.now() - 31_000)
+      // The first send's claim landed 31 s ago; the send has not numbered its message yet.
+      await app.db.collection(CLIENT_IDS_COLLECTION).insertOne({
+        _id: key as never,
+        conversationId: request.conversationId,
+        senderId: workerId,
+        afterSeq: 0,
+        claimedAt,
+      })
+      const retried = await worker.post(messagesPath(request), { text: 'Late', clientId: 'c-late' })
+      expect(retried.status).toBe(201)
+      // The first send wakes and numbers: its record on the claim is refused, so it learns
+      // that the retry owns the message and stores nothing.
+      const woke = await slowSend(request, workerId, ownerId).number(
+        'c-late',
+        { key, claimedAt },
+        false,
+      )
+      expect(woke.lost).toBe(true)
+      const history = await worker.get(messagesPath(request))
+      expect(history.body.items.map((m: Message) => m.text)).toEqual(['Late'])
+      const replayed = await worker.post(messagesPath(request), {
+        text: 'Late',
+        clientId: 'c-late',
+      })
+      expect(replayed.status).toBe(200)
+      expect(replayed.body._id).toBe(retried.body._id)
     },
     EVENT_WAIT_MS,
   )

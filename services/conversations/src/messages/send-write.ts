@@ -41,6 +41,12 @@ export interface SendWriteInput {
   lastMessage: LastMessage
   /** The clientId's claim, or null (no clientId, or this send holds it already). */
   claim: ClientIdDocument | null
+  /**
+   * The claim this send holds or is making (null: no clientId): the number is recorded on it
+   * in the write that numbers the message, guarded by `claimedAt`, so a send whose claim a
+   * retry took over learns it (`lost`) before it stores anything.
+   */
+  hold: { key: string; claimedAt: Date } | null
   /** The recipient's unread counts (matches nothing while their inbox entry is missing). */
   recipient: AnyBulkWriteOperation<Document>
   /**
@@ -56,6 +62,12 @@ export interface SendWritten {
   /** The conversation after the write: `seq` is this message's number. */
   conversation: ConversationDocument
   recipientCounted: boolean
+  /**
+   * A retry took this send's claim over before the number was recorded on it: the retry
+   * stores the message under a number of its own, so this send must store nothing (its
+   * number stays empty, which pages skip).
+   */
+  lost: boolean
 }
 
 /**
@@ -71,7 +83,9 @@ export interface SendWritten {
  *    number this send read, and only while the request is open (another message numbered
  *    first: the number is taken with `$inc` in a write of its own, and the recipient's counts
  *    in another; closed: the budget is given back, ConversationClosedError);
- * 4. the recipient's unread counts.
+ * 4. the number recorded on the clientId's claim, while the claim is still this send's (a
+ *    retry that took it over meanwhile: nothing recorded, and the send stores nothing, `lost`);
+ * 5. the recipient's unread counts.
  *
  * What landed before a failed operation is not sent again. The local server's error names
  * neither the failed operation nor what landed, so each fallible operation records a key
@@ -99,6 +113,32 @@ export function createSendWrite(db: Db, rateLimit: SendRateLimit) {
         upsert: true,
       },
     }
+  }
+
+  /**
+   * Records the message's number on the claim this send holds: matches nothing when a retry
+   * took the claim over (a new `claimedAt`) or a number is there already.
+   */
+  function confirming(
+    hold: { key: string; claimedAt: Date },
+    seq: number,
+    sentAt: Date,
+  ): AnyBulkWriteOperation<Document> {
+    return {
+      updateOne: {
+        filter: { _id: hold.key as never, claimedAt: hold.claimedAt, seq: { $exists: false } },
+        update: { $set: { seq, sentAt } },
+      },
+    }
+  }
+
+  /** Whether the number `seq` is the one recorded on the held claim. */
+  async function confirmed(hold: { key: string; claimedAt: Date }, seq: number) {
+    const stored = await collection.findOne(
+      { _id: hold.key as never },
+      { projection: { claimedAt: 1, seq: 1 } },
+    )
+    return stored?.seq === seq && stored.claimedAt?.getTime() === hold.claimedAt.getTime()
   }
 
   async function claimLanded(claim: ClientIdDocument, attempt: string): Promise<boolean> {
@@ -145,24 +185,36 @@ export function createSendWrite(db: Db, rateLimit: SendRateLimit) {
         if (claim) operations.push(claiming(claim, key))
         if (budget) operations.push(budget.update as AnyBulkWriteOperation<Document>)
         operations.push(numbering(conversation, lastMessage))
+        // Must land (each fails the ordered write otherwise) before the two that may not.
+        const guarded = operations.length
+        const seq = conversation.seq + 1
+        if (input.hold) operations.push(confirming(input.hold, seq, lastMessage.sentAt))
         operations.push(input.recipient)
         try {
           const result = await collection.bulkWrite(operations, { ordered: true })
           if (claim) outcome.claimed = true
-          // Every operation before the recipient's landed (matched or inserted): what is left
-          // over is the recipient's.
-          const landed = result.matchedCount + result.upsertedCount
+          // Every guarded operation landed (matched or inserted): what is left over is the
+          // number's record on the claim and the recipient's counts, each 0 or 1.
+          const extra = result.matchedCount + result.upsertedCount - guarded
+          let lost = false
+          let recipientCounted = extra === 1
+          if (input.hold) {
+            // Both landed, neither, or one: the claim says which (a takeover is rare).
+            lost = extra === 0 || (extra === 1 && !(await confirmed(input.hold, seq)))
+            recipientCounted = extra === 2 || (extra === 1 && !lost)
+          }
           return {
             conversation: {
               ...conversation,
-              seq: conversation.seq + 1,
+              seq,
               lastMessage,
               lastActivityAt:
                 conversation.lastActivityAt > lastMessage.sentAt
                   ? conversation.lastActivityAt
                   : lastMessage.sentAt,
             },
-            recipientCounted: landed - (operations.length - 1) === 1,
+            recipientCounted,
+            lost,
           }
         } catch (error) {
           if (!isDuplicateKey(error)) throw error
@@ -186,7 +238,15 @@ export function createSendWrite(db: Db, rateLimit: SendRateLimit) {
             if (spent !== null) await rateLimit.giveBack(senderId, spent)
             throw new ConversationClosedError(await input.reread())
           }
-          return { conversation: numbered, recipientCounted: false }
+          // The number is recorded on the claim in a write of its own on this rare path.
+          const lost = input.hold
+            ? (
+                await collection.bulkWrite([
+                  confirming(input.hold, numbered.seq, lastMessage.sentAt),
+                ])
+              ).matchedCount === 0
+            : false
+          return { conversation: numbered, recipientCounted: false, lost }
         }
       }
       if (spent !== null) await rateLimit.giveBack(senderId, spent)
