@@ -18,18 +18,24 @@ import { ArrowLeftIcon } from '@/components/icons/ArrowLeftIcon'
 import { unknownPlaceMessage } from '@/features/feed/distance'
 import { SaveSearchButton } from '@/features/saved-searches/SaveSearchButton'
 import { feedSearchQuery, suggestedSearchName } from '@/features/feed/feed-search-query'
+import { useFeedUrlState } from '@/features/feed/use-feed-url-state'
 import './feed.css'
 
-/** The home feed (route /): posts or people, with categories, filters and pages. */
+/**
+ * The home feed (route /): posts or people, with categories, filters and pages; its state is
+ * also the page's URL (`/?feed=job&category=Moving&near=Austin%2C+TX&within=25`).
+ */
 export default function HomePage() {
   const dispatch = useAppDispatch()
+  const urlRead = useFeedUrlState()
   const feed = useAppSelector(selectFeed)
   const { feedType, selected, view } = feed
   const texts = FEED_TEXTS[feedType]
 
+  // Until the URL's feed is in the slice, nothing is asked: that would be the feed it leaves.
   const query: FeedQuery = feedQueryOf(feed)
-  const jobs = useGetJobsFeedQuery(query, { skip: feedType !== 'job' })
-  const people = useGetPeopleFeedQuery(query, { skip: feedType !== 'worker' })
+  const jobs = useGetJobsFeedQuery(query, { skip: !urlRead || feedType !== 'job' })
+  const people = useGetPeopleFeedQuery(query, { skip: !urlRead || feedType !== 'worker' })
   const current = feedType === 'job' ? jobs : people
   const pagination = current.data?.pagination
   const total = pagination?.total
@@ -65,7 +71,7 @@ export default function HomePage() {
         <SelectedItem selected={selected} layout={view} className={listClass} />
       </>
     )
-  } else if (current.isLoading || (current.isFetching && current.isError)) {
+  } else if (!urlRead || current.isLoading || (current.isFetching && current.isError)) {
     content = <FeedSkeleton layout={view} status={texts.loading} />
   } else if (current.isError) {
     content = (
@@ -126,6 +132,18 @@ export default function HomePage() {
       <div className="feed-layout">
         <CategorySidebar />
         <section className="feed-content" aria-label={feedType === 'job' ? 'Posts' : 'People'}>
+          {feed.search && !selected && (
+            <p className="feed-search-words">
+              {texts.matching} “{feed.search}”
+              <button
+                type="button"
+                className="btn btn-small btn-ghost"
+                onClick={() => dispatch(feedActions.searchCleared())}
+              >
+                Clear
+              </button>
+            </p>
+          )}
           {content}
         </section>
       </div>

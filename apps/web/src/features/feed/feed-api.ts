@@ -9,9 +9,15 @@ import type {
   PeopleFeedQuerystring,
   PersonView,
 } from '@marketplace/contracts/api'
-import { ALL_FILTER, FEED_PAGE_SIZE, SEARCH_RESULT_LIMIT } from '@marketplace/contracts/marketplace'
+import {
+  ALL_FILTER,
+  FEED_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  SEARCH_RESULT_LIMIT,
+} from '@marketplace/contracts/marketplace'
 import { api, errorStatus } from '@/lib/api'
 import type { FeedState, FeedType } from '@/features/feed/feed-slice'
+import { personMatchesFilters, postMatchesFilters } from '@/features/feed/search-words-filter'
 
 /** What the feed asks for: the feed slice's filters, sort and page. */
 export interface FeedQuery {
@@ -24,12 +30,14 @@ export interface FeedQuery {
   /** Within `within` miles of this place; absent or '' for any distance. */
   near?: string
   within?: number
+  /** Words the feed is narrowed to: the services' search, then the filters here. */
+  search?: string
 }
 
 /** The query of the feed the slice shows: the page's and main.tsx's early request agree. */
 export function feedQueryOf(feed: FeedState): FeedQuery {
-  const { category, location, payment, contact, page, sort, near, within } = feed
-  return { category, location, payment, contact, page, sort, near, within }
+  const { category, location, payment, contact, page, sort, near, within, search } = feed
+  return { category, location, payment, contact, page, sort, near, within, search }
 }
 
 /**
@@ -57,6 +65,12 @@ export function feedParams(query: FeedQuery): JobsFeedQuery & PeopleFeedQuerystr
     if (query.within !== undefined) params.within = String(query.within)
   }
   params.sort = query.sort === 'distance' && !near ? 'desc' : query.sort
+  // With words the services answer their search: its newest matches, one list, no pages.
+  const search = query.search?.trim() ?? ''
+  if (search) {
+    params.search = search
+    params.limit = String(MAX_PAGE_SIZE)
+  }
   return params
 }
 
@@ -69,31 +83,35 @@ export function categoriesErrorText(error: unknown): string {
   return status === 401 || status === 403 ? CATEGORIES_LOGIN_MESSAGE : CATEGORIES_FAILED_MESSAGE
 }
 
-/** A feed page always has its pagination: an answer without one reads as one empty page. */
-const emptyPagination = (page: number): JobsPagination => ({
+/** A feed page always has its pagination: an answer without one (a search) is one page. */
+const onePage = (page: number, total: number): JobsPagination => ({
   page,
   totalPages: 1,
-  total: 0,
+  total,
   limit: FEED_PAGE_SIZE,
 })
+
+/** A search answer read as the feed: the matches that pass the feed's filters. */
+const searched = <T>(items: T[], query: FeedQuery, matches: (item: T, q: FeedQuery) => boolean) =>
+  query.search?.trim() ? items.filter((item) => matches(item, query)) : items
 
 /** The home feed, its category sidebar and the search box. */
 export const feedApi = api.injectEndpoints({
   endpoints: (build) => ({
     getJobsFeed: build.query<Required<JobsFeedAnswer>, FeedQuery>({
       query: (query) => ({ url: '/api/jobs', params: feedParams(query) }),
-      transformResponse: (body: Partial<JobsFeedAnswer>, _meta, query) => ({
-        jobs: body.jobs ?? [],
-        pagination: body.pagination ?? emptyPagination(query.page),
-      }),
+      transformResponse: (body: Partial<JobsFeedAnswer>, _meta, query) => {
+        const jobs = searched(body.jobs ?? [], query, postMatchesFilters)
+        return { jobs, pagination: body.pagination ?? onePage(query.page, jobs.length) }
+      },
       providesTags: ['Feed'],
     }),
     getPeopleFeed: build.query<Required<PeopleFeedPage>, FeedQuery>({
       query: (query) => ({ url: '/api/people', params: feedParams(query) }),
-      transformResponse: (body: Partial<PeopleFeedPage>, _meta, query) => ({
-        people: body.people ?? [],
-        pagination: body.pagination ?? emptyPagination(query.page),
-      }),
+      transformResponse: (body: Partial<PeopleFeedPage>, _meta, query) => {
+        const people = searched(body.people ?? [], query, personMatchesFilters)
+        return { people, pagination: body.pagination ?? onePage(query.page, people.length) }
+      },
       providesTags: ['Feed'],
     }),
     getCategories: build.query<CategoryList, FeedType>({

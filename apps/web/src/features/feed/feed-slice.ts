@@ -29,8 +29,25 @@ export interface FeedState {
   location: string
   payment: string
   contact: string
+  /** Words the feed is narrowed to (a saved search's `search`), '' for none. */
+  search: string
   page: number
 }
+
+/** The part of the feed's state the home page's URL holds (features/feed/feed-url-state.ts). */
+export type FeedUrlState = Pick<
+  FeedState,
+  | 'feedType'
+  | 'category'
+  | 'location'
+  | 'payment'
+  | 'contact'
+  | 'near'
+  | 'within'
+  | 'sort'
+  | 'search'
+  | 'page'
+>
 
 export const initialFeedState: FeedState = {
   feedType: 'job',
@@ -45,6 +62,7 @@ export const initialFeedState: FeedState = {
   location: 'All',
   payment: 'All',
   contact: 'All',
+  search: '',
   page: 1,
 }
 
@@ -97,6 +115,17 @@ export const feedSlice = createSlice({
       state.near = action.payload
       state.page = 1
     },
+    /** The feed a URL names (`/?feed=job&near=...`, features/feed/use-feed-url-state.ts). */
+    urlStateRead(state, action: PayloadAction<{ feed: FeedUrlState; named: boolean }>) {
+      Object.assign(state, action.payload.feed)
+      state.selected = null
+      // A link that names a feed shows that feed: the home place does not fill in its place.
+      state.nearChosen = action.payload.named
+    },
+    searchCleared(state) {
+      state.search = ''
+      state.page = 1
+    },
     pageSelected(state, action: PayloadAction<number>) {
       state.page = action.payload
     },
@@ -109,6 +138,7 @@ export const feedSlice = createSlice({
       state.contact = 'All'
       state.near = ''
       state.nearChosen = true
+      state.search = ''
       state.page = 1
     },
   },

@@ -6,6 +6,7 @@ export const FEED_TEXTS = {
     empty: 'No posts found.',
     back: 'Show all posts',
     toggle: 'Posts',
+    matching: 'Posts matching',
   },
   worker: {
     loading: 'Loading workers...',
@@ -13,5 +14,6 @@ export const FEED_TEXTS = {
     empty: 'No people found.',
     back: 'Show all people',
     toggle: 'People',
+    matching: 'People matching',
   },
 } as const
