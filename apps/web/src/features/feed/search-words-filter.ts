@@ -3,7 +3,8 @@ import { ALL_FILTER, wordsOf } from '@marketplace/contracts/marketplace'
 
 type Filters = { category: string; location: string; payment: string; contact: string }
 
-const same = (a: string | null | undefined, b: string) => (a ?? '').toLowerCase() === b.toLowerCase()
+const same = (a: string | null | undefined, b: string) =>
+  (a ?? '').toLowerCase() === b.toLowerCase()
 const chosen = (value: string) => value.trim() !== '' && value !== ALL_FILTER
 
 /** Every word of `filter` starts a word of `text` ("Austin" finds "Austin TX"). */
