@@ -105,14 +105,20 @@ async function call(method, path, { token, body, expect = [], key } = {}) {
   let retryAfter = null
   let data = null
   let detail = ''
-  // As the web app's base query: a read that got no answer at all (its connection refused or
+  // As the web app's base query: a call that got no answer at all (its connection refused or
   // broken, as when the gateway holding it is killed) is sent again, up to three times, 100,
-  // 200 and 400 ms apart; only its last attempt counts. A read that timed out is not.
+  // 200 and 400 ms apart, if it is safe to repeat: a read, or a write with its
+  // Idempotency-Key (the same key, so a service that took the first attempt answers the repeat
+  // with its first answer). Only the last attempt counts, as only it reaches the person; the
+  // account at the end still finds any write lost or made twice. A call that timed out is not
+  // sent again here.
+  const repeatable = READ_METHODS.has(method) || key !== undefined
   for (let attempt = 0; ; attempt += 1) {
     ;({ status, retryAfter, data, detail } = await attemptCall(method, path, token, body, key))
     const unanswered = status === 0 && detail !== 'no answer in 30 s'
-    if (!unanswered || !READ_METHODS.has(method) || attempt >= 3) break
-    readsSentAgain += 1
+    if (!unanswered || !repeatable || attempt >= 3) break
+    if (READ_METHODS.has(method)) readsSentAgain += 1
+    else writesSentAgain += 1
     await sleep(100 * 2 ** attempt)
   }
   const ms = performance.now() - started

@@ -25,6 +25,13 @@ import { startKafka } from './server-containers'
 // for 20 s (`docker network disconnect`), disturbs no other test or developer. Meanwhile a client reads and writes through the gateway and every answer is the
 // usual one, every service stays ready; once the broker is back every event written meanwhile
 // is delivered once (notifications stored).
+/**
+ * Each case's bound: the fault (up to a minute with the container's stop and start) plus the
+ * delivery afterwards (`clientThrough`'s own 180 s wait), so a slow delivery fails on that
+ * wait, with its message, rather than on the test runner's default.
+ */
+const CASE_TIMEOUT_MS = 330_000
+
 describe('a Kafka outage, through the gateway', () => {
   const infra = infraEnv()
   const keys = testKeyPair()
@@ -244,46 +251,58 @@ describe('a Kafka outage, through the gateway', () => {
     ).toBe(requests)
   }
 
-  it('keeps every route answering and every service ready for 30 s without Kafka, then delivers every event', async () => {
-    await clientThrough(
-      {
-        what: 'Kafka away (docker stop)',
-        seconds: 30,
-        apply: () => broker!.stop(),
-        heal: () => broker!.start(),
-      },
-      31,
-    )
-  })
+  it(
+    'keeps every route answering and every service ready for 30 s without Kafka, then delivers every event',
+    async () => {
+      await clientThrough(
+        {
+          what: 'Kafka away (docker stop)',
+          seconds: 30,
+          apply: () => broker!.stop(),
+          heal: () => broker!.start(),
+        },
+        31,
+      )
+    },
+    CASE_TIMEOUT_MS,
+  )
 
   // A frozen broker is worse than a stopped one for a client: a stopped broker refuses at
   // once, a frozen one accepts bytes and never answers, so every produce, fetch and heartbeat
   // waits for its timeout. The API must not wait with it.
-  it('keeps every route answering for 20 s while the broker is frozen (docker pause), then delivers every event once', async () => {
-    await clientThrough(
-      {
-        what: 'Kafka frozen (docker pause)',
-        seconds: 20,
-        apply: () => broker!.pause(),
-        heal: () => broker!.unpause(),
-      },
-      21,
-    )
-  })
+  it(
+    'keeps every route answering for 20 s while the broker is frozen (docker pause), then delivers every event once',
+    async () => {
+      await clientThrough(
+        {
+          what: 'Kafka frozen (docker pause)',
+          seconds: 20,
+          apply: () => broker!.pause(),
+          heal: () => broker!.unpause(),
+        },
+        21,
+      )
+    },
+    CASE_TIMEOUT_MS,
+  )
 
   // A partition: the broker runs, but what the services send it goes nowhere, and its
   // answers to requests already sent never come back. Like a freeze for the clients, except
   // that the broker's own clock runs on, so their group sessions expire meanwhile and the
   // consumers must rejoin after the heal.
-  it('keeps every route answering for 20 s while the broker is cut off the network, then delivers every event once', async () => {
-    await clientThrough(
-      {
-        what: 'Kafka cut off the network (docker network disconnect)',
-        seconds: 20,
-        apply: () => broker!.disconnect(),
-        heal: () => broker!.reconnect(),
-      },
-      22,
-    )
-  })
+  it(
+    'keeps every route answering for 20 s while the broker is cut off the network, then delivers every event once',
+    async () => {
+      await clientThrough(
+        {
+          what: 'Kafka cut off the network (docker network disconnect)',
+          seconds: 20,
+          apply: () => broker!.disconnect(),
+          heal: () => broker!.reconnect(),
+        },
+        22,
+      )
+    },
+    CASE_TIMEOUT_MS,
+  )
 })

@@ -5,7 +5,9 @@ import { expectEveryWriteAccounted, marketplaceDay } from './marketplace-day'
 // gateways on one port (REPLICAS=2), while one of the two gateways is killed (SIGKILL) and
 // started again 5 s later, then instance 1 of every service is killed in the middle of its
 // writes and started again 20 s later. Every write carries an Idempotency-Key: a write whose
-// instance died under it is sent by the gateway to the other instance, which answers it once.
+// instance died under it is sent by the gateway to the other instance, which answers it once;
+// a call the killed gateway held loses its connection, and the client sends it again with
+// the same key, as the web app does (only what reaches the person counts, as for reads).
 // Not one answer may be other than success or 503 with Retry-After (`--strict`), and no
 // acknowledged write may be lost or stored twice (docs/reliability.md, "A killed instance").
 describe('writes while service instances and a gateway are killed', () => {

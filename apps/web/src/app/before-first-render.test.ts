@@ -92,6 +92,20 @@ describe('before the first render, with "Keep me signed in"', () => {
     expect(requests.filter((r) => r.path === '/api/jobs')).toHaveLength(0)
   })
 
+  it('on a home page whose query names its feed (a saved search): signed in, the default feed neither asked for nor seeded', async () => {
+    writePersistFlag(true)
+    window.history.replaceState(null, '', '/?feed=job&near=Austin%2C+TX&within=25')
+    const requests = serve(renewed)
+    runEarlyScript()
+    const store = createStore()
+
+    await beforeFirstRender(store, '/')
+
+    expect(store.getState().auth.accessToken).toBe('fresh-token')
+    expect(requests.filter((r) => r.path === '/api/jobs')).toHaveLength(0)
+    expect(cachedFeed(store)).toBeUndefined()
+  })
+
   it("without the page's script the app renews itself, once, and the page asks for its feed", async () => {
     writePersistFlag(true)
     const requests = serve(renewed)
@@ -102,5 +116,23 @@ describe('before the first render, with "Keep me signed in"', () => {
     expect(store.getState().auth.accessToken).toBe('fresh-token')
     expect(requests.filter((r) => r.path === '/api/auth/refresh')).toHaveLength(1)
     expect(cachedFeed(store)).toBeUndefined()
+  })
+})
+
+describe('before the first render, signed out', () => {
+  it('on /: the default feed is preloaded; on a home page whose query names its feed, it is not', async () => {
+    serve(renewed)
+    const preloads = () =>
+      [...document.head.querySelectorAll('link[rel="preload"]')].map((link) =>
+        link.getAttribute('href'),
+      )
+    document.head.querySelectorAll('link[rel="preload"]').forEach((link) => link.remove())
+    window.history.replaceState(null, '', '/?feed=job&category=Moving')
+    await beforeFirstRender(createStore(), '/')
+    expect(preloads()).toEqual([])
+
+    window.history.replaceState(null, '', '/')
+    await beforeFirstRender(createStore(), '/')
+    expect(preloads()).toEqual(['/api/jobs?page=1&sort=desc'])
   })
 })

@@ -22,7 +22,9 @@ export async function beforeFirstRender(store: AppStore, pathname: string): Prom
   const session = mayBeSignedIn ? restoreSession(store) : Promise.resolve()
   const parts: Array<Promise<unknown>> = [loadAppConfig(), preloadRoute(pathname), session]
 
-  if (pathname === '/') {
+  // Only the home page's default feed: a query names another (a saved search's link, a shared
+  // address), which the feed asks for itself once the page has read it (use-feed-url-state).
+  if (pathname === '/' && window.location.search.length <= 1) {
     const firstPage = mayBeSignedIn ? null : readFirstFeedPage()
     const earlyPage = mayBeSignedIn ? takeEarlyFirstFeedPage() : null
     if (firstPage) {

@@ -149,6 +149,20 @@ describe('the home route with the first feed page', () => {
     expect(Date.now() - started).toBeLessThan(2500)
   })
 
+  it('serves the plain shell, asking jobs for nothing, to a home page whose query names its feed', async () => {
+    for (const cookie of ['', 'refresh_token=abc']) {
+      const response = await fetch(`${gateway.url}/?feed=job&near=Austin%2C+TX&within=25`, {
+        headers: { accept: 'text/html', cookie },
+      })
+      expect(await response.text()).toBe(INDEX_HTML)
+    }
+    expect(jobsRequests).toHaveLength(0)
+    // An empty query is the home page itself.
+    expect(
+      await (await fetch(`${gateway.url}/?`, { headers: { accept: 'text/html' } })).text(),
+    ).toContain('id="first-feed-page"')
+  })
+
   it('serves other client routes the plain shell', async () => {
     const response = await fetch(`${gateway.url}/settings-account`, {
       headers: { accept: 'text/html' },

@@ -98,7 +98,10 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     // The home route: the shell with the feed's first page in it (routes/first-feed-page),
     // or, when the feed does not answer in time, as it is. Signed out, with the answer the
     // app then shows; maybe signed in, the public cards only, until the app shows the user's.
-    if (pathname === '/' && (await isFile(indexFile))) {
+    // A home page with a query names another feed (a saved search's link, a shared address:
+    // `/?feed=job&near=...`): the newest posts would flash before it, so it gets the shell.
+    const query = request.url.slice(pathname.length + 1)
+    if (pathname === '/' && query === '' && (await isFile(indexFile))) {
       const page = await fetchFirstFeedPage(app, request.ip)
       const { html, hashes } = await currentIndex()
       if (page && html) {
