@@ -1,5 +1,6 @@
-import { cellKey, cellKeysWithin, milesBetween, type LatLon } from '@marketplace/geo'
+import { milesBetween, type LatLon } from '@marketplace/geo'
 import { IdTable } from './id-table'
+import { PointLists } from './point-lists'
 import { SlotList } from './slot-list'
 import { TextArena } from './text-arena'
 
@@ -145,8 +146,6 @@ const FORMAT = 'columnar-1'
 const NO_ROW = -1
 const ROWS_PER_RECORD = 4096
 const STRINGS_PER_RECORD = 65_536
-/** Above any row count (2^26): a distance key's low part is the row's place in feed order. */
-const PLACE_FACTOR = 67_108_864
 /** "Within N miles" answers kept between changes (the pages after the first read them again). */
 const MAX_CACHED_NEAR = 32
 /** Filter combinations whose rows are kept between changes (a few pages' worth each). */
@@ -189,8 +188,8 @@ export class ColumnarFeed {
   private keys = new Map<string, string>()
   private all = new SlotList()
   private byFilter = new Map<string, SlotList>()
-  /** Rows with a point, per cell of the geo package's grid, in feed order. */
-  private byCell = new Map<number, SlotList>()
+  /** Rows with a point, per point (in feed order) and the points per grid cell. */
+  private byPoint = new PointLists()
   /**
    * Search: every word held, sorted (a prefix is a range of it), and beside each its rows; a
    * word of one row holds the row number itself (most words are rare). Two arrays and no map:
@@ -201,10 +200,7 @@ export class ColumnarFeed {
   /** Bumped by every change: cached intersections older than it are stale. */
   private version = 0
   private intersections = new Map<string, { version: number; slots: Int32Array }>()
-  private nearAnswers = new Map<
-    string,
-    { version: number; slots: Int32Array; distances: Float64Array }
-  >()
+  private nearAnswers = new Map<string, { version: number; slots: Int32Array }>()
   private cards = new Map<number, string>()
   private nextExpiry = Infinity
 
@@ -456,8 +452,8 @@ export class ColumnarFeed {
             next.all.push(slot)
             for (const key of next.keySets[next.keySetOf[slot]!]!)
               listOf(next.byFilter, key, next.used >> 4).push(slot)
-            const cell = next.cellOf(slot)
-            if (cell !== undefined) listOf(next.byCell, cell).push(slot)
+            const point = next.pointOf(slot)
+            if (point) next.byPoint.push(slot, point)
           }
           let complete = postings.length === vocabulary.length
           for (let word = 0; complete && word < vocabulary.length; word += 1)
@@ -603,12 +599,9 @@ export class ColumnarFeed {
     const lists = active.map((key) => this.byFilter.get(key))
     if (lists.some((list) => list === undefined))
       return { slots: [], total: 0, start: 0, ...(query.near && { distances: [] }) }
-    let distanceAt: Float64Array | undefined
     let all: Int32Array
     if (query.near) {
-      const near = this.withinDistance(active, query.near)
-      all = near.slots
-      distanceAt = near.distances
+      all = this.withinDistance(active, query.near)
       if (query.near.order === 'distance') query = { ...query, sort: 'desc', after: undefined }
     } else
       all =
@@ -650,13 +643,13 @@ export class ColumnarFeed {
     for (let i = start; i < Math.min(start + query.pageSize, visible); i += 1) {
       const place = placeOf(query.sort === 'asc' ? visible - 1 - i : i)
       slots.push(all[place]!)
-      if (distanceAt) distances.push(distanceAt[place]!)
+      if (query.near) distances.push(this.distanceOf(all[place]!, query.near)!)
     }
     return {
       slots,
       total: visible,
       start: Math.min(start, visible),
-      ...(distanceAt && { distances }),
+      ...(query.near && { distances }),
     }
   }
 
@@ -676,20 +669,14 @@ export class ColumnarFeed {
     return point && milesBetween(from, point)
   }
 
-  private cellOf(slot: number): number | undefined {
-    const point = this.pointOf(slot)
-    return point && cellKey(point)
-  }
-
   /**
-   * The rows with every active filter key within `near.miles` of its point, in the order asked,
-   * with their distances: the grid's cells the circle's bounding box touches are merged in feed
-   * order and each row's distance checked; kept until the feed changes.
+   * The rows with every active filter key within `near.miles` of its point, in the order
+   * asked: the points near enough (each measured once, PointLists), their rows kept if they
+   * hold the filters, merged in feed order, or nearest point first (rows at the same distance,
+   * to a thousandth of a mile, in feed order). One point with no filter is its own list, no
+   * copy. Kept until the feed changes.
    */
-  private withinDistance(
-    active: readonly string[],
-    near: NearQuery,
-  ): { slots: Int32Array; distances: Float64Array } {
+  private withinDistance(active: readonly string[], near: NearQuery): Int32Array {
     const cacheKey = [near.lat, near.lon, near.miles, near.order, ...[...active].sort()].join(
       '\u0001',
     )
@@ -697,96 +684,55 @@ export class ColumnarFeed {
     if (cached && cached.version === this.version) {
       this.nearAnswers.delete(cacheKey)
       this.nearAnswers.set(cacheKey, cached)
-      return cached
+      return cached.slots
     }
-    const cells: Int32Array[] = []
-    for (const cell of cellKeysWithin(near, near.miles)) {
-      const list = this.byCell.get(cell)
-      if (list && list.length > 0) cells.push(list.view())
-    }
-    const point = this.schema.point!
-    const stride = this.numberCount
-    const values = this.numberValues
-    // Cheap cut before the haversine: a degree of latitude is never less than 68.7 miles.
-    const latSlack = near.miles / 68.7
-    // Rows of one town share its point: the last point's distance is reused.
-    let lastLat = NaN
-    let lastLon = NaN
-    let lastMiles = 0
-    // Each cell on its own, in plain loops (a merge of every candidate cost more than the
-    // checks); the few cells with matches are merged afterwards.
-    const perCell: Array<{ slots: Int32Array; distances: Float64Array }> = []
-    for (const list of cells) {
-      const matched = new SlotList(64)
-      let miles = new Float64Array(64)
-      for (let i = 0; i < list.length; i += 1) {
-        const slot = list[i]!
-        const lat = values[slot * stride + point.lat]!
-        if (Math.abs(lat - near.lat) > latSlack) continue
-        if (active.length > 0) {
-          const keys = this.keySets[this.keySetOf[slot]!]!
-          if (!active.every((key) => keys.includes(key))) continue
-        }
-        const lon = values[slot * stride + point.lon]!
-        if (lat !== lastLat || lon !== lastLon) {
-          lastLat = lat
-          lastLon = lon
-          lastMiles = milesBetween(near, { lat, lon })
-        }
-        if (lastMiles > near.miles) continue
-        if (matched.length === miles.length) {
-          const bigger = new Float64Array(miles.length * 2)
-          bigger.set(miles)
-          miles = bigger
-        }
-        miles[matched.length] = lastMiles
-        matched.push(slot)
-      }
-      if (matched.length > 0)
-        perCell.push({ slots: matched.view(), distances: miles.subarray(0, matched.length) })
+    let points = this.byPoint.within(near, near.miles)
+    if (active.length > 0) {
+      points = points
+        .map(({ rows, miles }) => ({ rows: this.withKeys(rows, active), miles }))
+        .filter(({ rows }) => rows.length > 0)
     }
     let slots: Int32Array
-    let distances: Float64Array
-    if (perCell.length <= 1) {
-      slots = perCell[0]?.slots ?? new Int32Array(0)
-      distances = perCell[0]?.distances ?? new Float64Array(0)
-    } else {
-      const distanceOf = new Map<number, number>()
-      for (const cell of perCell)
-        cell.slots.forEach((slot, i) => distanceOf.set(slot, cell.distances[i]!))
-      const merged = new SlotList(distanceOf.size)
-      for (const slot of mergeInOrder(
-        perCell.map((cell) => cell.slots),
-        this.before,
-      ))
-        merged.push(slot)
-      slots = merged.view()
-      distances = Float64Array.from(slots, (slot) => distanceOf.get(slot)!)
-    }
     if (near.order === 'distance') {
-      // Nearest first, equal distances (to a thousandth of a mile) in the feed's order: one
-      // number per row, the distance above its place in the feed order, sorted natively (a
-      // comparator over 100,000 rows takes tens of milliseconds).
-      const keys = new Float64Array(slots.length)
-      for (let i = 0; i < slots.length; i += 1)
-        keys[i] = Math.min(Math.round(distances[i]! * 1000), 1e8) * PLACE_FACTOR + i
-      keys.sort()
-      const sortedSlots = new Int32Array(slots.length)
-      const sortedDistances = new Float64Array(slots.length)
-      for (let i = 0; i < keys.length; i += 1) {
-        const place = keys[i]! % PLACE_FACTOR
-        sortedSlots[i] = slots[place]!
-        sortedDistances[i] = distances[place]!
+      // Nearest first: points by their distance to a thousandth of a mile, the rows of points
+      // at the same distance merged in feed order.
+      const rounded = (miles: number) => Math.round(miles * 1000)
+      points.sort((a, b) => rounded(a.miles) - rounded(b.miles))
+      const runs: Int32Array[] = []
+      for (let i = 0; i < points.length;) {
+        let end = i + 1
+        while (end < points.length && rounded(points[end]!.miles) === rounded(points[i]!.miles))
+          end += 1
+        runs.push(this.merged(points.slice(i, end).map((point) => point.rows)))
+        i = end
       }
-      slots = sortedSlots
-      distances = sortedDistances
-    }
-    const answer = { version: this.version, slots, distances }
+      slots = runs.length === 1 ? runs[0]! : concatenated(runs)
+    } else slots = this.merged(points.map((point) => point.rows))
     this.nearAnswers.delete(cacheKey)
-    this.nearAnswers.set(cacheKey, answer)
+    this.nearAnswers.set(cacheKey, { version: this.version, slots })
     if (this.nearAnswers.size > MAX_CACHED_NEAR)
       this.nearAnswers.delete(this.nearAnswers.keys().next().value!)
-    return answer
+    return slots
+  }
+
+  /** The rows of `rows` that hold every key of `active`. */
+  private withKeys(rows: Int32Array, active: readonly string[]): Int32Array {
+    const kept = new SlotList(Math.min(rows.length, 1024))
+    for (let i = 0; i < rows.length; i += 1) {
+      const keys = this.keySets[this.keySetOf[rows[i]!]!]!
+      if (active.every((key) => keys.includes(key))) kept.push(rows[i]!)
+    }
+    return kept.view()
+  }
+
+  /** Lists in feed order merged into one (one list: itself). */
+  private merged(lists: Int32Array[]): Int32Array {
+    if (lists.length === 0) return new Int32Array(0)
+    if (lists.length === 1) return lists[0]!
+    const merged = new Int32Array(lists.reduce((sum, list) => sum + list.length, 0))
+    let at = 0
+    for (const slot of mergeInOrder(lists, this.before)) merged[at++] = slot
+    return merged.subarray(0, at)
   }
 
   /** The places in `list` (feed order) of the rows `hide` names, ascending. */
@@ -1004,8 +950,8 @@ export class ColumnarFeed {
     this.all.insert(slot, this.before)
     for (const key of this.keySets[this.keySetOf[slot]!]!)
       listOf(this.byFilter, key).insert(slot, this.before)
-    const cell = this.cellOf(slot)
-    if (cell !== undefined) listOf(this.byCell, cell).insert(slot, this.before)
+    const point = this.pointOf(slot)
+    if (point) this.byPoint.insert(slot, point, this.before)
     for (const word of this.schema.searchWords(this.row(slot))) this.addWord(word, slot)
     this.noteExpiry(slot)
   }
@@ -1017,11 +963,8 @@ export class ColumnarFeed {
       const list = this.byFilter.get(key)
       if (list?.remove(slot, this.before) && list.length === 0) this.byFilter.delete(key)
     }
-    const cell = this.cellOf(slot)
-    if (cell !== undefined) {
-      const list = this.byCell.get(cell)
-      if (list?.remove(slot, this.before) && list.length === 0) this.byCell.delete(cell)
-    }
+    const point = this.pointOf(slot)
+    if (point) this.byPoint.remove(slot, point, this.before)
     for (const word of this.schema.searchWords(this.row(slot))) this.removeWord(word, slot)
   }
 
@@ -1064,15 +1007,15 @@ export class ColumnarFeed {
   private buildLists(): void {
     this.all = new SlotList(this.used)
     this.byFilter.clear()
-    this.byCell.clear()
+    this.byPoint.clear()
     // A map while loading (each word looked up once per row), two sorted arrays after.
     const byWord = new Map<string, SlotList | number>()
     // Only a load builds lists, into a feed of its own: every slot below `used` is a row.
     for (let slot = 0; slot < this.used; slot += 1) {
       this.all.push(slot)
       for (const key of this.keySets[this.keySetOf[slot]!]!) listOf(this.byFilter, key).push(slot)
-      const cell = this.cellOf(slot)
-      if (cell !== undefined) listOf(this.byCell, cell).push(slot)
+      const point = this.pointOf(slot)
+      if (point) this.byPoint.push(slot, point)
       for (const word of this.schema.searchWords(this.row(slot))) {
         const entry = byWord.get(word)
         if (entry === undefined) byWord.set(word, slot)
@@ -1095,7 +1038,7 @@ export class ColumnarFeed {
   private sortLists(): void {
     this.all.sort(this.before)
     for (const list of this.byFilter.values()) list.sort(this.before)
-    for (const list of this.byCell.values()) list.sort(this.before)
+    this.byPoint.sort(this.before)
     for (const entry of this.postings) if (typeof entry !== 'number') entry.sort(this.before)
   }
 
@@ -1103,7 +1046,7 @@ export class ColumnarFeed {
     this.texts.trim()
     this.all.trim()
     for (const list of this.byFilter.values()) list.trim()
-    for (const list of this.byCell.values()) list.trim()
+    this.byPoint.trim()
     for (const entry of this.postings) if (typeof entry !== 'number') entry.trim()
   }
 
@@ -1126,7 +1069,7 @@ export class ColumnarFeed {
     this.keys = next.keys
     this.all = next.all
     this.byFilter = next.byFilter
-    this.byCell = next.byCell
+    this.byPoint = next.byPoint
     this.vocabulary = next.vocabulary
     this.postings = next.postings
     this.version += 1
@@ -1277,4 +1220,15 @@ function byFrequency(postings: ReadonlyArray<SlotList | number>): Int32Array {
     at[bucket]! += 1
   })
   return byRank
+}
+
+/** Lists one after the other, in one array. */
+function concatenated(lists: readonly Int32Array[]): Int32Array {
+  const all = new Int32Array(lists.reduce((sum, list) => sum + list.length, 0))
+  let at = 0
+  for (const list of lists) {
+    all.set(list, at)
+    at += list.length
+  }
+  return all
 }
