@@ -197,8 +197,7 @@ export function createSavedSearchesRepository(db: Db) {
     },
 
     /** Every saved search, for the matcher's index at start (the fields it needs only). */
-    all: () =>
-      searches.find({}, { projection: INDEXED_FIELDS, batchSize: LOAD_BATCH_SIZE }),
+    all: () => searches.find({}, { projection: INDEXED_FIELDS, batchSize: LOAD_BATCH_SIZE }),
 
     /**
      * The changes noted from `from` to `until` (epoch ms, by the writers' clocks): the few
