@@ -12,9 +12,10 @@
 //  - the time from a post's event to its notification stored (the notification's createdAt,
 //    read from the database after the run, so the measuring adds no load): p50, p95, p99,
 //    and notices missing or extra.
-//  - the floor, in the same run: `--floor-seconds` (10) of job-request.created at the same
-//    rate, each one notice stored by the service's general group with no matching: the time
-//    from event to notice stored when the machine, Kafka and the database are the limit;
+//  - the floor, in the same seconds: with every `--floor-every` (5th) post a job-request.created,
+//    one notice stored by the service's general group with no matching: the time from event
+//    to notice stored where the machine, Kafka and the database are the limit, under the
+//    same load as the alerts (the machine is shared: a floor measured apart was not);
 //  - the index's load read as it was (the driver's default batches) and as the service reads
 //    it now (LOAD_BATCH_SIZE), both timed here before the service starts, then the service's
 //    own time to ready; its RSS when ready and after the run, and its CPU time per post.
@@ -24,7 +25,7 @@
 // or signal: one the bench did not cause ends the run at once with that reason.
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/notifications...
-//   node scripts/bench/saved-search-alerts.mjs [--searches 100000] [--users 10000] [--rate 50] [--duration 60] [--floor-seconds 10] [--keep]
+//   node scripts/bench/saved-search-alerts.mjs [--searches 100000] [--users 10000] [--rate 50] [--duration 60] [--floor-every 5] [--keep]
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -50,7 +51,7 @@ const { values: args } = parseArgs({
     users: { type: 'string', default: '10000' },
     rate: { type: 'string', default: '50' },
     duration: { type: 'string', default: '60' },
-    'floor-seconds': { type: 'string', default: '10' },
+    'floor-every': { type: 'string', default: '5' },
     'index-only': { type: 'boolean', default: false },
     'skip-read-compare': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
@@ -61,7 +62,8 @@ const USERS = Number(args.users)
 const RATE = Number(args.rate)
 const DURATION_S = Number(args.duration)
 const POSTS = RATE * DURATION_S
-const FLOOR_EVENTS = RATE * Number(args['floor-seconds'])
+const FLOOR_EVERY = Number(args['floor-every'])
+const FLOOR_EVENTS = Math.ceil(POSTS / FLOOR_EVERY)
 
 const infra = infraEnv()
 const run = `bench_alerts_${randomBytes(4).toString('hex')}`
@@ -485,13 +487,26 @@ async function main() {
     const alertsStored = () => notificationsOf.countDocuments({ kind: 'saved-search' })
     if ((await whileUp(waitForCount(alertsStored, 10, 120_000))) < 10)
       throw new Error('warm-up notices not stored within 2 minutes')
-    log(`publishing ${POSTS} new posts at ${RATE}/s for ${DURATION_S} s...`)
+    log(
+      `publishing ${POSTS} new posts at ${RATE}/s for ${DURATION_S} s, and with every ${FLOOR_EVERY}th a request (the floor)...`,
+    )
+    const requestSentAt = new Map()
+    // Request notices of earlier runs' events (the general group reads the broker's history).
+    const requestNotices = () => notificationsOf.countDocuments({ kind: 'post-request' })
+    const earlierNotices = await requestNotices()
     const started = Date.now()
     const cpuBefore = cpuMsOf(pid)
     const dbPid = databasePid()
     const dbCpuBefore = dbPid ? cpuMsOf(dbPid) : 0
     await whileUp(
       publishAtRate(producer, 'jobs.posts', POSTS, (i) => {
+        if (i % FLOOR_EVERY === 0) {
+          const ownerId = floorOwners[i / FLOOR_EVERY]
+          requestSentAt.set(ownerId, Date.now())
+          producer
+            .send({ topic: 'jobs.requests', messages: [requestEvent(ownerId)] })
+            .catch((error) => log(`send failed: ${error.message}`))
+        }
         const { postId, message } = postEvent(i)
         sentAt.set(postId, Date.now())
         return message
@@ -499,24 +514,12 @@ async function main() {
     )
     // Wait until every planted post was told (or 30 s pass with none more stored).
     await whileUp(waitForCount(alertsStored, POSTS + 10, 30_000))
-    const elapsedS = (Date.now() - started) / 1000
-    const cpuPerPost = (cpuMsOf(pid) - cpuBefore) / POSTS
-    const dbCpuPerPost = dbPid ? (cpuMsOf(dbPid) - dbCpuBefore) / POSTS : Number.NaN
-    const rssAfterMb = rssMbOf(pid)
-
-    // The floor: a notice stored with no matching, at the same rate, one owner each.
-    log(`the floor: ${FLOOR_EVENTS} job-request.created at ${RATE}/s...`)
-    const requestSentAt = new Map()
-    // Request notices of earlier runs' events (the general group reads the broker's history).
-    const requestNotices = () => notificationsOf.countDocuments({ kind: 'post-request' })
-    const earlierNotices = await requestNotices()
-    await whileUp(
-      publishAtRate(producer, 'jobs.requests', FLOOR_EVENTS, (i) => {
-        requestSentAt.set(floorOwners[i], Date.now())
-        return requestEvent(floorOwners[i])
-      }),
-    )
     await whileUp(waitForCount(requestNotices, earlierNotices + FLOOR_EVENTS, 30_000))
+    const elapsedS = (Date.now() - started) / 1000
+    const noticesStored = POSTS + FLOOR_EVENTS
+    const cpuPerNotice = (cpuMsOf(pid) - cpuBefore) / noticesStored
+    const dbCpuPerNotice = dbPid ? (cpuMsOf(dbPid) - dbCpuBefore) / noticesStored : Number.NaN
+    const rssAfterMb = rssMbOf(pid)
     const floor = []
     for await (const notice of notificationsOf.find(
       { kind: 'post-request' },
@@ -564,10 +567,10 @@ async function main() {
     )
     console.log(`| alerts p95 / floor p95 | ${(p95 / f95).toFixed(2)} |`)
     console.log(
-      `| service CPU per post (all its groups, the run and its drain) | ${cpuPerPost.toFixed(1)} ms |`,
+      `| service CPU per notice stored (posts' and requests', all its groups, the run and its drain) | ${cpuPerNotice.toFixed(1)} ms |`,
     )
     console.log(
-      `| the database's CPU per post (FerretDB, the same span; the bench's polling included) | ${dbCpuPerPost.toFixed(1)} ms |`,
+      `| the database's CPU per notice (FerretDB, the same span; the bench's polling included) | ${dbCpuPerNotice.toFixed(1)} ms |`,
     )
     console.log(`| service RSS after the run | ${rssAfterMb.toFixed(0)} MB |`)
     console.log(`| run length | ${elapsedS.toFixed(0)} s |`)
