@@ -441,6 +441,9 @@ async function main() {
         // Past this a post is old news and tells nobody: long enough that a backlog drains
         // into the figure rather than out of it (production keeps a day).
         NOTICE_MAX_AGE_MS: String(15 * 60_000),
+        // The run's groups are new: they start now rather than replay the broker's history
+        // (earlier runs' requests, each a notice for a user this database never saw).
+        KAFKA_NEW_GROUPS_SINCE: String(Date.now()),
         // Every search here has its e-mail off, so the daily digest sweep has nothing to mail;
         // its query (digestDueAt <= now) is an index read on MongoDB but reads all 100,000
         // searches on the local FerretDB (about 25 s), which would measure FerretDB rather
