@@ -12,11 +12,20 @@
 //  - the time from a post's event to its notification stored (the notification's createdAt,
 //    read from the database after the run, so the measuring adds no load): p50, p95, p99,
 //    and notices missing or extra.
+//  - the floor, in the same seconds: with every `--floor-every` (5th) post a job-request.created,
+//    one notice stored by the service's general group with no matching: the time from event
+//    to notice stored where the machine, Kafka and the database are the limit, under the
+//    same load as the alerts (the machine is shared: a floor measured apart was not);
+//  - the index's load read as it was (the driver's default batches) and as the service reads
+//    it now (LOAD_BATCH_SIZE), both timed here before the service starts, then the service's
+//    own time to ready; its RSS when ready and after the run, and its CPU time per post.
 // The jobs service's own write and outbox relay are not in the figure (the post event is
 // published here at once): they are the same for every consumer of post events.
+// The service listens on 4991 plus MARKETPLACE_PORT_OFFSET. Its exit is logged with its code
+// or signal: one the bench did not cause ends the run at once with that reason.
 //
 //   bash infra/local/infra.sh up && pnpm turbo run build --filter=@marketplace/notifications...
-//   node scripts/bench/saved-search-alerts.mjs [--searches 100000] [--users 10000] [--rate 50] [--duration 60] [--keep]
+//   node scripts/bench/saved-search-alerts.mjs [--searches 100000] [--users 10000] [--rate 50] [--duration 60] [--floor-every 5] [--keep]
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -34,6 +43,7 @@ const { savedSearchCriteria, savedSearchQueryOf } = fromNotifications(
 )
 const { createSavedSearchIndex } = fromNotifications('./dist/saved-searches/saved-search-index.js')
 const { createPlaces } = fromNotifications('./dist/saved-searches/places.js')
+const { LOAD_BATCH_SIZE } = fromNotifications('./dist/saved-searches/saved-searches-repository.js')
 
 const { values: args } = parseArgs({
   options: {
@@ -41,6 +51,9 @@ const { values: args } = parseArgs({
     users: { type: 'string', default: '10000' },
     rate: { type: 'string', default: '50' },
     duration: { type: 'string', default: '60' },
+    'floor-every': { type: 'string', default: '5' },
+    'index-only': { type: 'boolean', default: false },
+    'skip-read-compare': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -49,6 +62,8 @@ const USERS = Number(args.users)
 const RATE = Number(args.rate)
 const DURATION_S = Number(args.duration)
 const POSTS = RATE * DURATION_S
+const FLOOR_EVERY = Number(args['floor-every'])
+const FLOOR_EVENTS = Math.ceil(POSTS / FLOOR_EVERY)
 
 const infra = infraEnv()
 const run = `bench_alerts_${randomBytes(4).toString('hex')}`
@@ -155,6 +170,8 @@ function backgroundQuery() {
 }
 
 const owner = new ObjectId().toHexString()
+/** The owners of the floor's posts, one notice each. */
+const floorOwners = Array.from({ length: FLOOR_EVENTS }, () => new ObjectId().toHexString())
 const plantedWords = Array.from({ length: POSTS + 10 }, () => uniqueWord())
 
 /** Post `i`'s post.created, carrying its planted word, as jobs publishes it. */
@@ -199,7 +216,97 @@ function postEvent(i) {
   }
 }
 
-async function seedSearches(db, plantedWords) {
+/** job-request.created for a post of `ownerId`'s: one notice for the owner, no matching. */
+function requestEvent(ownerId) {
+  const requestId = new ObjectId().toHexString()
+  return {
+    key: requestId,
+    value: JSON.stringify({
+      id: randomBytes(16).toString('hex'),
+      type: 'job-request.created',
+      version: 1,
+      occurredAt: new Date().toISOString(),
+      actorId: owner,
+      aggregateId: requestId,
+      data: {
+        requestId,
+        postId: new ObjectId().toHexString(),
+        postTitle: 'Move a piano',
+        requesterName: 'Bench Requester',
+        status: 'pending',
+        ownerId,
+        requesterId: owner,
+      },
+    }),
+  }
+}
+
+/** Publishes `count` messages made by `make(i)` on `topic` at RATE per second. */
+function publishAtRate(producer, topic, count, make) {
+  let sent = 0
+  return new Promise((resolve) => {
+    const timer = setInterval(() => {
+      if (sent >= count) {
+        clearInterval(timer)
+        return resolve()
+      }
+      const message = make(sent)
+      sent += 1
+      producer
+        .send({ topic, messages: [message] })
+        .catch((error) => log(`send failed: ${error.message}`))
+    }, 1000 / RATE)
+  })
+}
+
+/**
+ * Waits until `count()` reaches `target`, or `ms` pass with no progress (the backlog of a
+ * rate the machine cannot hold still drains; a stuck service does not); answers the count.
+ */
+async function waitForCount(count, target, ms) {
+  let seen = 0
+  let progressAt = Date.now()
+  while (Date.now() - progressAt < ms) {
+    const now = await count()
+    if (now > seen) progressAt = Date.now()
+    seen = now
+    if (seen >= target) break
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+  }
+  return seen
+}
+
+/** User and system CPU time (ms) of a process so far, from /proc (USER_HZ 100). */
+function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** This worktree's FerretDB (infra/local's pid file), whose CPU per post is reported too. */
+function databasePid() {
+  try {
+    return readFileSync(join(repoRoot, '.data', 'pids', 'mongo.pid'), 'utf8').trim()
+  } catch {
+    return null
+  }
+}
+
+const rssMbOf = (pid) =>
+  Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]) / 1024
+
+/** Reads every search with the index's projection, in `batchSize` batches; answers seconds. */
+async function timedRead(searches, batchSize) {
+  const started = performance.now()
+  let count = 0
+  const options = { projection: { userId: 1, criteria: 1, paused: 1, updatedAt: 1 } }
+  for await (const _ of searches.find({}, batchSize ? { ...options, batchSize } : options))
+    count += 1
+  if (count !== SEARCHES) throw new Error(`read ${count} of ${SEARCHES} searches`)
+  return (performance.now() - started) / 1000
+}
+
+/** The searches as documents, and how many each user has. */
+function makeSearches(plantedWords) {
   const at = new Date()
   const users = Array.from({ length: USERS }, () => new ObjectId().toHexString())
   const documents = []
@@ -226,6 +333,31 @@ async function seedSearches(db, plantedWords) {
   }
   for (let i = plantedWords.length; i < SEARCHES; i += 1)
     add(users[i % USERS], `Search ${i}`, backgroundQuery())
+  return { documents, counts, users }
+}
+
+/**
+ * The users as the service knows them once auth announced them (user.registered): a
+ * recipient marked bucketed. Without it every notice was some user's first, and the service
+ * first puts an unknown user's older notices into buckets, a `find({userId})` over all the
+ * notifications: an index read on MongoDB, but a scan growing with every notice on the local
+ * FerretDB (2.5 notices/s after a thousand, in the run that found it), which the bench
+ * measured instead of the alerts.
+ */
+async function storeRecipients(db, userIds) {
+  const at = new Date()
+  const recipients = userIds.map((userId, i) => ({
+    _id: userId,
+    email: `bench-${userId}@example.test`,
+    firstName: `User${i}`,
+    notificationsBucketed: true,
+    updatedAt: at,
+  }))
+  for (let i = 0; i < recipients.length; i += 5000)
+    await db.collection('recipients').insertMany(recipients.slice(i, i + 5000), { ordered: false })
+}
+
+async function storeSearches(db, { documents, counts }) {
   const searches = db.collection('saved_searches')
   for (let i = 0; i < documents.length; i += 5000)
     await searches.insertMany(documents.slice(i, i + 5000), { ordered: false })
@@ -233,11 +365,44 @@ async function seedSearches(db, plantedWords) {
     [...counts].map(([userId, count]) => ({ _id: userId, count })),
     { ordered: false },
   )
-  return documents
+}
+
+/**
+ * The service's index (its built module) holding the searches, and one post's match time
+ * over the run's posts (p50, p95, p99 ms); checks each post matches exactly its planted one.
+ */
+function timeTheIndex(searches) {
+  const index = createSavedSearchIndex({ places: createPlaces() })
+  const indexStart = performance.now()
+  for (const search of searches) index.put(search)
+  const indexLoadS = (performance.now() - indexStart) / 1000
+  const matchTimes = []
+  let matchedPlanted = 0
+  for (let i = 0; i < POSTS; i += 1) {
+    const { data } = JSON.parse(postEvent(i).message.value)
+    const t0 = performance.now()
+    const matched = index.match(data)
+    matchTimes.push(performance.now() - t0)
+    if (matched.length === 1 && matched[0].criteria.words.includes(plantedWords[i]))
+      matchedPlanted += 1
+  }
+  matchTimes.sort((a, b) => a - b)
+  const [m50, m95, m99] = [50, 95, 99].map((p) => percentile(matchTimes, p))
+  log(
+    `index: ${index.size()} searches put in ${indexLoadS.toFixed(1)} s; one post's match p50 / p95 / p99 ${m50.toFixed(3)} / ${m95.toFixed(3)} / ${m99.toFixed(3)} ms; ${matchedPlanted} of ${POSTS} posts matched exactly their planted search`,
+  )
+  return [m50, m95, m99]
 }
 
 async function main() {
+  const generated = makeSearches(plantedWords)
+  const planted = generated.documents.slice(0, plantedWords.length)
+  // ---- the index alone, in this process (with --index-only, nothing else: node --cpu-prof) ----
+  const [m50, m95, m99] = timeTheIndex(generated.documents)
+  if (args['index-only']) return
   const processes = []
+  /** Set once the bench stops the service: an exit before that is the service's own. */
+  let stopping = false
   const client = await new MongoClient(mongoUrl).connect()
   const db = client.db()
   try {
@@ -245,34 +410,20 @@ async function main() {
       `storing ${SEARCHES} saved searches of ${USERS} users (${plantedWords.length} planted, one per post)...`,
     )
     const seedStart = performance.now()
-    const seeded = await seedSearches(db, plantedWords)
-    const planted = seeded.slice(0, plantedWords.length)
-
-    // ---- the index alone, in this process ----
-    const index = createSavedSearchIndex({ places: createPlaces() })
-    const indexStart = performance.now()
-    for (const search of seeded) index.put(search)
-    const indexLoadS = (performance.now() - indexStart) / 1000
-    const matchTimes = []
-    let matchedPlanted = 0
-    for (let i = 0; i < POSTS; i += 1) {
-      const { data } = JSON.parse(postEvent(i).message.value)
-      const t0 = performance.now()
-      const matched = index.match(data)
-      matchTimes.push(performance.now() - t0)
-      if (matched.length === 1 && matched[0].criteria.words[0] === plantedWords[i])
-        matchedPlanted += 1
-    }
-    matchTimes.sort((a, b) => a - b)
-    const [m50, m95, m99] = [50, 95, 99].map((p) => percentile(matchTimes, p))
+    await storeSearches(db, generated)
+    await storeRecipients(db, [...generated.users, ...floorOwners])
+    log(`stored in ${((performance.now() - seedStart) / 1000).toFixed(0)} s`)
+    // The load's read as it was (the driver's default batches) and as the service reads now.
+    const searchesOf = db.collection('saved_searches')
+    const compare = !args['skip-read-compare']
+    const readBeforeS = compare ? await timedRead(searchesOf, undefined) : Number.NaN
+    const readNowS = compare ? await timedRead(searchesOf, LOAD_BATCH_SIZE) : Number.NaN
     log(
-      `index: ${index.size()} searches loaded in ${indexLoadS.toFixed(1)} s; one post's match p50 / p95 / p99 ${m50.toFixed(3)} / ${m95.toFixed(3)} / ${m99.toFixed(3)} ms; ${matchedPlanted} of ${POSTS} posts matched exactly their planted search`,
+      `reading the ${SEARCHES} searches for the index: ${readBeforeS.toFixed(1)} s in the driver's default batches (before), ${readNowS.toFixed(1)} s in batches of ${LOAD_BATCH_SIZE} (now)`,
     )
-    log(
-      `stored in ${((performance.now() - seedStart) / 1000).toFixed(0)} s; starting notifications (built dist)...`,
-    )
-    // Ports of their own (beside the notifications bench's 4981-4983).
-    const port = 4991
+    log('starting notifications (built dist)...')
+    // Ports of their own (beside the notifications bench's 4981-4983), moved by the offset.
+    const port = 4991 + Number(process.env.MARKETPLACE_PORT_OFFSET ?? 0)
     const startedAt = performance.now()
     const notifications = startProcess(
       'notifications',
@@ -287,7 +438,17 @@ async function main() {
         JWT_PUBLIC_KEY: generateKeyPairSync('ed25519')
           .publicKey.export({ type: 'spki', format: 'pem' })
           .toString(),
-        NOTICE_MAX_AGE_MS: '60000',
+        // Past this a post is old news and tells nobody: long enough that a backlog drains
+        // into the figure rather than out of it (production keeps a day).
+        NOTICE_MAX_AGE_MS: String(15 * 60_000),
+        // The run's groups are new: they start now rather than replay the broker's history
+        // (earlier runs' requests, each a notice for a user this database never saw).
+        KAFKA_NEW_GROUPS_SINCE: String(Date.now()),
+        // Every search here has its e-mail off, so the daily digest sweep has nothing to mail;
+        // its query (digestDueAt <= now) is an index read on MongoDB but reads all 100,000
+        // searches on the local FerretDB (about 25 s), which would measure FerretDB rather
+        // than the alerts. Not during the run, then (docs/saved-searches.md).
+        DIGEST_SWEEP_MS: String(30 * 60_000),
       },
       port,
       {
@@ -296,17 +457,26 @@ async function main() {
       },
     )
     processes.push(notifications.child)
-    notifications.child.on('exit', (code, signal) => log(`notifications exited (${signal ?? code})`))
-    await notifications.ready()
+    const exited = new Promise((_, reject) =>
+      notifications.child.on('exit', (code, signal) => {
+        log(
+          `notifications exited (code ${code}, signal ${signal})${stopping ? ', stopped by the bench' : ''}`,
+        )
+        if (!stopping)
+          reject(new Error(`notifications exited on its own (code ${code}, signal ${signal})`))
+      }),
+    )
+    exited.catch(() => undefined)
+    /** `work`, or the service's own exit first, whichever comes first. */
+    const whileUp = (work) => Promise.race([work, exited])
+    await whileUp(notifications.ready())
+    const pid = notifications.child.pid
     const loadSeconds = (performance.now() - startedAt) / 1000
-    const rssMb =
-      Number(
-        readFileSync(`/proc/${notifications.child.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1],
-      ) / 1024
+    const rssMb = rssMbOf(pid)
     log(`ready in ${loadSeconds.toFixed(1)} s (index loaded), RSS ${rssMb.toFixed(0)} MB`)
     for (let lag = await consumerLag(`${run}-`); lag > 0; lag = await consumerLag(`${run}-`)) {
       log(`catching up with the broker's history: ${lag} events behind...`)
-      await new Promise((resolve) => setTimeout(resolve, 5000))
+      await whileUp(new Promise((resolve) => setTimeout(resolve, 5000)))
     }
 
     const kafka = new Kafka({ brokers: infra.KAFKA_BROKERS.split(','), logLevel: logLevel.NOTHING })
@@ -317,38 +487,52 @@ async function main() {
     for (let i = POSTS; i < POSTS + 10; i += 1)
       await producer.send({ topic: 'jobs.posts', messages: [postEvent(i).message] })
     const notificationsOf = db.collection('notifications')
-    const warmUntil = Date.now() + 120_000
-    while ((await notificationsOf.countDocuments({ kind: 'saved-search' })) < 10) {
-      if (Date.now() > warmUntil) throw new Error('warm-up notices not stored')
-      await new Promise((resolve) => setTimeout(resolve, 500))
-    }
-    log(`publishing ${POSTS} new posts at ${RATE}/s for ${DURATION_S} s...`)
+    const alertsStored = () => notificationsOf.countDocuments({ kind: 'saved-search' })
+    if ((await whileUp(waitForCount(alertsStored, 10, 120_000))) < 10)
+      throw new Error('warm-up notices not stored within 2 minutes')
+    log(
+      `publishing ${POSTS} new posts at ${RATE}/s for ${DURATION_S} s, and with every ${FLOOR_EVERY}th a request (the floor)...`,
+    )
+    const requestSentAt = new Map()
+    // Request notices of earlier runs' events (the general group reads the broker's history).
+    const requestNotices = () => notificationsOf.countDocuments({ kind: 'post-request' })
+    const earlierNotices = await requestNotices()
     const started = Date.now()
-    let sent = 0
-    await new Promise((resolve) => {
-      const timer = setInterval(() => {
-        if (sent >= POSTS) {
-          clearInterval(timer)
-          return resolve()
+    const cpuBefore = cpuMsOf(pid)
+    const dbPid = databasePid()
+    const dbCpuBefore = dbPid ? cpuMsOf(dbPid) : 0
+    await whileUp(
+      publishAtRate(producer, 'jobs.posts', POSTS, (i) => {
+        if (i % FLOOR_EVERY === 0) {
+          const ownerId = floorOwners[i / FLOOR_EVERY]
+          requestSentAt.set(ownerId, Date.now())
+          producer
+            .send({ topic: 'jobs.requests', messages: [requestEvent(ownerId)] })
+            .catch((error) => log(`send failed: ${error.message}`))
         }
-        const i = sent
-        sent += 1
         const { postId, message } = postEvent(i)
         sentAt.set(postId, Date.now())
-        producer
-          .send({ topic: 'jobs.posts', messages: [message] })
-          .catch((error) => log(`send failed: ${error.message}`))
-      }, 1000 / RATE)
-    })
-    // Wait until every planted post was told (or two minutes pass).
-    const until = Date.now() + 120_000
-    let stored = 0
-    while (Date.now() < until) {
-      stored = await notificationsOf.countDocuments({ kind: 'saved-search' })
-      if (stored >= POSTS + 10) break
-      await new Promise((resolve) => setTimeout(resolve, 1000))
-    }
+        return message
+      }),
+    )
+    // Wait until every planted post was told (or 30 s pass with none more stored).
+    await whileUp(waitForCount(alertsStored, POSTS + 10, 30_000))
+    await whileUp(waitForCount(requestNotices, earlierNotices + FLOOR_EVENTS, 30_000))
     const elapsedS = (Date.now() - started) / 1000
+    const noticesStored = POSTS + FLOOR_EVENTS
+    const cpuPerNotice = (cpuMsOf(pid) - cpuBefore) / noticesStored
+    const dbCpuPerNotice = dbPid ? (cpuMsOf(dbPid) - dbCpuBefore) / noticesStored : Number.NaN
+    const rssAfterMb = rssMbOf(pid)
+    const floor = []
+    for await (const notice of notificationsOf.find(
+      { kind: 'post-request' },
+      { projection: { userId: 1, createdAt: 1 } },
+    )) {
+      const at = requestSentAt.get(notice.userId)
+      if (at !== undefined) floor.push(notice.createdAt.getTime() - at)
+    }
+    floor.sort((a, b) => a - b)
+    const [f50, f95, f99] = [50, 95, 99].map((p) => percentile(floor, p) ?? Number.NaN)
     await producer.disconnect()
     const latencies = []
     let extra = 0
@@ -370,14 +554,32 @@ async function main() {
     console.log(
       `| saved searches | ${SEARCHES} of ${USERS} users (index loaded at start: ready in ${loadSeconds.toFixed(1)} s, RSS ${rssMb.toFixed(0)} MB) |`,
     )
+    console.log(
+      `| the index's read of them (this process) | before ${readBeforeS.toFixed(1)} s (default batches), now ${readNowS.toFixed(1)} s (batches of ${LOAD_BATCH_SIZE}) |`,
+    )
+    console.log(
+      `| one post's match in process p50 / p95 / p99 | ${m50.toFixed(2)} / ${m95.toFixed(2)} / ${m99.toFixed(2)} ms |`,
+    )
     console.log(`| posts published | ${POSTS} at ${RATE}/s |`)
     console.log(
       `| notices stored for them | ${latencies.length} (missing ${POSTS - latencies.length}, extra ${extra}) |`,
     )
     console.log(`| post created to notice stored p50 / p95 / p99 | ${p50} / ${p95} / ${p99} ms |`)
+    console.log(
+      `| floor: request event to notice stored p50 / p95 / p99 (${floor.length} of ${FLOOR_EVENTS}) | ${f50} / ${f95} / ${f99} ms |`,
+    )
+    console.log(`| alerts p95 / floor p95 | ${(p95 / f95).toFixed(2)} |`)
+    console.log(
+      `| service CPU per notice stored (posts' and requests', all its groups, the run and its drain) | ${cpuPerNotice.toFixed(1)} ms |`,
+    )
+    console.log(
+      `| the database's CPU per notice (FerretDB, the same span; the bench's polling included) | ${dbCpuPerNotice.toFixed(1)} ms |`,
+    )
+    console.log(`| service RSS after the run | ${rssAfterMb.toFixed(0)} MB |`)
     console.log(`| run length | ${elapsedS.toFixed(0)} s |`)
     console.log(`| load average (1, 5, 15 min) at the end | ${load} |`)
   } finally {
+    stopping = true
     for (const child of processes) child.kill('SIGTERM')
     await new Promise((resolve) => setTimeout(resolve, 1500))
     if (!args.keep) await db.dropDatabase()

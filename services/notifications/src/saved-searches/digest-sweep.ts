@@ -6,18 +6,28 @@ import type { SavedSearchesRepository } from './saved-searches-repository'
 const DIGESTS_PER_RUN = 200
 
 /**
- * Every `intervalMs`, mails the daily digests that are due. Every instance sweeps; each
+ * Every `intervalMs`, catches the index up with other instances (`catchUp`) and mails the
+ * daily digests that are due. Every instance sweeps; each
  * digest is claimed with one guarded write on its search (claimDueDigest), so two instances
  * never mail one twice. A digest whose mail fails after its claim is lost (logged): a day's
  * matches are also in the user's notifications, and retrying could mail it twice.
  */
 export function scheduleDigestSweep(
-  deps: { searches: SavedSearchesRepository; mailer: SavedSearchMailer },
+  deps: {
+    searches: SavedSearchesRepository
+    mailer: SavedSearchMailer
+    /**
+     * The matcher's catch-up with other instances' changes, run first: posts run it too, but
+     * without posts for a while its window would outgrow the changes kept.
+     */
+    catchUp?: () => Promise<void>
+  },
   intervalMs: number,
   logger: FastifyBaseLogger,
 ): () => void {
   let running = false
   async function run(): Promise<number> {
+    await deps.catchUp?.()
     let sent = 0
     for (let i = 0; i < DIGESTS_PER_RUN; i += 1) {
       const claimed = await deps.searches.claimDueDigest(new Date())

@@ -7,7 +7,12 @@ import {
   type MatchablePost,
   type SavedSearchIndex,
 } from './saved-search-index'
-import type { SavedSearchDocument, SavedSearchesRepository } from './saved-searches-repository'
+import {
+  CHANGE_BUCKET_MS,
+  CHANGES_KEPT_MS,
+  type SavedSearchDocument,
+  type SavedSearchesRepository,
+} from './saved-searches-repository'
 
 /** How often the index catches up with searches saved or changed on other instances. */
 const CATCH_UP_MS = 1000
@@ -61,25 +66,50 @@ export function createSavedSearchMatcher(deps: {
   now?: () => number
 }) {
   const now = deps.now ?? Date.now
-  let caughtUpTo = new Date(0)
+  /** Changes noted before this instant (ms, less the clock slack) are in the index. */
+  let caughtUpTo = 0
   let lastCatchUpAt = 0
+  let lastDropAt = 0
+  /** The change entries already applied, with their instant, until they leave the window. */
+  const applied = new Map<string, number>()
 
   /** Loads every saved search (at start, before the group consumes). */
   async function load(): Promise<void> {
-    const startedAt = new Date(now())
+    const startedAt = now()
     for await (const search of deps.searches.all()) deps.index.put(search)
-    caughtUpTo = new Date(startedAt.getTime() - CLOCK_SLACK_MS)
+    caughtUpTo = startedAt - CLOCK_SLACK_MS
     lastCatchUpAt = now()
   }
 
+  /**
+   * Applies the searches saved, changed or deleted on other instances since the last time
+   * (their noted changes, read back by the clock slack), each read again by `_id`.
+   */
   async function catchUp(): Promise<void> {
     if (now() - lastCatchUpAt < CATCH_UP_MS) return
-    lastCatchUpAt = now()
-    const changed = await deps.searches.changedSince(caughtUpTo)
-    for (const search of changed) {
-      deps.index.put(search)
-      const readBack = search.updatedAt.getTime() - CLOCK_SLACK_MS
-      if (readBack > caughtUpTo.getTime()) caughtUpTo = new Date(readBack)
+    const at = now()
+    lastCatchUpAt = at
+    // Changes this old may be dropped already (a database outage held the catch-up): the
+    // whole collection is read again instead.
+    if (at - caughtUpTo > CHANGES_KEPT_MS - CLOCK_SLACK_MS) return load()
+    // A writer whose clock is ahead notes its change in a later bucket: read those too.
+    const changes = await deps.searches.changesBetween(caughtUpTo, at + CLOCK_SLACK_MS)
+    const fresh = changes.filter((change) => !applied.has(change.entry))
+    const ids = [...new Set(fresh.map((change) => change.searchId))]
+    if (ids.length > 0) {
+      const current = await deps.searches.byIds(ids)
+      for (const search of current) deps.index.put(search)
+      const found = new Set(current.map((search) => search._id))
+      for (const id of ids) if (!found.has(id)) deps.index.remove(id)
+    }
+    for (const change of fresh) applied.set(change.entry, change.at)
+    caughtUpTo = Math.max(caughtUpTo, at - CLOCK_SLACK_MS)
+    // What is before the first bucket read next time can never be read again.
+    for (const [entry, changedAt] of applied)
+      if (changedAt < caughtUpTo - CHANGE_BUCKET_MS) applied.delete(entry)
+    if (at - lastDropAt >= CHANGES_KEPT_MS / 10) {
+      lastDropAt = at
+      await deps.searches.dropChangesBefore(new Date(at - CHANGES_KEPT_MS))
     }
   }
 
@@ -119,7 +149,7 @@ export function createSavedSearchMatcher(deps: {
     return stored
   }
 
-  return { load, postPublished }
+  return { load, catchUp, postPublished }
 }
 
 export type SavedSearchMatcher = ReturnType<typeof createSavedSearchMatcher>

@@ -86,6 +86,10 @@ export async function createSavedSearches(deps: {
     mailer,
     subscriptions,
     startDigestSweep: () =>
-      scheduleDigestSweep({ searches, mailer }, deps.digestSweepMs, deps.logger),
+      scheduleDigestSweep(
+        { searches, mailer, catchUp: matcher.catchUp },
+        deps.digestSweepMs,
+        deps.logger,
+      ),
   }
 }
