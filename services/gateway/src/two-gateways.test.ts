@@ -121,9 +121,11 @@ describe('two gateways on one port', () => {
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
     await pause(1500)
-    const killedAt = Date.now()
     first.kill('SIGKILL')
     await once(first, 'exit')
+    // When it was dead, not when the signal was sent: a call made between the two can still
+    // reach the dying process's listening socket (seen on a loaded machine), and breaks with it.
+    const diedAt = Date.now()
     await pause(1000)
     const replacement = await startGatewayProcess(port)
     await pause(1000)
@@ -143,7 +145,7 @@ describe('two gateways on one port', () => {
     expect(outcomes.filter((outcome) => outcome.error === 'ECONNREFUSED')).toEqual([])
     // The killed gateway's own calls may break with it; any started after it died was answered.
     const broken = outcomes.filter((outcome) => outcome.status !== 200)
-    expect(broken.every((outcome) => outcome.startedAt <= killedAt)).toBe(true)
+    expect(broken.filter((outcome) => outcome.startedAt > diedAt)).toEqual([])
     expect(broken.length).toBeLessThanOrEqual(WORKERS)
     // Around the planned stop, every call was answered.
     const aroundStop = outcomes.filter((outcome) => outcome.endedAt >= stoppedAt)
