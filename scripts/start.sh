@@ -165,6 +165,7 @@ for entry in "${launched[@]}"; do await_service "${entry%%:*}" "${entry##*:}"; d
 # GATEWAY_PORT + 1000 + 10*(n-1); each is awaited there, since the shared port answers for
 # whichever is up.
 if ((REPLICAS > 1)); then
+  enable_reuseport_handover
   for ((n = 1; n <= 2; n++)); do
     metrics_port=$((GATEWAY_PORT + METRICS_OFFSET + 10 * (n - 1)))
     launch_service "gateway-$n" "$GATEWAY_PORT" services/gateway "${upstreams[@]}" \

@@ -41,7 +41,30 @@ timed() { # label command...
   say "$label: done in $((SECONDS - started)) s"
 }
 
-say() { printf '\033[1;34m[marketplace]\033[0m %s\n' "$*"; }
+# Every line says how far into the run it was written (minutes:seconds since the first
+# script of the run started), so a slow step shows in any log without timing it by hand.
+export MARKETPLACE_RUN_STARTED_AT=${MARKETPLACE_RUN_STARTED_AT:-$(date +%s)}
+say() {
+  local elapsed=$(($(date +%s) - MARKETPLACE_RUN_STARTED_AT))
+  printf '\033[1;34m[marketplace %d:%02d]\033[0m %s\n' $((elapsed / 60)) $((elapsed % 60)) "$*"
+}
+# Two processes on one port (SO_REUSEPORT, REPLICAS=2) hand connections over on a planned
+# restart only when the kernel moves the ones still waiting in the stopping process's accept
+# queue to the other process (net.ipv4.tcp_migrate_req, Linux 5.14+). It is off by default,
+# and then those connections are reset when the stopping gateway closes its socket: a user's
+# request fails during a restart that should lose nothing. Root turns it on; anyone else is
+# told how.
+enable_reuseport_handover() {
+  local knob=/proc/sys/net/ipv4/tcp_migrate_req
+  [[ -e $knob ]] || { say "this kernel cannot hand queued connections over (no $knob): a planned gateway restart may reset a few"; return 0; }
+  [[ $(cat "$knob") == 1 ]] && return 0
+  if [[ $(id -u) == 0 ]] && echo 1 >"$knob" 2>/dev/null; then
+    say "turned on net.ipv4.tcp_migrate_req (connections queued at a stopping gateway go to the other one)"
+  else
+    say "net.ipv4.tcp_migrate_req is 0: a planned gateway restart may reset queued connections (as root: sysctl -w net.ipv4.tcp_migrate_req=1)"
+  fi
+}
+
 die() { printf '\033[31m[marketplace] %s\033[0m\n' "$*" >&2; exit 1; }
 
 # pnpm at the version package.json pins. Installed with npm: corepack's signature check

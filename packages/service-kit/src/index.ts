@@ -16,6 +16,11 @@ export {
 export { exactTypes, exactTypesKeepingUnknownFields } from './http/exact-types'
 export { runService } from './run-service'
 export {
+  enableReuseportHandover,
+  reuseportHandover,
+  type ReuseportHandover,
+} from './reuseport-handover'
+export {
   loadConfig,
   composeConfigSchema,
   BaseConfigSchema,

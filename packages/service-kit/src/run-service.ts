@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { reuseportHandover } from './reuseport-handover'
 
 /**
  * Starts a built app and shuts it down gracefully on SIGINT/SIGTERM: stop accepting
@@ -43,5 +44,11 @@ export async function runService(
   } catch (error) {
     app.log.fatal({ err: error }, 'could not start')
     process.exit(1)
+  }
+  if (listen.reusePort && reuseportHandover() !== 'on') {
+    app.log.warn(
+      { tcpMigrateReq: reuseportHandover() },
+      'net.ipv4.tcp_migrate_req is not on: when this process stops, connections queued for it are reset instead of going to the other process on the port (sysctl -w net.ipv4.tcp_migrate_req=1)',
+    )
   }
 }

@@ -1,13 +1,16 @@
 import http from 'node:http'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { enableReuseportHandover } from '@marketplace/service-kit'
 import { closeServer, listen, unusedUrl } from './test/helpers'
 
 // Two real gateway processes on one port (REUSE_PORT, as start.sh runs them with REPLICAS=2)
 // under a steady stream of calls, each on a connection of its own: one is killed outright,
 // started again, then the other is stopped as a planned restart stops it (SIGTERM). No call
 // is ever refused; a call the killed one held may break with it, one the stopped one held
-// is answered (it drains before it exits).
+// is answered (it drains before it exits). That last part needs the kernel to hand the
+// connections still queued at the stopping gateway to the other one (tcp_migrate_req, which
+// scripts/start.sh turns on for REPLICAS=2): without it a loaded machine resets one or two.
 
 // The gateway's own source, compiled on the fly with the SWC jest uses (as run-service.test).
 const CHILD = `
@@ -62,8 +65,12 @@ describe('two gateways on one port', () => {
   const children: ChildProcess[] = []
   let upstream: http.Server
   let upstreamUrl: string
+  let restoreHandover = () => {}
 
   beforeAll(async () => {
+    const handover = enableReuseportHandover()
+    restoreHandover = handover.restore
+    expect(handover.state).toBe('on')
     upstream = http.createServer((request, response) => {
       request.resume()
       setTimeout(() => {
@@ -77,6 +84,7 @@ describe('two gateways on one port', () => {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
     upstream.closeAllConnections()
     await closeServer(upstream)
+    restoreHandover()
   })
 
   async function startGatewayProcess(port: number): Promise<ChildProcess> {

@@ -105,10 +105,15 @@ describe('the life of a post in Chromium against the full stack', () => {
           async () => {
             const bell = wpage.getByRole('button', { name: /^Notifications,/ })
             await bell.click()
+            // The list loads after the dropdown opens: give it time before reloading.
             const found = await wpage
               .getByRole('region', { name: 'Notifications' })
               .getByText(told)
-              .isVisible()
+              .waitFor({ state: 'visible', timeout: 10_000 })
+              .then(
+                () => true,
+                () => false,
+              )
             if (!found) {
               await wpage.keyboard.press('Escape')
               await wpage.reload()
@@ -116,7 +121,7 @@ describe('the life of a post in Chromium against the full stack', () => {
             }
             return found
           },
-          { timeoutMs: 60_000, what: "the filled notice in the requester's bell" },
+          { timeoutMs: 120_000, what: "the filled notice in the requester's bell" },
         )
         await screenshot(wpage, 'desktop-post-life-requester-told')
       })

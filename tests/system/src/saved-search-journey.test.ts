@@ -83,10 +83,15 @@ describe('saved searches in Chromium against the full stack', () => {
           async () => {
             const bell = page.getByRole('button', { name: /^Notifications,/ })
             await bell.click()
+            // The list loads after the dropdown opens: give it time before closing.
             const found = await page
               .getByRole('region', { name: 'Notifications' })
               .getByText(told)
-              .isVisible()
+              .waitFor({ state: 'visible', timeout: 10_000 })
+              .then(
+                () => true,
+                () => false,
+              )
             await page.keyboard.press('Escape')
             return found
           },
