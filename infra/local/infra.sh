@@ -247,32 +247,22 @@ start_mongo() {
 }
 
 start_kafka() {
-  local props=$DATA/kafka-server.properties template=$HERE/kafka/server.properties scram=()
+  local props=$DATA/kafka-server.properties
   mkdir -p "$DATA/kafka" "$LOGS"
-  # KAFKA_SECURITY=scram: a broker that authenticates (SASL/SCRAM-SHA-512) and authorizes
-  # (ACLs), as production's does, for the tests that prove one principal per service
-  # (tests/system/src/kafka-principals.test.ts). Its users exist from the first start:
-  # `admin` (KAFKA_SCRAM_ADMIN_PASSWORD, the broker's own and the ACL tool's) and
-  # KAFKA_SCRAM_USERS ("name=password,..."). The shared local broker stays PLAINTEXT.
-  if [[ ${KAFKA_SECURITY:-} == scram ]]; then
-    [[ -n ${KAFKA_SCRAM_ADMIN_PASSWORD:-} ]] || die "KAFKA_SECURITY=scram needs KAFKA_SCRAM_ADMIN_PASSWORD"
-    template=$HERE/kafka/server-scram.properties
-    local user
-    for user in "admin=$KAFKA_SCRAM_ADMIN_PASSWORD" ${KAFKA_SCRAM_USERS//,/ }; do
-      scram+=(--add-scram "SCRAM-SHA-512=[name=${user%%=*},password=${user#*=}]")
-    done
-  fi
+  # PLAINTEXT: the suites share this broker and make hundreds of consumer groups under test
+  # prefixes, which per-service ACLs would refuse. A broker as production runs it (SCRAM,
+  # ACLs) is a container of its own (tests/system/src/server-containers.ts, compose).
   sed -e "s#__DATA__#$DATA#" -e "s#__PORT__#$KAFKA_PORT#g" -e "s#__CONTROLLER_PORT__#$KAFKA_CONTROLLER_PORT#g" \
-    -e "s#__ADMIN_PASSWORD__#${KAFKA_SCRAM_ADMIN_PASSWORD:-}#g" "$template" >"$props"
+    "$HERE/kafka/server.properties" >"$props"
   if [[ ! -f $DATA/kafka/meta.properties ]]; then
     java -cp "$KAFKA_LIBS/*" kafka.tools.StorageTool format -t "$(cat "$HERE/kafka/cluster-id")" -c "$props" --ignore-formatted \
-      "${scram[@]}" >>"$LOGS/kafka.log" 2>&1 || die "Kafka storage format failed"
+      >>"$LOGS/kafka.log" 2>&1 || die "Kafka storage format failed"
   fi
   launch kafka java -Xms256m -Xmx768m -XX:+UseG1GC -Djava.awt.headless=true \
     "-Dlog4j.configuration=file:$HERE/kafka/log4j.properties" -cp "$KAFKA_LIBS/*" kafka.Kafka "$props" || return 0
   wait_port kafka $KAFKA_PORT 60
   node "$NODE_TOOLS/wait-ready.js" kafka "127.0.0.1:$KAFKA_PORT" 60 || die "Kafka not answering"
-  say "kafka ready on 127.0.0.1:$KAFKA_PORT (Apache Kafka $KAFKA_VERSION, KRaft${scram:+, SASL/SCRAM and ACLs})"
+  say "kafka ready on 127.0.0.1:$KAFKA_PORT (Apache Kafka $KAFKA_VERSION, KRaft)"
 }
 
 start_s3() {

@@ -1,33 +1,23 @@
-import { execFileSync } from 'node:child_process'
-import { randomBytes, randomInt } from 'node:crypto'
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { randomBytes } from 'node:crypto'
+import { appendFileSync, mkdirSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { Kafka, logLevel, type SASLOptions } from 'kafkajs'
 import { MongoClient, ObjectId } from 'mongodb'
 import { Topics } from '@marketplace/contracts/events'
 import { applyKafkaAcls, newEvent } from '@marketplace/service-kit'
-import {
-  infraEnv,
-  signTestToken,
-  testKeyPair,
-  testMongoUrl,
-  waitFor,
-} from '@marketplace/service-kit/testing'
+import { signTestToken, testKeyPair, testMongoUrl, waitFor } from '@marketplace/service-kit/testing'
 import { freePort, startService, waitUntilReady, type RunningService } from './processes'
+import { startKafka, type ServerContainer } from './server-containers'
 
 const repoRoot = join(__dirname, '..', '..', '..')
 
 // Every service authenticates to Kafka as its own SASL/SCRAM principal, and the
 // broker's ACLs (scripts/kafka-acls.mjs) let it produce to its own topics only. A broker that
-// authenticates and authorizes, as production's does, is started for this file on ports
-// nobody else uses (infra.sh, KAFKA_SECURITY=scram); the jobs service runs on it as `jobs`.
+// authenticates and authorizes, as production's does, is started for this file as a container
+// (src/server-containers.ts, on the image infra/images builds); the jobs service runs on it as
+// `jobs`.
 describe('one Kafka principal per service, with ACLs', () => {
-  const infra = infraEnv()
   const keys = testKeyPair()
-  // Ports below Linux's ephemeral range (32768 and up), so no client connection's own port
-  // can take the broker's: Kafka on 27092-32062 (+ the controller's, one up).
-  const offset = 18_000 + randomInt(0, 50) * 100 + 70
   const secret = () => randomBytes(18).toString('base64url')
   const passwords = {
     admin: secret(),
@@ -37,20 +27,8 @@ describe('one Kafka principal per service, with ACLs', () => {
     conversations: secret(),
     notifications: secret(),
   }
-  const brokerEnv = {
-    ...process.env,
-    MARKETPLACE_PORT_OFFSET: String(offset),
-    MARKETPLACE_DATA: mkdtempSync(join(tmpdir(), 'kafka-principals-')),
-    KAFKA_SECURITY: 'scram',
-    KAFKA_SCRAM_ADMIN_PASSWORD: passwords.admin,
-    KAFKA_SCRAM_USERS: Object.entries(passwords)
-      .filter(([user]) => user !== 'admin')
-      .map(([user, password]) => `${user}=${password}`)
-      .join(','),
-  }
-  const brokers = `127.0.0.1:${9092 + offset}`
-  const broker = (action: 'start' | 'stop') =>
-    execFileSync('bash', [infra.infraScript, action, 'kafka'], { env: brokerEnv, stdio: 'inherit' })
+  let kafka: (ServerContainer & { brokers: string }) | undefined
+  let brokers = ''
   const database = testMongoUrl('system_kafka_principals_jobs')
   const as = (username: keyof typeof passwords, password = passwords[username]) =>
     new Kafka({
@@ -62,7 +40,8 @@ describe('one Kafka principal per service, with ACLs', () => {
   let jobs: RunningService | undefined
 
   beforeAll(async () => {
-    broker('start')
+    kafka = await startKafka({ scram: passwords })
+    brokers = kafka.brokers
     const admin = as('admin').admin()
     await admin.connect()
     try {
@@ -113,11 +92,7 @@ describe('one Kafka principal per service, with ACLs', () => {
 
   afterAll(async () => {
     await jobs?.stop()
-    try {
-      broker('stop')
-    } finally {
-      rmSync(brokerEnv.MARKETPLACE_DATA, { recursive: true, force: true })
-    }
+    await kafka?.remove()
     const mongo = await new MongoClient(database).connect()
     await mongo.db().dropDatabase()
     await mongo.close()

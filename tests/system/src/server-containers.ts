@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { randomInt } from 'node:crypto'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
@@ -171,37 +172,55 @@ function containerOf(image: string): GenericContainer {
     .withLabels({ [OWNER_LABEL]: String(process.pid) })
 }
 
+/** SCRAM users of a broker that authenticates and authorizes: name -> password. */
+export interface ScramUsers {
+  /** The superuser: the broker's own login and the one that may write ACLs. */
+  admin: string
+  [user: string]: string
+}
+
 /**
- * A Kafka broker of its own (KRaft, one node, PLAINTEXT, topics made on first use as the
- * shared local broker does), reached at `brokers` from this machine.
+ * A Kafka broker of its own (KRaft, one node), reached at `brokers` from this machine.
+ * Without `scram`: PLAINTEXT, topics made on first use, as the shared local broker. With it:
+ * as production runs it (tests/system/containers/kafka-server-scram.properties): SASL/SCRAM-SHA-512 for
+ * these users, ACLs enforced, nothing allowed without one, topics made only by the admin.
  */
-export async function startKafka(): Promise<ServerContainer & { brokers: string }> {
+export async function startKafka(
+  options: { scram?: ScramUsers } = {},
+): Promise<ServerContainer & { brokers: string }> {
   const image = localImage('kafka')
   await removeLeftovers()
   const port = await stablePort()
   const brokers = `127.0.0.1:${port}`
+  const { scram } = options
   // The broker advertises the address clients on this machine use; inside the container it
   // listens on the same port number, which Docker publishes on 127.0.0.1.
-  const properties = [
-    'process.roles=broker,controller',
-    'node.id=1',
-    'controller.quorum.voters=1@localhost:9093',
-    `listeners=PLAINTEXT://:${port},CONTROLLER://localhost:9093`,
-    `advertised.listeners=PLAINTEXT://${brokers}`,
-    'controller.listener.names=CONTROLLER',
-    'inter.broker.listener.name=PLAINTEXT',
-    'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
-    'log.dirs=/var/lib/kafka/data',
-    'num.partitions=1',
-    'default.replication.factor=1',
-    'min.insync.replicas=1',
-    'offsets.topic.replication.factor=1',
-    'offsets.topic.num.partitions=1',
-    'transaction.state.log.replication.factor=1',
-    'transaction.state.log.min.isr=1',
-    'group.initial.rebalance.delay.ms=0',
-    'auto.create.topics.enable=true',
-  ].join('\n')
+  const properties = scram
+    ? scramProperties(port, scram.admin)
+    : [
+        'process.roles=broker,controller',
+        'node.id=1',
+        'controller.quorum.voters=1@localhost:9093',
+        `listeners=PLAINTEXT://:${port},CONTROLLER://localhost:9093`,
+        `advertised.listeners=PLAINTEXT://${brokers}`,
+        'controller.listener.names=CONTROLLER',
+        'inter.broker.listener.name=PLAINTEXT',
+        'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
+        'log.dirs=/var/lib/kafka/data',
+        'num.partitions=1',
+        'default.replication.factor=1',
+        'min.insync.replicas=1',
+        'offsets.topic.replication.factor=1',
+        'offsets.topic.num.partitions=1',
+        'transaction.state.log.replication.factor=1',
+        'transaction.state.log.min.isr=1',
+        'group.initial.rebalance.delay.ms=0',
+        'auto.create.topics.enable=true',
+      ].join('\n')
+  // The users exist from the first start: the storage is formatted with their passwords.
+  const users = Object.entries(scram ?? {}).map(
+    ([name, password]) => `--add-scram 'SCRAM-SHA-512=[name=${name},password=${password}]'`,
+  )
   const started = await containerOf(image)
     .withCopyContentToContainer([
       { content: `${properties}\n`, target: '/opt/marketplace/server.properties', mode: 0o644 },
@@ -212,7 +231,8 @@ export async function startKafka(): Promise<ServerContainer & { brokers: string 
     .withCommand([
       'bash',
       '-c',
-      'kafka-storage.sh format -t MkU3OEVBNTcwNTJENDM2Qk -c /opt/marketplace/server.properties --ignore-formatted' +
+      'kafka-storage.sh format -t MkU3OEVBNTcwNTJENDM2Qk -c /opt/marketplace/server.properties --ignore-formatted ' +
+        users.join(' ') +
         ' && exec kafka-server-start.sh /opt/marketplace/server.properties',
     ])
     .withExposedPorts({ container: port, host: port })
@@ -224,6 +244,9 @@ export async function startKafka(): Promise<ServerContainer & { brokers: string 
     async () => {
       const admin = new Kafka({
         brokers: [brokers],
+        ...(scram && {
+          sasl: { mechanism: 'scram-sha-512', username: 'admin', password: scram.admin },
+        }),
         logLevel: logLevel.NOTHING,
         connectionTimeout: 2000,
         retry: { retries: 0 },
@@ -238,6 +261,25 @@ export async function startKafka(): Promise<ServerContainer & { brokers: string 
     `the Kafka container on ${brokers} to answer`,
   )
   return { ...server, brokers }
+}
+
+/**
+ * The SCRAM broker's settings (the template's placeholders filled), for a container:
+ * it listens on every interface of its own (Docker publishes the port on 127.0.0.1), its
+ * controller stays inside, its data in the image's data folder.
+ */
+function scramProperties(port: number, adminPassword: string): string {
+  const template = readFileSync(join(repoRoot, 'tests/system/containers/kafka-server-scram.properties'), 'utf8')
+  return template
+    .replace(
+      /^listeners=.*$/m,
+      `listeners=SASL_PLAINTEXT://:${port},CONTROLLER://localhost:__CONTROLLER_PORT__`,
+    )
+    .replaceAll('127.0.0.1:__CONTROLLER_PORT__', 'localhost:9093')
+    .replaceAll('__CONTROLLER_PORT__', '9093')
+    .replaceAll('__PORT__', String(port))
+    .replaceAll('__DATA__/kafka', '/var/lib/kafka/data')
+    .replaceAll('__ADMIN_PASSWORD__', adminPassword)
 }
 
 /**
