@@ -1,7 +1,8 @@
-// The system tests start whole stacks as separate processes. Each file's stack has its own
-// databases, consumer groups and ports, and the files that take a server away (Kafka, the
-// database) start that server for themselves as a container (src/server-containers.ts), so no
-// file stops a server another file uses. Two files still run alone: their bursts (hundreds of
+// The system tests start whole stacks as separate processes. Each file has a database server
+// of its own, a container its jest environment starts (src/database-per-file-environment.ts),
+// and consumer groups and ports of its own on the shared broker; the files that take a server
+// away (Kafka, the database) start that server for themselves as a container
+// (src/server-containers.ts), so no file stops a server another file uses. Two files still run alone: their bursts (hundreds of
 // requests) and 30 s broker outages are the heaviest and most timing-bound, and a second stack
 // sharing the two cores made them slow past their limits. scripts/test.sh runs those first
 // (SYSTEM_TESTS=exclusive), then the rest two at a time (SYSTEM_TESTS=shared); without the
@@ -11,6 +12,8 @@ const onlyThese = (files) => [`/src/(${files.map((file) => file.replace(/\./g, '
 
 const base = {
   ...require('@marketplace/jest-config')({ integration: true }),
+  // Each file's own database server, a container (src/database-per-file-environment.ts).
+  testEnvironment: '<rootDir>/src/database-per-file-environment.ts',
   testTimeout: 180_000,
 }
 const selection = process.env.SYSTEM_TESTS

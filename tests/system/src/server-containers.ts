@@ -284,14 +284,17 @@ function scramProperties(port: number, adminPassword: string): string {
 
 /**
  * A MongoDB-protocol server of its own: FerretDB, as the shared local servers and compose run
- * it here. `url(name)` is a database on it, with the options a single server needs.
+ * it here. `url(name)` is a database on it, with the options a single server needs; `urlBase`
+ * the server's address without a database.
  */
-export async function startDatabase(): Promise<ServerContainer & { url(name: string): string }> {
+export async function startDatabase(): Promise<
+  ServerContainer & { url(name: string): string; urlBase: string }
+> {
   const image = localImage('ferretdb')
   await removeLeftovers()
   const port = await stablePort()
-  const url = (name: string) =>
-    `mongodb://127.0.0.1:${port}/${name}?directConnection=true&retryWrites=false`
+  const urlBase = `mongodb://127.0.0.1:${port}`
+  const url = (name: string) => `${urlBase}/${name}?directConnection=true&retryWrites=false`
   const started = await containerOf(image)
     .withExposedPorts({ container: 27017, host: port })
     .withWaitStrategy(Wait.forListeningPorts())
@@ -310,5 +313,5 @@ export async function startDatabase(): Promise<ServerContainer & { url(name: str
     },
     `the database container on 127.0.0.1:${port} to answer`,
   )
-  return { ...server, url }
+  return { ...server, url, urlBase }
 }
