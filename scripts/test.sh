@@ -78,7 +78,7 @@ node scripts/check-query-shapes.mjs "$QUERY_SHAPES_DIR" || status=1
 wait "$fuzzer_install" || status=1
 ensure_schemathesis # installed by now: sets SCHEMATHESIS_BIN here
 # The system tests start whole stacks as separate processes (tests/system/jest.config.js):
-# the two files that stop the shared broker run alone, then the others two at a time (most
+# the two heaviest, most timing-bound files run alone, then the others two at a time (most
 # of their time is spent waiting: on token lifetimes, outages, the browser).
 system_tests() {
   (cd tests/system && SYSTEM_TESTS=$1 TEST_SUMMARY_PART=$1 pnpm exec jest "${@:2}")
@@ -86,7 +86,7 @@ system_tests() {
 say "the servers' container images (log: $LOGS/images.log)..."
 wait "$images_build" || { tail -30 "$LOGS/images.log"; say "building the servers' images FAILED"; status=1; }
 wait "$tracing_install" || { tail -30 "$LOGS/tracing-install.log"; say "building the trace viewer FAILED"; status=1; }
-say "system tests that stop and restart the shared Kafka, one at a time..."
+say "the two heaviest system tests (bursts and broker outages), one at a time..."
 system_tests exclusive || status=1
 say "the other system tests (services as separate processes), two files at a time..."
 system_tests shared || status=1
