@@ -55,6 +55,31 @@ describe('account page', () => {
     expect(screen.getByLabelText('Email')).toHaveAttribute('readonly')
   })
 
+  it('shows the home place section with the first render, and fills its field in the same element when the account comes', async () => {
+    // The account's answer waits until the test gives it.
+    let answer: (response: Response) => void = () => undefined
+    const account = new Promise<Response>((resolve) => (answer = resolve))
+    const asked: string[] = []
+    fetchStub = stubFetch((path) => {
+      asked.push(path)
+      return account
+    })
+    renderPage(<AccountPage />)
+    expect(screen.getByRole('status')).toHaveTextContent('Loading...')
+    const field = screen.getByLabelText('Town or ZIP code')
+    expect(field).toBeDisabled()
+    expect(screen.getByRole('button', { name: 'Save home place' })).toBeDisabled()
+    const hint = screen.getByText(/The feed shows what is within your chosen distance of it/)
+    answer(jsonResponse(200, { ...selfProfile, homePlace: 'Austin, TX' }))
+    await waitFor(() => expect(asked).toEqual(['/api/users/u1']))
+    expect(await screen.findByLabelText('Name')).toHaveValue('Ava Turner')
+    // The same elements, not new ones: what was painted first stays painted.
+    expect(screen.getByLabelText('Town or ZIP code')).toBe(field)
+    expect(screen.getByText(/The feed shows what is within your chosen distance of it/)).toBe(hint)
+    expect(field).toBeEnabled()
+    expect(field).toHaveValue('Austin, TX')
+  })
+
   it('splits the name on whitespace: first word first name, the rest last name', async () => {
     const calls = stubAccount()
     const { store } = renderPage(<AccountPage />)

@@ -54,14 +54,18 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
   const [notice, setNotice] = useState<string | null>(null)
 
   if (isLoading) {
-    // The page's title shows at once, with the first render, not after the account's data:
-    // it is what a phone paints largest on this page (largest contentful paint).
+    // The page's title and the home place's section show at once, with the first render, not
+    // after the account's data: the section's hint is what a phone paints largest on this page
+    // (largest contentful paint), and painted only after the data it put that paint seconds
+    // later on a slow phone. The section stays where it is (the same element) once the data
+    // comes, its field filled in then.
     return (
       <div className="settings-page account-page">
         <h1>{PAGE_HEADINGS.account}</h1>
         <p className="page-loading" role="status">
           Loading...
         </p>
+        <HomePlaceForm userId={userId} saved="" loading />
       </div>
     )
   }

@@ -5,9 +5,18 @@ import { FormField } from '@/components/ui/FormField'
 
 /**
  * Settings > Account: the home place, where the feed's Within control starts (a town or a US
- * ZIP code; only you see it). Empty clears it.
+ * ZIP code; only you see it). Empty clears it. While the account is `loading` the section
+ * shows with its field and button disabled; the saved place fills the field when it comes.
  */
-export function HomePlaceForm({ userId, saved }: { userId: string; saved: string }) {
+export function HomePlaceForm({
+  userId,
+  saved,
+  loading = false,
+}: {
+  userId: string
+  saved: string
+  loading?: boolean
+}) {
   const id = useId()
   const [place, setPlace] = useState(saved)
   const [notice, setNotice] = useState<string | null>(null)
@@ -46,6 +55,7 @@ export function HomePlaceForm({ userId, saved }: { userId: string; saved: string
           type="text"
           maxLength={100}
           placeholder="Austin, TX"
+          disabled={loading}
           value={place}
           onChange={(event) => {
             edited.current = true
@@ -67,7 +77,7 @@ export function HomePlaceForm({ userId, saved }: { userId: string; saved: string
         </p>
       )}
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary" disabled={isLoading}>
+        <button type="submit" className="btn btn-primary" disabled={loading || isLoading}>
           {isLoading ? 'Saving...' : 'Save home place'}
         </button>
       </div>
