@@ -34,10 +34,12 @@ LOGS=$DATA/test-logs
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 
 # The images the system tests' own servers run on (testcontainers: Kafka, FerretDB) and the
-# compose journey starts: built from package registries while the suites below run, so a cold
-# machine's builds (a Debian root file system, Kafka on a JRE: minutes) are not spent inside a
-# test's start-up timeout. Cached by a hash of their inputs: seconds when nothing changed.
-bash infra/images/build.sh servers >"$LOGS/images.log" 2>&1 &
+# compose journey starts, the services' included: built from package registries while the
+# suites below run, so a cold machine's builds (a Debian root file system, Kafka on a JRE:
+# minutes) are not spent inside a test's start-up timeout, and the services' images (2-3 min
+# whenever the code changed) not at the end of the run, alone. The servers' are cached by a
+# hash of their inputs, the services' by Docker's layer cache.
+bash infra/images/build.sh all >"$LOGS/images.log" 2>&1 &
 images_build=$!
 # The trace viewer the tracing system test starts (Jaeger from the Go module proxy: about 10
 # minutes cold, inside that test's start-up timeout otherwise); cached, seconds after.
@@ -94,7 +96,7 @@ ensure_schemathesis # installed by now: sets SCHEMATHESIS_BIN here
 system_tests() {
   (cd tests/system && SYSTEM_TESTS=$1 TEST_SUMMARY_PART=$1 pnpm exec jest "${@:2}")
 }
-say "the servers' container images (log: $LOGS/images.log)..."
+say "the container images (log: $LOGS/images.log)..."
 wait "$images_build" || { tail -30 "$LOGS/images.log"; say "building the servers' images FAILED"; status=1; }
 wait "$tracing_install" || { tail -30 "$LOGS/tracing-install.log"; say "building the trace viewer FAILED"; status=1; }
 say "the two heaviest system tests (bursts and broker outages), one at a time..."
