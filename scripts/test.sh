@@ -34,12 +34,10 @@ LOGS=$DATA/test-logs
 rm -rf "$LOGS" && mkdir -p "$LOGS"
 
 # The images the system tests' own servers run on (testcontainers: Kafka, FerretDB) and the
-# compose journey starts, the services' included: built from package registries while the
-# suites below run, so a cold machine's builds (a Debian root file system, Kafka on a JRE:
-# minutes) are not spent inside a test's start-up timeout, and the services' images (2-3 min
-# whenever the code changed) not at the end of the run, alone. The servers' are cached by a
-# hash of their inputs, the services' by Docker's layer cache.
-bash infra/images/build.sh all >"$LOGS/images.log" 2>&1 &
+# compose journey starts: built from package registries while the suites below run, so a cold
+# machine's builds (a Debian root file system, Kafka on a JRE: minutes) are not spent inside a
+# test's start-up timeout. Cached by a hash of their inputs: seconds when nothing changed.
+bash infra/images/build.sh servers >"$LOGS/images.log" 2>&1 &
 images_build=$!
 # The trace viewer the tracing system test starts (Jaeger from the Go module proxy: about 10
 # minutes cold, inside that test's start-up timeout otherwise); cached, seconds after.
@@ -66,26 +64,15 @@ say "lint, type checks and the suites that need no server, in the background (lo
   exit $code
 ) >"$LOGS/no-server.log" 2>&1 &
 no_server=$!
-# The integration suites in two lanes, each one package at a time: the first starts now, beside
-# the CPU-bound work above; the second once that work is done (both cores then serve two
-# suites that mostly wait on the servers). A lane's packages never run beside each other:
-# service-kit's and the gateway's suites both switch the kernel's port handover
-# (net.ipv4.tcp_migrate_req), so they share the second lane.
-SECOND_LANE=(--filter=@marketplace/gateway --filter=@marketplace/service-kit
-  --filter=@marketplace/conversations --filter=@marketplace/reports --filter=@marketplace/request-lifecycle)
-say "integration tests, in two lanes of one package at a time (the second's log: $LOGS/integration-second-lane.log)..."
+# One package at a time: the integration suites share one broker and two cores.
+say "integration tests, one package at a time..."
 pnpm turbo run test --only --filter='!@marketplace/system-tests' "${NO_SERVER_SUITES[@]/--filter=/--filter=!}" \
-  "${SECOND_LANE[@]/--filter=/--filter=!}" --concurrency=1 --continue --output-logs=errors-only &
-first_lane=$!
+  --concurrency=1 --continue --output-logs=errors-only || status=1
 no_server_status=0
 wait "$no_server" || no_server_status=1
 say "lint, type checks and the suites that need no server: $([[ $no_server_status == 0 ]] && echo passed || echo FAILED)"
 cat "$LOGS/no-server.log"
 [[ $no_server_status == 0 ]] || status=1
-pnpm turbo run test --only "${SECOND_LANE[@]}" --concurrency=1 --continue --output-logs=errors-only \
-  >"$LOGS/integration-second-lane.log" 2>&1 || { cat "$LOGS/integration-second-lane.log"; status=1; }
-wait "$first_lane" || status=1
-say "integration tests: done"
 say "every query the services sent is served by _id or a declared index..."
 node scripts/check-query-shapes.mjs "$QUERY_SHAPES_DIR" || status=1
 wait "$fuzzer_install" || status=1
@@ -96,7 +83,7 @@ ensure_schemathesis # installed by now: sets SCHEMATHESIS_BIN here
 system_tests() {
   (cd tests/system && SYSTEM_TESTS=$1 TEST_SUMMARY_PART=$1 pnpm exec jest "${@:2}")
 }
-say "the container images (log: $LOGS/images.log)..."
+say "the servers' container images (log: $LOGS/images.log)..."
 wait "$images_build" || { tail -30 "$LOGS/images.log"; say "building the servers' images FAILED"; status=1; }
 wait "$tracing_install" || { tail -30 "$LOGS/tracing-install.log"; say "building the trace viewer FAILED"; status=1; }
 say "the two heaviest system tests (bursts and broker outages), one at a time..."
