@@ -1,5 +1,5 @@
 import type { Plugin } from 'vite'
-import { HEADING_BY_ADDRESS } from '../src/config/page-headings'
+import { HEADING_BY_ADDRESS, SECTION_BY_ADDRESS, type PageSection } from '../src/config/page-headings'
 
 /**
  * What the page at each address loads before its first render besides the app's own
@@ -51,11 +51,11 @@ export const ROUTE_PRELOADS_FILE = '.vite/route-preloads.json'
 /**
  * Per address, the files to fetch with its HTML (scripts and stylesheets), and the page's
  * heading where it is fixed text (src/config/page-headings.ts), for the gateway to put in the
- * HTML's outline.
+ * HTML's outline, and under it the page's first section where that is fixed text too.
  */
 export type RoutePreloads = Record<
   string,
-  { scripts: string[]; styles: string[]; heading?: string }
+  { scripts: string[]; styles: string[]; heading?: string; section?: PageSection }
 >
 
 /**
@@ -98,7 +98,13 @@ export function routePreloads(root: string): Plugin {
             visit(chunk.fileName)
           }
           const heading = HEADING_BY_ADDRESS[address]
-          preloads[address] = heading ? { scripts, styles, heading } : { scripts, styles }
+          const section = SECTION_BY_ADDRESS[address]
+          preloads[address] = {
+            scripts,
+            styles,
+            ...(heading ? { heading } : {}),
+            ...(heading && section ? { section } : {}),
+          }
         }
         this.emitFile({
           type: 'asset',

@@ -20,3 +20,21 @@ export const HEADING_BY_ADDRESS: Readonly<Record<string, string>> = {
   [paths.settings.notifications]: PAGE_HEADINGS.notifications,
   [paths.settings.helpSupport]: PAGE_HEADINGS.helpSupport,
 }
+
+/**
+ * A page's first section where its words are fixed text too: on Settings > Account, the home
+ * place's title and hint. The hint is what a phone paints largest on that page, larger than
+ * the heading, so with the heading alone its largest paint still waited for the page's
+ * scripts (several round trips on a slow network). The gateway puts this section under the
+ * heading in the HTML, in the page's own classes; the page shows the same words from here.
+ */
+export const HOME_PLACE_SECTION = {
+  title: 'Home place',
+  hint: 'The feed shows what is within your chosen distance of it. Only you see it.',
+} as const
+
+export type PageSection = { title: string; hint: string }
+
+export const SECTION_BY_ADDRESS: Readonly<Record<string, PageSection>> = {
+  [paths.settings.account]: HOME_PLACE_SECTION,
+}

@@ -23,7 +23,10 @@ const ROUTE_PRELOADS = {
     ],
     styles: [],
     heading: 'Account',
+    section: { title: 'Home place', hint: 'Only you see <it>.' },
   },
+  // A section that is not text: the heading alone.
+  '/settings-security': { scripts: [], styles: [], heading: 'Security', section: { title: 7 } },
   '/settings-help-support': { scripts: [], styles: [], heading: 'Help & <Support>' },
   '/settings-others': { scripts: [], styles: [], heading: 42 },
 }
@@ -87,8 +90,13 @@ describe('each address preloads its page chunks with its HTML', () => {
   it("puts a page's fixed heading in place of the feed's outline, escaped", async () => {
     await startOn(true)
     const account = await page('/settings-account')
+    // With its first section's title and hint, in the page's own classes, escaped.
     expect(account.html).toContain(
-      '<main><h1 class="shell-heading">Account</h1><div class="card" aria-hidden="true">',
+      '<main><h1 class="shell-heading">Account</h1><div class="card"><div class="card-body">' +
+        '<h2>Home place</h2><p class="field-hint">Only you see &#60;it&#62;.</p></div></div></main>',
+    )
+    expect((await page('/settings-security')).html).toContain(
+      '<main><h1 class="shell-heading">Security</h1><div class="card" aria-hidden="true">',
     )
     expect(account.html).not.toContain('feed-outline')
     expect(account.html).not.toContain('page-outline')

@@ -4,7 +4,13 @@ import path from 'node:path'
 /** Written by the web app's build (apps/web build/route-preloads.ts); the static files skip dot folders. */
 const ROUTE_PRELOADS_FILE = path.join('.vite', 'route-preloads.json')
 
-type RoutePreloads = Record<string, { scripts?: string[]; styles?: string[]; heading?: unknown }>
+type RoutePreloads = Record<
+  string,
+  { scripts?: string[]; styles?: string[]; heading?: unknown; section?: unknown }
+>
+
+/** A page's fixed text for its HTML: its heading, and maybe its first section's title and hint. */
+export type PageOutline = { heading: string; section?: { title: string; hint: string } }
 
 /**
  * Per address, the `<link>`s that fetch its page's chunks, their imports and stylesheets with
@@ -69,16 +75,27 @@ export function withPreloads(indexHtml: string, links: string): string {
 /** index.html's page outline, the feed's by default (apps/web index.html). */
 const OUTLINE_START = '<!--page-outline-->'
 const OUTLINE_END = '<!--/page-outline-->'
-/** The heading's longest sensible text: the build writes it, but it goes into HTML. */
+/** The longest sensible texts: the build writes them, but they go into HTML. */
 const MAX_HEADING = 120
+const MAX_HINT = 300
+
+const isText = (value: unknown, max: number): value is string =>
+  typeof value === 'string' && value.length > 0 && value.length <= max
+
+function sectionOf(value: unknown): PageOutline['section'] {
+  if (typeof value !== 'object' || value === null) return undefined
+  const { title, hint } = value as Record<string, unknown>
+  return isText(title, MAX_HEADING) && isText(hint, MAX_HINT) ? { title, hint } : undefined
+}
 
 /**
  * Per address, the page's heading where it is fixed text (apps/web src/config/page-headings,
- * listed by its build beside the preloads): the gateway puts it in the page's HTML, so the
- * page's largest text paints with the HTML rather than after the app's scripts have loaded
- * and run (largest contentful paint on a phone). No list, no headings.
+ * listed by its build beside the preloads), and its first section's title and hint where
+ * those are fixed too: the gateway puts them in the page's HTML, so the page's largest text
+ * paints with the HTML rather than after the app's scripts have loaded and run (largest
+ * contentful paint on a phone). No list, no headings.
  */
-export async function routeHeadings(webDistDir: string): Promise<Map<string, string>> {
+export async function routeHeadings(webDistDir: string): Promise<Map<string, PageOutline>> {
   let preloads: RoutePreloads
   try {
     const file = path.join(webDistDir, ROUTE_PRELOADS_FILE)
@@ -86,29 +103,35 @@ export async function routeHeadings(webDistDir: string): Promise<Map<string, str
   } catch {
     return new Map()
   }
-  const headings = new Map<string, string>()
-  for (const [address, { heading }] of Object.entries(preloads)) {
-    if (typeof heading === 'string' && heading.length > 0 && heading.length <= MAX_HEADING) {
-      headings.set(address, heading)
-    }
+  const headings = new Map<string, PageOutline>()
+  for (const [address, { heading, section }] of Object.entries(preloads)) {
+    if (!isText(heading, MAX_HEADING)) continue
+    const fixedSection = sectionOf(section)
+    headings.set(address, fixedSection ? { heading, section: fixedSection } : { heading })
   }
   return headings
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
 /**
  * index.html with the page's heading in place of the feed's outline: an h1 as the page has it
- * (the app replaces it with the page itself on its first render) and a line of outline under
- * it. The text is escaped: the build wrote it, but nothing goes into HTML unescaped.
+ * (the app replaces it with the page itself on its first render) and under it either the
+ * page's first section, its title and hint as the page shows them (the same classes, so the
+ * same size), or a line of outline. The texts are escaped: the build wrote them, but nothing
+ * goes into HTML unescaped.
  */
-export function withPageHeading(indexHtml: string, heading: string): string {
+export function withPageHeading(indexHtml: string, { heading, section }: PageOutline): string {
   const start = indexHtml.indexOf(OUTLINE_START)
   const end = indexHtml.indexOf(OUTLINE_END, start)
   if (start < 0 || end < 0) return indexHtml
-  const text = heading.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-  const outline =
-    `<h1 class="shell-heading">${text}</h1>` +
-    '<div class="card" aria-hidden="true"><div class="card-body">' +
-    '<span class="skeleton-line skeleton-title"></span><span class="skeleton-line skeleton-meta"></span>' +
-    '</div></div>'
+  const under = section
+    ? '<div class="card"><div class="card-body">' +
+      `<h2>${escapeHtml(section.title)}</h2><p class="field-hint">${escapeHtml(section.hint)}</p>` +
+      '</div></div>'
+    : '<div class="card" aria-hidden="true"><div class="card-body">' +
+      '<span class="skeleton-line skeleton-title"></span><span class="skeleton-line skeleton-meta"></span>' +
+      '</div></div>'
+  const outline = `<h1 class="shell-heading">${escapeHtml(heading)}</h1>${under}`
   return indexHtml.slice(0, start) + outline + indexHtml.slice(end + OUTLINE_END.length)
 }

@@ -5,7 +5,13 @@ import fastifyStatic from '@fastify/static'
 import { allowInlineScripts, inlineScriptHashes } from '../lib/inline-script-hashes'
 import { REFRESH_COOKIE } from '../upstreams'
 import { fetchFirstFeedPage, withFirstFeedPage, withPublicCards } from './first-feed-page'
-import { routeHeadings, routePreloadLinks, withPageHeading, withPreloads } from './route-preloads'
+import {
+  routeHeadings,
+  routePreloadLinks,
+  withPageHeading,
+  withPreloads,
+  type PageOutline,
+} from './route-preloads'
 
 export interface SpaRoutesOptions {
   /** Absolute path of the web app's build (`apps/web/dist`). */
@@ -58,13 +64,14 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
   // hashes of its inline script (the session's renewal, started with the HTML: apps/web
   // index.html), allowed by the policy on these answers only; and, per address, the page
   // with its page chunks preloaded (routes/route-preloads).
-  // And per address, the page's heading where it is fixed text (routes/route-preloads).
+  // And per address, the page's heading (and first section) where it is fixed text
+  // (routes/route-preloads).
   const noIndex = () => ({
     mtimeMs: -1,
     html: '',
     hashes: [] as string[],
     links: new Map<string, string>(),
-    headings: new Map<string, string>(),
+    headings: new Map<string, PageOutline>(),
   })
   let index = noIndex()
   async function currentIndex(): Promise<typeof index> {
@@ -85,9 +92,9 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     const { html, hashes, links, headings } = await currentIndex()
     allowInlineScripts(reply, hashes)
     const preloads = links.get(pathname)
-    const heading = headings.get(pathname)
-    if (!preloads && !heading) return sendIndexFile(reply, indexFile)
-    const page = heading ? withPageHeading(html, heading) : html
+    const outline = headings.get(pathname)
+    if (!preloads && !outline) return sendIndexFile(reply, indexFile)
+    const page = outline ? withPageHeading(html, outline) : html
     return sendHtml(reply, preloads ? withPreloads(page, preloads) : page)
   }
 

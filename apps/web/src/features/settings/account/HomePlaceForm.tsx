@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { useSetHomePlaceMutation } from '@/features/settings/account-api'
 import { errorMessage } from '@/lib/api'
 import { FormField } from '@/components/ui/FormField'
+import { HOME_PLACE_SECTION } from '@/config/page-headings'
 
 /**
  * Settings > Account: the home place, where the feed's Within control starts (a town or a US
@@ -48,7 +49,7 @@ export function HomePlaceForm({
 
   return (
     <form className="card card-body account-form home-place-form" onSubmit={save} noValidate>
-      <h2>Home place</h2>
+      <h2>{HOME_PLACE_SECTION.title}</h2>
       <FormField id={id} label="Town or ZIP code">
         <input
           id={id}
@@ -63,9 +64,7 @@ export function HomePlaceForm({
           }}
         />
       </FormField>
-      <p className="field-hint">
-        The feed shows what is within your chosen distance of it. Only you see it.
-      </p>
+      <p className="field-hint">{HOME_PLACE_SECTION.hint}</p>
       {problem && (
         <p className="form-error" role="alert">
           {problem}
