@@ -8,6 +8,10 @@
 # plugin (Debian's docker.io 20.10 client has it built in; newer clients need buildx).
 
 DOCKER_STATE=${MARKETPLACE_DOCKER_STATE:-$CACHE/docker-engine}
+# Where an engine started here keeps its images and containers: Docker's default
+# (/var/lib/docker) unless set, e.g. to an empty folder to measure a machine with no images
+# (scripts/bench/ci-cold.sh).
+DOCKER_DATA_ROOT=${MARKETPLACE_DOCKER_DATA_ROOT:-}
 COMPOSE_VERSION=2.40.3
 # Our own client configuration: the compose plugin lives here, and a stale login or context
 # of the machine's user cannot leak in.
@@ -43,7 +47,7 @@ ensure_docker() {
   say "starting the Docker engine (dockerd, log $DOCKER_STATE/dockerd.log)..."
   # setsid: the engine is its own process group, so the caller's Ctrl-C does not kill it
   # half-way, and stop_docker ends exactly the process it started.
-  $sudo setsid dockerd --storage-driver=overlay2 --log-level=warn \
+  $sudo setsid dockerd --storage-driver=overlay2 --log-level=warn ${DOCKER_DATA_ROOT:+--data-root "$DOCKER_DATA_ROOT"} \
     >>"$DOCKER_STATE/dockerd.log" 2>&1 </dev/null &
   echo $! >"$DOCKER_STATE/started-by-us.pid"
   DOCKER_STARTED_HERE=1
