@@ -195,28 +195,7 @@ export async function startKafka(
   const { scram } = options
   // The broker advertises the address clients on this machine use; inside the container it
   // listens on the same port number, which Docker publishes on 127.0.0.1.
-  const properties = scram
-    ? scramProperties(port, scram.admin)
-    : [
-        'process.roles=broker,controller',
-        'node.id=1',
-        'controller.quorum.voters=1@localhost:9093',
-        `listeners=PLAINTEXT://:${port},CONTROLLER://localhost:9093`,
-        `advertised.listeners=PLAINTEXT://${brokers}`,
-        'controller.listener.names=CONTROLLER',
-        'inter.broker.listener.name=PLAINTEXT',
-        'listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT',
-        'log.dirs=/var/lib/kafka/data',
-        'num.partitions=1',
-        'default.replication.factor=1',
-        'min.insync.replicas=1',
-        'offsets.topic.replication.factor=1',
-        'offsets.topic.num.partitions=1',
-        'transaction.state.log.replication.factor=1',
-        'transaction.state.log.min.isr=1',
-        'group.initial.rebalance.delay.ms=0',
-        'auto.create.topics.enable=true',
-      ].join('\n')
+  const properties = scram ? scramProperties(port, scram.admin) : plainProperties(port)
   // The users exist from the first start: the storage is formatted with their passwords.
   const users = Object.entries(scram ?? {}).map(
     ([name, password]) => `--add-scram 'SCRAM-SHA-512=[name=${name},password=${password}]'`,
@@ -261,6 +240,12 @@ export async function startKafka(
     `the Kafka container on ${brokers} to answer`,
   )
   return { ...server, brokers }
+}
+
+/** The broker on plain TCP (tests/system/containers/kafka-server.properties), on `port`. */
+function plainProperties(port: number): string {
+  const template = readFileSync(join(repoRoot, 'tests/system/containers/kafka-server.properties'), 'utf8')
+  return template.replaceAll('__PORT__', String(port))
 }
 
 /**
