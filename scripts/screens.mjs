@@ -162,8 +162,31 @@ async function newContext(browser, width) {
 
 /** Logs in through the app's own form, with "Keep me signed in" so a reload keeps the session. */
 async function logIn(page, base, email, password) {
+  // What the page reported, for the message if its form never shows.
+  const problems = []
+  const onError = (error) => problems.push(`page error: ${error.message}`)
+  const onConsole = (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`)
+  page.on('pageerror', onError)
+  page.on('console', onConsole)
   await page.goto(`${base}/login`)
-  await page.getByRole('heading', { name: 'Log in', exact: true }).waitFor()
+  const heading = page.getByRole('heading', { name: 'Log in', exact: true })
+  try {
+    await heading.waitFor()
+  } catch (error) {
+    // Once (2026-11-29, a CI run) the login page loaded every chunk and never rendered its
+    // form, with nothing in the gateway's log: say what the page showed and reported, then
+    // load it once more, as a person would, so one stuck load does not lose the whole run.
+    const shown = (await page.locator('body').innerText().catch(() => '')).slice(0, 300)
+    console.error(
+      `[screens] the login page showed no form in 30 s; it showed ${JSON.stringify(shown)}; ` +
+        `${problems.length ? problems.join('; ') : 'no page or console errors'}. Loading it again.`,
+    )
+    await page.reload()
+    await heading.waitFor()
+  } finally {
+    page.off('pageerror', onError)
+    page.off('console', onConsole)
+  }
   await page.getByLabel('Email', { exact: true }).fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('checkbox', { name: 'Keep me signed in' }).check()

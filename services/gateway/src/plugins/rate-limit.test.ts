@@ -85,6 +85,19 @@ describe('per-IP rate limiting', () => {
     expect((await hit(gateway, {}, '/healthz')).status).toBe(200)
   })
 
+  it("the web app's built files do not count against the limit; its pages and API calls do", async () => {
+    const gateway = await gatewayWith({})
+    // A first visit fetches dozens of these (no build here: each answer is a 404).
+    for (let i = 0; i < 10; i++) {
+      expect((await hit(gateway, {}, `/assets/chunk-${i}.js`)).status).toBe(404)
+    }
+
+    for (let i = 0; i < 3; i++) expect((await hit(gateway)).status).toBe(404)
+    expect((await hit(gateway)).status).toBe(429)
+    // A path that only looks like one of them is limited.
+    expect((await hit(gateway, {}, '/api/assets/x')).status).toBe(429)
+  })
+
   it('a WebSocket handshake counts against the limit too', async () => {
     const gateway = await gatewayWith({})
     for (let i = 0; i < 3; i++) await hit(gateway)

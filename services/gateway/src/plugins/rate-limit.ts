@@ -10,10 +10,16 @@ export interface RateLimitOptions {
 
 // Probes and scrapes come from the platform, often many per minute from one address.
 const EXEMPT_PATHS = new Set(['/healthz', '/readyz', '/metrics'])
+// The web app's built files: named by their content's hash, cached for a year by browsers,
+// read from the build's folder, and about forty of them on a first visit. Counted, they
+// spent the address's budget on what costs the services nothing: ten fresh visits a minute
+// from one address (an office or a phone carrier behind one public address, a screenshot
+// run) and the next visit's API calls were refused. The limit guards the services.
+const EXEMPT_PREFIX = '/assets/'
 
 /**
  * One bucket per client IP for every route registered after this plugin (proxied API calls,
- * Socket.IO handshakes and polls, the SPA). The IP is `request.ip`, so it is exactly as
+ * Socket.IO handshakes and polls, the SPA's pages), but not the web app's built files. The IP is `request.ip`, so it is exactly as
  * trustworthy as the app's `trustProxy` setting: with it off, X-Forwarded-For is ignored.
  * Services keep their own, tighter limits on login, sign-up and codes.
  */
@@ -23,7 +29,10 @@ export const rateLimitPlugin = fp(
       global: true,
       max: options.max,
       timeWindow: options.windowMs,
-      allowList: (request) => EXEMPT_PATHS.has(pathOf(request.url)),
+      allowList: (request) => {
+        const path = pathOf(request.url)
+        return EXEMPT_PATHS.has(path) || path.startsWith(EXEMPT_PREFIX)
+      },
       errorResponseBuilder: (_request, context) =>
         new TooManyRequestsError(
           `Too many requests, retry in ${context.after}`,
