@@ -90,10 +90,10 @@ describe('each address preloads its page chunks with its HTML', () => {
   it("puts a page's fixed heading in place of the feed's outline, escaped", async () => {
     await startOn(true)
     const account = await page('/settings-account')
-    // With its first section's title and hint, in the page's own classes, escaped.
+    // With its first section's title and hint, escaped.
     expect(account.html).toContain(
       '<main><h1 class="shell-heading">Account</h1><div class="card"><div class="card-body">' +
-        '<h2>Home place</h2><p class="field-hint">Only you see &#60;it&#62;.</p></div></div></main>',
+        '<h2>Home place</h2><p class="shell-hint">Only you see &#60;it&#62;.</p></div></div></main>',
     )
     expect((await page('/settings-security')).html).toContain(
       '<main><h1 class="shell-heading">Security</h1><div class="card" aria-hidden="true">',

@@ -117,8 +117,8 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /**
  * index.html with the page's heading in place of the feed's outline: an h1 as the page has it
  * (the app replaces it with the page itself on its first render) and under it either the
- * page's first section, its title and hint as the page shows them (the same classes, so the
- * same size), or a line of outline. The texts are escaped: the build wrote them, but nothing
+ * page's first section, its title and hint (index.html's `.shell-hint`: a step larger than the
+ * page's, so the page's own is not a larger paint after it), or a line of outline. The texts are escaped: the build wrote them, but nothing
  * goes into HTML unescaped.
  */
 export function withPageHeading(indexHtml: string, { heading, section }: PageOutline): string {
@@ -127,7 +127,7 @@ export function withPageHeading(indexHtml: string, { heading, section }: PageOut
   if (start < 0 || end < 0) return indexHtml
   const under = section
     ? '<div class="card"><div class="card-body">' +
-      `<h2>${escapeHtml(section.title)}</h2><p class="field-hint">${escapeHtml(section.hint)}</p>` +
+      `<h2>${escapeHtml(section.title)}</h2><p class="shell-hint">${escapeHtml(section.hint)}</p>` +
       '</div></div>'
     : '<div class="card" aria-hidden="true"><div class="card-body">' +
       '<span class="skeleton-line skeleton-title"></span><span class="skeleton-line skeleton-meta"></span>' +

@@ -44,7 +44,8 @@ describe('account page', () => {
   it('shows name, read-only email and phone, and the password fields only while editing', async () => {
     stubAccount()
     renderPage(<AccountPage />)
-    expect(await screen.findByLabelText('Name')).toHaveValue('Ava Turner')
+    await screen.findByRole('button', { name: 'Edit my account' })
+    expect(screen.getByLabelText('Name')).toHaveValue('Ava Turner')
     expect(screen.getByLabelText('Email')).toHaveAttribute('readonly')
     expect(screen.getByLabelText('Phone Number')).toHaveValue('(123) 456-7890')
     expect(screen.queryByLabelText('Current Password')).toBeNull()
@@ -66,13 +67,20 @@ describe('account page', () => {
     })
     renderPage(<AccountPage />)
     expect(screen.getByRole('status')).toHaveTextContent('Loading...')
+    // The account form is there at its size, its fields empty and disabled but the email,
+    // which the session knows: nothing below it moves when the account comes.
+    const name = screen.getByLabelText('Name')
+    expect(name).toBeDisabled()
+    expect(name).toHaveValue('')
+    expect(screen.getByLabelText('Email')).toHaveValue(selfProfile.email)
     const field = screen.getByLabelText('Town or ZIP code')
     expect(field).toBeDisabled()
     expect(screen.getByRole('button', { name: 'Save home place' })).toBeDisabled()
     const hint = screen.getByText(/The feed shows what is within your chosen distance of it/)
     answer(jsonResponse(200, { ...selfProfile, homePlace: 'Austin, TX' }))
     await waitFor(() => expect(asked).toEqual(['/api/users/u1']))
-    expect(await screen.findByLabelText('Name')).toHaveValue('Ava Turner')
+    await screen.findByRole('button', { name: 'Edit my account' })
+    expect(screen.getByLabelText('Name')).toHaveValue('Ava Turner')
     // The same elements, not new ones: what was painted first stays painted.
     expect(screen.getByLabelText('Town or ZIP code')).toBe(field)
     expect(screen.getByText(/The feed shows what is within your chosen distance of it/)).toBe(hint)

@@ -54,17 +54,16 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
   const [notice, setNotice] = useState<string | null>(null)
 
   if (isLoading) {
-    // The page's title and the home place's section show at once, with the first render, not
-    // after the account's data: the section's hint is what a phone paints largest on this page
-    // (largest contentful paint), and painted only after the data it put that paint seconds
-    // later on a slow phone. The section stays where it is (the same element) once the data
-    // comes, its field filled in then.
+    // The page's title, the account form's frame and the home place's section show at once,
+    // with the first render, not after the account's data: the section's hint is what a phone
+    // paints largest on this page (largest contentful paint), and painted only after the data
+    // it put that paint seconds later on a slow phone. The form is there at its full size, so
+    // the section below it does not move when the data comes (layout shift); both are the same
+    // elements once it has come, their fields filled in then.
     return (
       <div className="settings-page account-page">
         <h1>{PAGE_HEADINGS.account}</h1>
-        <p className="page-loading" role="status">
-          Loading...
-        </p>
+        <AccountFormWhileLoading email={email} />
         <HomePlaceForm userId={userId} saved="" loading />
       </div>
     )
@@ -216,6 +215,32 @@ function AccountDetails({ userId, email }: { userId: string; email: string }) {
       </form>
       <HomePlaceForm userId={userId} saved={profile.homePlace ?? ''} />
     </div>
+  )
+}
+
+/**
+ * The account form while the account loads: its fields where the form has them, empty and
+ * disabled (the email is the session's, known already), and the status where the form's
+ * button will be, in a button's box so the form keeps its height.
+ */
+function AccountFormWhileLoading({ email }: { email: string }) {
+  return (
+    <form className="card card-body account-form" aria-busy="true" noValidate>
+      <FormField id="account-name" label="Name">
+        <input id="account-name" value="" readOnly disabled />
+      </FormField>
+      <FormField id="account-email" label="Email">
+        <input id="account-email" value={email} readOnly disabled />
+      </FormField>
+      <FormField id="account-phone" label="Phone Number">
+        <input id="account-phone" type="tel" value="" readOnly disabled />
+      </FormField>
+      <div className="account-actions">
+        <span className="btn btn-placeholder page-loading" role="status">
+          Loading...
+        </span>
+      </div>
+    </form>
   )
 }
 

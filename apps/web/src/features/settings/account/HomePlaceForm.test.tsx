@@ -38,7 +38,7 @@ describe('home place in the account', () => {
     const sent = stubHomePlace()
     renderPage(<AccountPage />)
     // The section shows while the account loads (disabled); use it once the account is there.
-    await screen.findByLabelText('Name')
+    await screen.findByRole('button', { name: 'Edit my account' })
     const field = screen.getByLabelText('Town or ZIP code')
     expect(field).toHaveValue('Austin, TX')
 
@@ -58,7 +58,7 @@ describe('home place in the account', () => {
     stubHomePlace()
     renderPage(<AccountPage />)
     // The section shows while the account loads (disabled); use it once the account is there.
-    await screen.findByLabelText('Name')
+    await screen.findByRole('button', { name: 'Edit my account' })
     const field = screen.getByLabelText('Town or ZIP code')
     await userEvent.clear(field)
     await userEvent.type(field, 'Nowhere-ville')
