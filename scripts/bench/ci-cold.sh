@@ -7,7 +7,7 @@
 # machine spent on it, and the floor those CPU-seconds set on this machine's cores.
 #
 # What stays: the machine's Debian packages (docker.io, Go, Java, Maven, Chromium), as on any
-# machine CI has run on once. The engine of this machine must not be running (the run starts
+# machine CI has run on once, and its configuration (environment, ~/.npmrc, Go's env file). The engine of this machine must not be running (the run starts
 # its own on the empty store, and stops it at the end).
 #
 #   bash scripts/bench/ci-cold.sh [out-dir]      # log, profile.json; default /tmp/ci-cold-out
@@ -29,11 +29,20 @@ mkdir -p "$work/home" "$work/docker"
 git clone -q "$root" "$work/repo"
 cd "$work/repo"
 echo "CI of $(git rev-parse --short HEAD) on a cold machine: HOME=$work/home, images in $work/docker; load average $(cut -d' ' -f1-3 /proc/loadavg)"
-# The profiler needs any Node.js; the run itself fetches its own Node.js 24 into the empty cache.
+# The profiler needs any Node.js; the run itself fetches its own Node.js 24 into the empty
+# cache, so the cache's Node.js and pnpm are taken off PATH. The rest of the environment
+# stays (the machine's CA bundle settings, pip's options), and so do the few files of
+# configuration, not cache, the home holds: npm's, git's and Go's settings.
 node=$(command -v node || echo /usr/bin/node)
+clean_path=$(tr ':' '\n' <<<"$PATH" | grep -v '/\.cache/marketplace/' | paste -sd:)
+for file in .npmrc .gitconfig .config/go/env; do
+  if [[ -f $HOME/$file ]]; then
+    mkdir -p "$(dirname "$work/home/$file")"
+    cp "$HOME/$file" "$work/home/$file"
+  fi
+done
 status=0
-env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:/usr/local/go/bin \
-  HOME="$work/home" CI=true TERM=dumb MARKETPLACE_DOCKER_DATA_ROOT="$work/docker" \
+HOME="$work/home" PATH=$clean_path CI=true MARKETPLACE_DOCKER_DATA_ROOT="$work/docker" \
   "$node" scripts/bench/ci-cpu-profile.mjs --log "$out/ci.log" --json "$out/profile.json" || status=$?
 echo "status $status; load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit $status
