@@ -12,6 +12,13 @@
 //   node scripts/bench/lighthouse-mobile.mjs [--base http://127.0.0.1:8080] [--runs 3]
 //     [--email ava.turner@demo.marketplace.local] [--password Demo1234!] [--json out.json]
 //     [--lhr-dir dir] [--only home-out,home-in,settings]
+//     [--compare http://127.0.0.1:8080,http://127.0.0.1:8090]
+//
+// --compare measures two or more gateways (a build before and after a change, each served by
+// a gateway of its own in front of the same services) in one run: each page's runs alternate
+// between them, so the machine's load falls on both alike, and the medians come per gateway.
+// One sign-in per page serves every gateway (the cookies belong to the host, not the port), so
+// a comparison stays within the login rate limit (30 per address per 15 minutes).
 //
 // The base address follows MARKETPLACE_PORT_OFFSET as start.sh's gateway does (8080 + offset).
 // Signed in: the demo user logs in through the API with "Keep me signed in" (persist: true);
@@ -37,10 +44,15 @@ const { values: args } = parseArgs({
     json: { type: 'string' },
     'lhr-dir': { type: 'string' },
     only: { type: 'string' },
+    compare: { type: 'string' },
   },
 })
 const RUNS = Number(args.runs)
 const BASE = args.base.replace(/\/$/, '')
+/** The gateways measured: --compare's, or the one --base names. */
+const BASES = (args.compare ? args.compare.split(',') : [BASE]).map((base) =>
+  base.trim().replace(/\/$/, ''),
+)
 const ONLY = args.only ? new Set(args.only.split(',')) : null
 const log = (message) => console.log(`[lighthouse-mobile] ${message}`)
 
@@ -68,7 +80,7 @@ async function signIn() {
   // Six signed-in runs log in six times within a minute or two: past the login rate limit,
   // the gateway answers 429 with Retry-After, which is waited for, as a person would.
   for (let attempt = 1; ; attempt += 1) {
-    response = await fetch(`${BASE}/api/auth/direct-login`, {
+    response = await fetch(`${BASES[0]}/api/auth/direct-login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: args.email, password: args.password, persist: true }),
@@ -80,7 +92,7 @@ async function signIn() {
   if (response.status !== 200) {
     throw new Error(`login as ${args.email}: ${response.status} ${await response.text()}`)
   }
-  const host = new URL(BASE).hostname
+  const host = new URL(BASES[0]).hostname
   return response.headers.getSetCookie().map((line) => {
     const [pair] = line.split(';')
     const at = pair.indexOf('=')
@@ -165,10 +177,14 @@ const median = (values) => {
 
 async function main() {
   if (args['lhr-dir']) mkdirSync(args['lhr-dir'], { recursive: true })
-  const ready = await fetch(`${BASE}/readyz`).catch(() => null)
-  if (!ready?.ok) throw new Error(`${BASE}/readyz does not answer: start the stack first`)
+  for (const base of BASES) {
+    const ready = await fetch(`${base}/readyz`).catch(() => null)
+    if (!ready?.ok) throw new Error(`${base}/readyz does not answer: start the stack first`)
+  }
   const loadBefore = load()
-  log(`${BASE}, ${RUNS} runs of ${PAGES.map((p) => p.name).join(', ')}; load average ${loadBefore}`)
+  log(
+    `${BASES.join(' and ')}, ${RUNS} runs of ${PAGES.map((p) => p.name).join(', ')}; load average ${loadBefore}`,
+  )
 
   const chrome = await chromeLauncher.launch({
     chromePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -183,51 +199,57 @@ async function main() {
     const page = await browser.newPage()
     // One visit first: Lighthouse's first navigation in a new page sometimes finds no
     // navigation start in its trace (NO_NAVSTART); the servers' first answers are warm too.
-    await page.goto(`${BASE}/`, { waitUntil: 'networkidle0' })
+    for (const base of BASES) await page.goto(`${base}/`, { waitUntil: 'networkidle0' })
 
     for (const target of PAGES) {
       if (target.signedIn) {
-        // A fresh session for each page's runs: the cookies, then the persist flag.
+        // A fresh session for each page's runs: the cookies, then the persist flag (kept per
+        // origin, so once per gateway).
         const cookies = await signIn()
         if (browser.setCookie) await browser.setCookie(...cookies)
         else await page.setCookie(...cookies)
-        await page.goto(`${BASE}/about`, { waitUntil: 'networkidle0' })
-        await page.evaluate(() => localStorage.setItem('persist', 'true'))
+        for (const base of BASES) {
+          await page.goto(`${base}/about`, { waitUntil: 'networkidle0' })
+          await page.evaluate(() => localStorage.setItem('persist', 'true'))
+        }
       }
-      for (let run = 1; run <= RUNS; run += 1) {
-        const session = await page.createCDPSession()
-        await session.send('Network.clearBrowserCache')
-        await session.detach()
-        const flags = { logLevel: 'error', onlyCategories: ['performance'] }
-        if (target.signedIn) flags.disableStorageReset = true
-        const result = await navigation(page, `${BASE}${target.path}`, { flags })
-        const label = `${target.name}-${run}`
-        if (args['lhr-dir']) {
-          writeFileSync(join(args['lhr-dir'], `${label}.json`), JSON.stringify(result.lhr))
-          // The trace too: the main thread's tasks one by one (DevTools' performance panel).
-          const trace = result.artifacts?.Trace
-          if (trace)
-            writeFileSync(join(args['lhr-dir'], `${label}.trace.json`), JSON.stringify(trace))
+      for (let run = 1; run <= RUNS; run += 1)
+        for (const base of BASES) {
+          const session = await page.createCDPSession()
+          await session.send('Network.clearBrowserCache')
+          await session.detach()
+          const flags = { logLevel: 'error', onlyCategories: ['performance'] }
+          if (target.signedIn) flags.disableStorageReset = true
+          const result = await navigation(page, `${base}${target.path}`, { flags })
+          const gateway = BASES.length > 1 ? base : undefined
+          const label = `${target.name}${gateway ? `-${new URL(base).port}` : ''}-${run}`
+          if (args['lhr-dir']) {
+            writeFileSync(join(args['lhr-dir'], `${label}.json`), JSON.stringify(result.lhr))
+            // The trace too: the main thread's tasks one by one (DevTools' performance panel).
+            const trace = result.artifacts?.Trace
+            if (trace)
+              writeFileSync(join(args['lhr-dir'], `${label}.trace.json`), JSON.stringify(trace))
+          }
+          const row = {
+            page: target.name,
+            ...(gateway ? { gateway } : {}),
+            run,
+            load: load(),
+            ...figures(result.lhr),
+            ...cpuOf(result.artifacts?.Trace?.traceEvents),
+          }
+          if (target.signedIn && result.lhr.finalDisplayedUrl.includes('/login')) {
+            throw new Error(`${label}: the page went to /login: the session was not restored`)
+          }
+          // A run Lighthouse could not finish (on a loaded machine: no paint before its
+          // timeout) has no figures: said, and left out of the medians rather than counted as 0.
+          if (result.lhr.runtimeError) {
+            log(`${label}: no figures (${result.lhr.runtimeError.code}), left out of the medians`)
+            continue
+          }
+          results.push(row)
+          log(JSON.stringify(row))
         }
-        const row = {
-          page: target.name,
-          run,
-          load: load(),
-          ...figures(result.lhr),
-          ...cpuOf(result.artifacts?.Trace?.traceEvents),
-        }
-        if (target.signedIn && result.lhr.finalDisplayedUrl.includes('/login')) {
-          throw new Error(`${label}: the page went to /login: the session was not restored`)
-        }
-        // A run Lighthouse could not finish (on a loaded machine: no paint before its
-        // timeout) has no figures: said, and left out of the medians rather than counted as 0.
-        if (result.lhr.runtimeError) {
-          log(`${label}: no figures (${result.lhr.runtimeError.code}), left out of the medians`)
-          continue
-        }
-        results.push(row)
-        log(JSON.stringify(row))
-      }
     }
     await browser.disconnect()
   } finally {
@@ -244,11 +266,16 @@ async function main() {
   )
   console.log('| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: | --: |')
   for (const target of PAGES) {
-    const runs = results.filter((row) => row.page === target.name)
-    const m = (key) => median(runs.map((row) => row[key]))
-    console.log(
-      `| ${target.name} | ${cell(m('performance'))} | ${cell(m('fcpMs'))} | ${cell(m('lcpMs'))} | ${cell(m('cls'), 3)} | ${cell(m('tbtMs'))} | ${cell(m('scriptEvaluationMs'))} | ${cell(m('mainThreadMs'))} | ${cell(m('cpuMs'))} | ${cell(m('cpuBlockingMs'))} | ${cell(m('longestTaskMs'))} |`,
-    )
+    for (const base of BASES) {
+      const runs = results.filter(
+        (row) => row.page === target.name && (BASES.length === 1 || row.gateway === base),
+      )
+      const m = (key) => median(runs.map((row) => row[key]))
+      const name = BASES.length > 1 ? `${target.name} (${base})` : target.name
+      console.log(
+        `| ${name} | ${cell(m('performance'))} | ${cell(m('fcpMs'))} | ${cell(m('lcpMs'))} | ${cell(m('cls'), 3)} | ${cell(m('tbtMs'))} | ${cell(m('scriptEvaluationMs'))} | ${cell(m('mainThreadMs'))} | ${cell(m('cpuMs'))} | ${cell(m('cpuBlockingMs'))} | ${cell(m('longestTaskMs'))} |`,
+      )
+    }
   }
   if (args.json) writeFileSync(args.json, JSON.stringify(results, null, 2))
 }

@@ -8,6 +8,8 @@ import {
   type VariantFormat,
 } from '@marketplace/contracts/marketplace'
 import type { FastifyInstance } from 'fastify'
+import { withoutModulePreloads } from './chunks-after-first-paint'
+import { escapeHtml, scriptJson } from './html-text'
 
 /**
  * The home feed's first page in the shell's HTML (largest contentful paint): a
@@ -28,8 +30,6 @@ export const FIRST_FEED_PAGE_ID = 'first-feed-page'
 const START_MARK = '<!--first-feed-page-->'
 const END_MARK = '<!--/first-feed-page-->'
 
-/** The app's chunks index.html preloads (apps/web build/preload-boot-chunks). */
-const MODULE_PRELOADS = /<link rel="modulepreload"[^>]*>\s*/g
 /** Past this the page goes out with its outline cards, and the app asks for the feed itself. */
 const FEED_TIMEOUT_MS = 1000
 /** The cards the first screen of a phone or a desktop shows get their picture first. */
@@ -42,19 +42,6 @@ const GRID_CARD_SIZES =
 const CARD_VARIANTS: readonly PictureVariant[] = ['w480', 'w960']
 /** apps/web PostCard HIDDEN_LOCATION_HINT. */
 const HIDDEN_LOCATION_HINT = 'Location visible once accepted'
-
-/** Text and attribute values: the five characters HTML gives a meaning (OWASP's list). */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-}
-
-/** JSON inside a script element: no `<` may close it (`</script>`) or open a comment. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')
-}
 
 /** The anonymous first page, or null (the feed failed, was slow, or answered no posts). */
 export async function fetchFirstFeedPage(
@@ -89,12 +76,12 @@ export async function fetchFirstFeedPage(
  * soon as it renders. What only the user's page can show (a location their accepted request
  * reveals, no request button on their own post) comes with it; the cards keep their size.
  * The anonymous answer is not put in the page: the app must not take it for the user's. As
- * signed out, the app's scripts are fetched after the first paint (main.tsx finds the cards),
- * not beside the pictures on a phone's slow link.
+ * signed out, the app's scripts are fetched after the first paint (main.tsx finds the cards;
+ * routes/chunks-after-first-paint), not beside the pictures on a phone's slow link.
  */
 export function withPublicCards(html: string, page: JobsFeedAnswer, publicBucketUrl: string) {
   const withCards = replaceOutlineCards(html, page, publicBucketUrl, '')
-  return withCards === html ? html : withCards.replace(MODULE_PRELOADS, '')
+  return withCards === html ? html : withoutModulePreloads(withCards)
 }
 
 function replaceOutlineCards(
@@ -120,9 +107,10 @@ export function withFirstFeedPage(
   const withPosts = replaceOutlineCards(html, page, publicBucketUrl, data)
   if (withPosts === html) return html
   // The posts are on screen with the HTML: the app's scripts wait for that first paint (apps/web
-  // main.tsx) and are fetched then, instead of beside the stylesheet, where a phone's slow
-  // link would share its bandwidth between them and what paints.
-  return withPosts.replace(MODULE_PRELOADS, '')
+  // main.tsx) and are fetched then (routes/chunks-after-first-paint), instead of beside the
+  // stylesheet, where a phone's slow link would share its bandwidth between them and what
+  // paints.
+  return withoutModulePreloads(withPosts)
 }
 
 /** apps/web PostCard in the grid, as static HTML: the same classes, so the same box. */

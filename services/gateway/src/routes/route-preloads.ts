@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import path from 'node:path'
+import { escapeHtml } from './html-text'
 
 /** Written by the web app's build (apps/web build/route-preloads.ts); the static files skip dot folders. */
 const ROUTE_PRELOADS_FILE = path.join('.vite', 'route-preloads.json')
@@ -12,18 +13,32 @@ type RoutePreloads = Record<
 /** A page's fixed text for its HTML: its heading, and maybe its first section's title and hint. */
 export type PageOutline = { heading: string; section?: { title: string; hint: string } }
 
+/** What the gateway knows of an address's page from the web app's build. */
+export interface RoutePage {
+  /** Its page chunks and their imports, then its stylesheets, as addresses (`/assets/...`). */
+  scripts: string[]
+  styles: string[]
+  /** Its heading, and maybe its first section, where those are fixed text. */
+  outline?: PageOutline
+}
+
 /**
- * Per address, the `<link>`s that fetch its page's chunks, their imports and stylesheets with
- * its HTML (largest contentful paint): without them the web app asks for them only
- * once its own scripts have loaded and run, one round trip more before the page renders. The
- * web app's build says which files each address needs; the gateway only adds them, at low
- * priority as index.html's own preloads (the outline's stylesheets go first), leaving out
- * what index.html already names and what is not in the build. No list, no links.
+ * Per address, what the web app's build lists for its page (one read of the list):
+ * - the files it needs that index.html does not name: its page chunks, their imports and
+ *   stylesheets. Without them in the HTML (or in the list the app asks for right after the
+ *   first paint: routes/chunks-after-first-paint) the web app would ask for them only once its
+ *   own scripts have loaded and run, one round trip more before the page renders. Files the
+ *   build did not write are left out;
+ * - its heading where it is fixed text (apps/web src/config/page-headings), and its first
+ *   section's title and hint where those are fixed too: the gateway puts them in the page's
+ *   HTML, so the page's largest text paints with the HTML rather than after the app's scripts
+ *   have loaded and run (largest contentful paint on a phone).
+ * No list, no pages.
  */
-export async function routePreloadLinks(
+export async function readRoutePages(
   webDistDir: string,
   indexHtml: string,
-): Promise<Map<string, string>> {
+): Promise<Map<string, RoutePage>> {
   let preloads: RoutePreloads
   try {
     const file = path.join(webDistDir, ROUTE_PRELOADS_FILE)
@@ -46,30 +61,42 @@ export async function routePreloadLinks(
   }
   const fresh = (file: unknown): file is string =>
     typeof file === 'string' && onDisk.has(file) && !indexHtml.includes(`/${file}"`)
-  const links = new Map<string, string>()
-  for (const [address, { scripts = [], styles = [] }] of Object.entries(preloads)) {
-    const tags = [
-      ...styles
-        .filter(fresh)
-        .map(
-          (file) =>
-            `<link rel="preload" as="style" crossorigin href="/${file}" fetchpriority="low">`,
-        ),
-      ...scripts
-        .filter(fresh)
-        .map(
-          (file) => `<link rel="modulepreload" crossorigin href="/${file}" fetchpriority="low">`,
-        ),
-    ]
-    if (tags.length > 0) links.set(address, tags.join('\n'))
+  const pages = new Map<string, RoutePage>()
+  for (const [address, { scripts = [], styles = [], heading, section }] of Object.entries(
+    preloads,
+  )) {
+    const fixedSection = sectionOf(section)
+    const outline = isText(heading, MAX_HEADING)
+      ? fixedSection
+        ? { heading, section: fixedSection }
+        : { heading }
+      : undefined
+    pages.set(address, {
+      scripts: scripts.filter(fresh).map((file) => `/${file}`),
+      styles: styles.filter(fresh).map((file) => `/${file}`),
+      ...(outline ? { outline } : {}),
+    })
   }
-  return links
+  return pages
 }
 
-/** index.html with those links at the end of its head. */
-export function withPreloads(indexHtml: string, links: string): string {
+/**
+ * index.html with `<link>`s that fetch the page's files at the end of its head, at low priority
+ * as index.html's own preloads (the outline's stylesheets go first). Nothing to fetch, the
+ * HTML as it is.
+ */
+export function withPreloads(indexHtml: string, { scripts, styles }: RoutePage): string {
+  const tags = [
+    ...styles.map(
+      (file) => `<link rel="preload" as="style" crossorigin href="${file}" fetchpriority="low">`,
+    ),
+    ...scripts.map(
+      (file) => `<link rel="modulepreload" crossorigin href="${file}" fetchpriority="low">`,
+    ),
+  ]
   const end = indexHtml.indexOf('</head>')
-  return end < 0 ? indexHtml : `${indexHtml.slice(0, end)}${links}\n${indexHtml.slice(end)}`
+  if (tags.length === 0 || end < 0) return indexHtml
+  return `${indexHtml.slice(0, end)}${tags.join('\n')}\n${indexHtml.slice(end)}`
 }
 
 /** index.html's page outline, the feed's by default (apps/web index.html). */
@@ -87,32 +114,6 @@ function sectionOf(value: unknown): PageOutline['section'] {
   const { title, hint } = value as Record<string, unknown>
   return isText(title, MAX_HEADING) && isText(hint, MAX_HINT) ? { title, hint } : undefined
 }
-
-/**
- * Per address, the page's heading where it is fixed text (apps/web src/config/page-headings,
- * listed by its build beside the preloads), and its first section's title and hint where
- * those are fixed too: the gateway puts them in the page's HTML, so the page's largest text
- * paints with the HTML rather than after the app's scripts have loaded and run (largest
- * contentful paint on a phone). No list, no headings.
- */
-export async function routeHeadings(webDistDir: string): Promise<Map<string, PageOutline>> {
-  let preloads: RoutePreloads
-  try {
-    const file = path.join(webDistDir, ROUTE_PRELOADS_FILE)
-    preloads = JSON.parse(await readFile(file, 'utf8')) as RoutePreloads
-  } catch {
-    return new Map()
-  }
-  const headings = new Map<string, PageOutline>()
-  for (const [address, { heading, section }] of Object.entries(preloads)) {
-    if (!isText(heading, MAX_HEADING)) continue
-    const fixedSection = sectionOf(section)
-    headings.set(address, fixedSection ? { heading, section: fixedSection } : { heading })
-  }
-  return headings
-}
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
 /**
  * index.html with the page's heading in place of the feed's outline: an h1 as the page has it

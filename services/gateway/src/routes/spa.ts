@@ -5,13 +5,8 @@ import fastifyStatic from '@fastify/static'
 import { allowInlineScripts, inlineScriptHashes } from '../lib/inline-script-hashes'
 import { REFRESH_COOKIE } from '../upstreams'
 import { fetchFirstFeedPage, withFirstFeedPage, withPublicCards } from './first-feed-page'
-import {
-  routeHeadings,
-  routePreloadLinks,
-  withPageHeading,
-  withPreloads,
-  type PageOutline,
-} from './route-preloads'
+import { withChunksAfterFirstPaint } from './chunks-after-first-paint'
+import { readRoutePages, withPageHeading, withPreloads, type RoutePage } from './route-preloads'
 
 export interface SpaRoutesOptions {
   /** Absolute path of the web app's build (`apps/web/dist`). */
@@ -62,16 +57,14 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
 
   // What index.html's answers need, read again when a new build replaces the file: the
   // hashes of its inline script (the session's renewal, started with the HTML: apps/web
-  // index.html), allowed by the policy on these answers only; and, per address, the page
-  // with its page chunks preloaded (routes/route-preloads).
-  // And per address, the page's heading (and first section) where it is fixed text
+  // index.html), allowed by the policy on these answers only; and, per address, the page's
+  // chunks and stylesheets, and its heading (and first section) where it is fixed text
   // (routes/route-preloads).
   const noIndex = () => ({
     mtimeMs: -1,
     html: '',
     hashes: [] as string[],
-    links: new Map<string, string>(),
-    headings: new Map<string, PageOutline>(),
+    pages: new Map<string, RoutePage>(),
   })
   let index = noIndex()
   async function currentIndex(): Promise<typeof index> {
@@ -79,9 +72,8 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
       const { mtimeMs } = await stat(indexFile)
       if (mtimeMs !== index.mtimeMs) {
         const html = await readFile(indexFile, 'utf8')
-        const links = await routePreloadLinks(root, html)
-        const headings = await routeHeadings(root)
-        index = { mtimeMs, html, hashes: inlineScriptHashes(html), links, headings }
+        const pages = await readRoutePages(root, html)
+        index = { mtimeMs, html, hashes: inlineScriptHashes(html), pages }
       }
     } catch {
       index = noIndex()
@@ -89,13 +81,18 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     return index
   }
   const sendIndex = async (reply: FastifyReply, pathname: string) => {
-    const { html, hashes, links, headings } = await currentIndex()
+    const { html, hashes, pages } = await currentIndex()
     allowInlineScripts(reply, hashes)
-    const preloads = links.get(pathname)
-    const outline = headings.get(pathname)
-    if (!preloads && !outline) return sendIndexFile(reply, indexFile)
-    const page = outline ? withPageHeading(html, outline) : html
-    return sendHtml(reply, preloads ? withPreloads(page, preloads) : page)
+    const page = pages.get(pathname)
+    const nothingToAdd = !page?.outline && !page?.scripts.length && !page?.styles.length
+    if (!page || nothingToAdd) return sendIndexFile(reply, indexFile)
+    // A page whose heading paints with the HTML has its scripts fetched after that paint
+    // (routes/chunks-after-first-paint); any other, with the HTML.
+    if (page.outline) {
+      const withHeading = withPageHeading(html, page.outline)
+      return sendHtml(reply, withChunksAfterFirstPaint(withHeading, filesOf(page)))
+    }
+    return sendHtml(reply, withPreloads(html, page))
   }
 
   app.get('/*', async (request, reply) => {
@@ -192,3 +189,6 @@ async function isFile(file: string): Promise<boolean> {
     return false
   }
 }
+
+/** A page's files in the order they are asked for: its stylesheets, then its scripts. */
+const filesOf = ({ styles, scripts }: RoutePage) => [...styles, ...scripts]
