@@ -15,8 +15,9 @@ export type PageOutline = { heading: string; section?: { title: string; hint: st
 
 /** What the gateway knows of an address's page from the web app's build. */
 export interface RoutePage {
-  /** Its page chunks and their imports, then its stylesheets, as addresses (`/assets/...`). */
+  /** Its page chunks and their imports, as addresses (`/assets/...`). */
   scripts: string[]
+  /** Its stylesheets, as addresses. */
   styles: string[]
   /** Its heading, and maybe its first section, where those are fixed text. */
   outline?: PageOutline
@@ -65,17 +66,15 @@ export async function readRoutePages(
   for (const [address, { scripts = [], styles = [], heading, section }] of Object.entries(
     preloads,
   )) {
-    const fixedSection = sectionOf(section)
-    const outline = isText(heading, MAX_HEADING)
-      ? fixedSection
-        ? { heading, section: fixedSection }
-        : { heading }
-      : undefined
-    pages.set(address, {
+    const page: RoutePage = {
       scripts: scripts.filter(fresh).map((file) => `/${file}`),
       styles: styles.filter(fresh).map((file) => `/${file}`),
-      ...(outline ? { outline } : {}),
-    })
+    }
+    if (isText(heading, MAX_HEADING)) {
+      const fixedSection = sectionOf(section)
+      page.outline = fixedSection ? { heading, section: fixedSection } : { heading }
+    }
+    pages.set(address, page)
   }
   return pages
 }

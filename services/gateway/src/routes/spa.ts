@@ -84,8 +84,8 @@ export async function spaRoutes(app: FastifyInstance, options: SpaRoutesOptions)
     const { html, hashes, pages } = await currentIndex()
     allowInlineScripts(reply, hashes)
     const page = pages.get(pathname)
-    const nothingToAdd = !page?.outline && !page?.scripts.length && !page?.styles.length
-    if (!page || nothingToAdd) return sendIndexFile(reply, indexFile)
+    const nothingToAdd = !page || (!page.outline && filesOf(page).length === 0)
+    if (nothingToAdd) return sendIndexFile(reply, indexFile)
     // A page whose heading paints with the HTML has its scripts fetched after that paint
     // (routes/chunks-after-first-paint); any other, with the HTML.
     if (page.outline) {
